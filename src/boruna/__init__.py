@@ -1,0 +1,40 @@
+"""Boruna in Python: the `.ax` language, its compiler, a Cython bytecode VM and tooling.
+
+The public API (names resolve lazily so that `import boruna` stays cheap):
+
+    boruna.parse(source)                      -> language.ast.Program      (E001/E002)
+    boruna.check(source, libs_dir=None)       -> Program, names/arity checked (E009)
+    boruna.compile(source, name="module", libs_dir=None) -> bytecode.module.Module
+    boruna.run(source_or_module, policy="allow-all", max_steps=10_000_000, trace=False, ...)
+                                              -> runtime.execute.RunOutcome
+    boruna.CompileError                        code, message, line, col
+
+See docs/architecture.md for the map of the package.
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "CompileError": ("boruna.language.errors", "CompileError"),
+    "parse": ("boruna.language.frontend", "parse"),
+    "check": ("boruna.language.frontend", "check"),
+    "compile": ("boruna.compiler", "compile_source"),
+    "run": ("boruna.runtime.execute", "run"),
+    "RunOutcome": ("boruna.runtime.execute", "RunOutcome"),
+    "Module": ("boruna.bytecode.module", "Module"),
+}
+
+__all__ = sorted(_LAZY) + ["__version__"]
+
+
+def __getattr__(name: str):
+    try:
+        module_name, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'boruna' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(module_name), attr)
+    globals()[name] = value
+    return value

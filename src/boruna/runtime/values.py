@@ -1,0 +1,199 @@
+"""The VM's value model as Python objects (vm.md §3.1).
+
+Representation, shared by the VM, the runtime helpers and every tool:
+
+  Unit      -> None                  (Python None)
+  Bool      -> bool                  (test with `type(v) is bool` before int!)
+  Int       -> int                   (always within i64; the VM checks overflow)
+  Float     -> float
+  String    -> str
+  None      -> NONE                  (the singleton OptNone instance below)
+  Some/Ok/Err -> Some(v) / Ok(v) / Err(v)
+  Record    -> Record(type_id, fields: tuple)
+  Enum      -> Enum(type_id, variant: int, payload)
+  List      -> tuple                 (values are immutable; "updates" build new tuples)
+  Map       -> MapValue (a dict subclass kept key-sorted, never mutated after creation)
+  ActorId   -> ActorId(id)
+  FnRef     -> FnRef(index)
+
+Python's `==` is NOT the language's equality (1 == 1.0 and True == 1 in Python); use
+`runtime.semantics.values_equal` (or the VM's own) for language semantics.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+SOME_TYPE_ID = 65534     # reserved ids (vm.md §3.1)
+RESULT_TYPE_ID = 65533
+LEGACY_LIST_TYPE_ID = 65535
+
+
+class OptNone:
+    """Value::None. Use the NONE singleton."""
+
+    __slots__ = ()
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NONE"
+
+    def __reduce__(self):
+        return (OptNone, ())
+
+
+NONE = OptNone()
+
+
+class _Wrapper:
+    __slots__ = ("value",)
+    TAG = ""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __eq__(self, other):
+        return type(other) is type(self) and _same(self.value, other.value)
+
+    def __hash__(self):
+        return hash((self.TAG, _hashable(self.value)))
+
+    def __repr__(self) -> str:
+        return f"{self.TAG}({self.value!r})"
+
+
+class Some(_Wrapper):
+    __slots__ = ()
+    TAG = "Some"
+
+
+class Ok(_Wrapper):
+    __slots__ = ()
+    TAG = "Ok"
+
+
+class Err(_Wrapper):
+    __slots__ = ()
+    TAG = "Err"
+
+
+class Record:
+    __slots__ = ("type_id", "fields")
+
+    def __init__(self, type_id: int, fields: tuple):
+        self.type_id = type_id
+        self.fields = tuple(fields)
+
+    def __eq__(self, other):
+        return (type(other) is Record and self.type_id == other.type_id
+                and _same(self.fields, other.fields))
+
+    def __hash__(self):
+        return hash(("Record", self.type_id, _hashable(self.fields)))
+
+    def __repr__(self) -> str:
+        return f"Record({self.type_id}, {self.fields!r})"
+
+
+class Enum:
+    __slots__ = ("type_id", "variant", "payload")
+
+    def __init__(self, type_id: int, variant: int, payload: Any = None):
+        self.type_id = type_id
+        self.variant = variant
+        self.payload = payload
+
+    def __eq__(self, other):
+        return (type(other) is Enum and self.type_id == other.type_id
+                and self.variant == other.variant and _same(self.payload, other.payload))
+
+    def __hash__(self):
+        return hash(("Enum", self.type_id, self.variant, _hashable(self.payload)))
+
+    def __repr__(self) -> str:
+        return f"Enum({self.type_id}, {self.variant}, {self.payload!r})"
+
+
+class MapValue(dict):
+    """Value::Map: string keys, iteration always in sorted key order."""
+
+    __slots__ = ()
+
+    def __init__(self, items=()):
+        super().__init__(sorted(dict(items).items()))
+
+    def __hash__(self):  # values are immutable by convention
+        return hash(("Map", tuple((k, _hashable(v)) for k, v in self.items())))
+
+
+class ActorId:
+    __slots__ = ("id",)
+
+    def __init__(self, id: int):
+        self.id = id
+
+    def __eq__(self, other):
+        return type(other) is ActorId and self.id == other.id
+
+    def __hash__(self):
+        return hash(("ActorId", self.id))
+
+    def __repr__(self) -> str:
+        return f"ActorId({self.id})"
+
+
+class FnRef:
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __eq__(self, other):
+        return type(other) is FnRef and self.index == other.index
+
+    def __hash__(self):
+        return hash(("FnRef", self.index))
+
+    def __repr__(self) -> str:
+        return f"FnRef({self.index})"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Type-strict structural equality (vm.md §3.3), used by the value classes' __eq__."""
+    ta, tb = type(a), type(b)
+    if ta is not tb:
+        return False
+    if ta is tuple:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if ta is MapValue:
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _hashable(v: Any):
+    if type(v) is tuple:
+        return tuple((type(x).__name__, _hashable(x)) for x in v)
+    return (type(v).__name__, v if not isinstance(v, dict) else hash(v))
+
+
+def type_name(v: Any) -> str:
+    """The value's `type_name` as used in runtime type errors (vm.md §3.1)."""
+    t = type(v)
+    if v is None:
+        return "Unit"
+    if t is bool:
+        return "Bool"
+    if t is int:
+        return "Int"
+    if t is float:
+        return "Float"
+    if t is str:
+        return "String"
+    if t is tuple:
+        return "List"
+    return {OptNone: "None", Some: "Some", Ok: "Ok", Err: "Err", Record: "Record",
+            Enum: "Enum", MapValue: "Map", ActorId: "ActorId", FnRef: "FnRef"}.get(t, t.__name__)
