@@ -1,9 +1,32 @@
-"""Build script: compiles the interpreter loop (src/boruna/_vm.pyx) with Cython.
+"""Build script: compiles the interpreter loop (src/boruna/_vm.pyx) with Cython, and bundles
+the top-level `templates/` and `libs/` trees into the package as `boruna/_bundled/`.
 
 Everything else in the package is plain Python and is described in pyproject.toml.
 """
-from setuptools import Extension, setup
+import shutil
+from pathlib import Path
+
 from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+ROOT = Path(__file__).resolve().parent
+BUNDLED_TREES = ("templates", "libs")
+
+
+class build_py_with_data(build_py):
+    """Copy templates/ and libs/ into the built package so a wheel serves them anywhere."""
+
+    def run(self):
+        super().run()
+        for tree in BUNDLED_TREES:
+            source = ROOT / tree
+            if not source.is_dir():
+                continue
+            target = Path(self.build_lib) / "boruna" / "_bundled" / tree
+            if target.exists():
+                shutil.rmtree(target)
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
 
 extensions = [
     Extension(
@@ -14,6 +37,7 @@ extensions = [
 ]
 
 setup(
+    cmdclass={"build_py": build_py_with_data},
     ext_modules=cythonize(
         extensions,
         language_level=3,
