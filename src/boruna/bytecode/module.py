@@ -1,0 +1,122 @@
+"""The bytecode module model (vm.md §1.1–§1.3, §1.7).
+
+`Module` holds everything codegen produces and the VM runs. Instructions are tuples
+`(op_name, *operands)` (see `opcodes.py`); constants use the value representation of
+`boruna.runtime.values`; `Function.capabilities` holds capability ids (ints, vm.md §5.1),
+in declaration order, duplicates kept; match tables are lists of `MatchArm(tag, target)`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Optional
+
+MODULE_VERSION = 1          # wire-format version (`module::VERSION`)
+BYTECODE_VERSION = "1.1"    # spec string, informational
+
+
+class MatchArm(NamedTuple):
+    tag: int
+    target: int
+
+
+@dataclass
+class Function:
+    name: str
+    arity: int
+    locals: int
+    code: list[tuple] = field(default_factory=list)
+    capabilities: list[int] = field(default_factory=list)
+    intent: Optional[str] = None
+    match_tables: list[list[MatchArm]] = field(default_factory=list)
+
+
+@dataclass
+class TypeInfo:
+    """A `type`/`enum` declaration. `kind` is "Record" or "Enum"; `members` holds
+    `(field_name, type_string)` for records, `(variant_name, payload_type_or_None)` for enums."""
+
+    name: str
+    kind: str
+    members: list[tuple[str, Optional[str]]] = field(default_factory=list)
+
+    @property
+    def is_record(self) -> bool:
+        return self.kind == "Record"
+
+    @property
+    def is_enum(self) -> bool:
+        return self.kind == "Enum"
+
+    def member_names(self) -> list[str]:
+        return [m[0] for m in self.members]
+
+
+@dataclass
+class Module:
+    name: str
+    version: int = MODULE_VERSION
+    constants: list[Any] = field(default_factory=list)
+    globals: list[str] = field(default_factory=list)
+    types: list[TypeInfo] = field(default_factory=list)
+    functions: list[Function] = field(default_factory=list)
+    entry: int = 0
+
+    def summary(self) -> dict:
+        """The `boruna_compile` counts, in the seed's key order."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "functions": len(self.functions),
+            "types": len(self.types),
+            "constants": len(self.constants),
+            "entry": self.entry,
+        }
+
+    def function_index(self, name: str) -> Optional[int]:
+        """Index of the first function called `name`, or None."""
+        for i, f in enumerate(self.functions):
+            if f.name == name:
+                return i
+        return None
+
+    def enum_variant_name(self, type_id: int, variant: int) -> Optional[str]:
+        """The declared name of variant `variant` of enum `type_id`, or None if unknown."""
+        if 0 <= type_id < len(self.types):
+            t = self.types[type_id]
+            if t.is_enum and 0 <= variant < len(t.members):
+                return t.members[variant][0]
+        return None
+
+    # ---- static capability helpers (vm.md §1.7)
+
+    def _reachable(self, fn_index: int) -> list[int]:
+        seen: set[int] = set()
+        order: list[int] = []
+        work = [fn_index]
+        while work:
+            f = work.pop()
+            if f in seen or not 0 <= f < len(self.functions):
+                continue
+            seen.add(f)
+            order.append(f)
+            for ins in self.functions[f].code:
+                if ins[0] in ("Call", "SpawnActor"):
+                    work.append(ins[1])
+        return order
+
+    def transitively_invokes(self, fn_index: int, cap_id: int) -> bool:
+        """True if `fn_index` or a function reachable through Call/SpawnActor declares `cap_id`."""
+        return any(cap_id in self.functions[f].capabilities for f in self._reachable(fn_index))
+
+    def needed_capabilities(self, fn_index: int) -> list[int]:
+        """Sorted ids of the CapCall capabilities reachable through Call/SpawnActor."""
+        caps = {ins[1] for f in self._reachable(fn_index)
+                for ins in self.functions[f].code if ins[0] == "CapCall"}
+        return sorted(caps)
+
+    def over_declared_capabilities(self, fn_index: int) -> list[int]:
+        """Declared capabilities of `fn_index` that nothing reachable uses, sorted by id."""
+        if not 0 <= fn_index < len(self.functions):
+            return []
+        needed = set(self.needed_capabilities(fn_index))
+        return sorted(set(self.functions[fn_index].capabilities) - needed)
