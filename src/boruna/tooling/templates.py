@@ -1,0 +1,321 @@
+"""App templates: list the manifests of a templates directory and render one (tooling.md §5).
+
+Layout: `<templates_dir>/<name>/template.json` (the manifest) and
+`<templates_dir>/<name>/app.ax.template` (the text with `{{arg}}` placeholders).
+Errors: `TemplateArgsError` (→ `invalid_args`) for malformed arguments, `TemplateError`
+(→ `template_error`) for everything about the directory, the manifest or the template.
+A template name can never reach outside the templates directory.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError
+
+MANIFEST_FILE = "template.json"
+TEMPLATE_FILE = "app.ax.template"
+VALIDATE_MODULE_NAME = "template_output"
+
+
+class TemplateError(Exception):
+    """A template could not be listed, found, read or rendered."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class TemplateArgsError(Exception):
+    """An argument is not of the `key=value` form."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class ArgSpec(BaseModel):
+    """One declared template argument. `type` is a free label; `default` is any JSON value."""
+
+    model_config = ConfigDict(extra="ignore")
+    type: StrictStr
+    required: StrictBool
+    description: StrictStr
+    default: Any = None
+
+    def has_default(self) -> bool:
+        return "default" in self.model_fields_set and self.default is not None
+
+
+class TemplateManifest(BaseModel):
+    """`template.json`: every field is required except the arguments' defaults."""
+
+    model_config = ConfigDict(extra="ignore")
+    name: StrictStr
+    version: StrictStr
+    description: StrictStr
+    dependencies: list[StrictStr]
+    capabilities: list[StrictStr]
+    args: dict[str, ArgSpec]
+
+
+@dataclass
+class TemplateInfo:
+    """One entry of `boruna_template_list`; `args` holds the argument names, sorted."""
+
+    name: str
+    version: str
+    description: str
+    dependencies: list[str]
+    capabilities: list[str]
+    args: list[str]
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "version": self.version, "description": self.description,
+                "dependencies": list(self.dependencies),
+                "capabilities": list(self.capabilities), "args": list(self.args)}
+
+
+@dataclass
+class AppliedTemplate:
+    """A rendered template. `validation` is None unless validation was asked for."""
+
+    template_name: str
+    output_file: str
+    source: str
+    dependencies: list[str]
+    capabilities: list[str]
+    validation: Optional[dict] = None
+
+    def to_dict(self) -> dict:
+        out = {"template_name": self.template_name, "output_file": self.output_file,
+               "source": self.source, "dependencies": list(self.dependencies),
+               "capabilities": list(self.capabilities)}
+        if self.validation is not None:
+            out["validation"] = dict(self.validation)
+        return out
+
+
+# ------------------------------------------------------------------ manifests
+
+def _validation_detail(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    if first["type"] == "missing":
+        return f"missing field `{first['loc'][-1]}`"
+    return f"{where}: {first['msg']}" if where else first["msg"]
+
+
+def _parse_manifest_text(text: str) -> TemplateManifest:
+    """Decode a manifest; raises ValueError with a one-line detail."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nesting too deep") from None
+    except ValueError as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise ValueError("invalid type: expected a manifest object")
+    try:
+        return TemplateManifest.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(_validation_detail(exc)) from None
+    except RecursionError:
+        raise ValueError("JSON nesting too deep") from None
+
+
+def _read_text(path: Path) -> str:
+    with open(path, "r", encoding="utf-8") as fh:
+        return fh.read()
+
+
+def _io_detail(exc: Exception) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "stream did not contain valid UTF-8"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
+
+
+def _inside(root: Path, path: Path) -> bool:
+    """True when `path` (symlinks resolved) lies within `root` (symlinks resolved)."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ list
+
+def list_templates(templates_dir: Union[str, Path]) -> list[TemplateInfo]:
+    """Every template of `templates_dir`, sorted by manifest name; raises TemplateError."""
+    root = Path(templates_dir)
+    if not root.exists():
+        raise TemplateError(f"read templates dir: {root}: No such file or directory")
+    if not root.is_dir():
+        raise TemplateError(f"read templates dir: {root}: Not a directory")
+    try:
+        entries = sorted(root.iterdir())
+    except OSError as exc:
+        raise TemplateError(f"read templates dir: {root}: {_io_detail(exc)}") from None
+    found: list[TemplateInfo] = []
+    for entry in entries:
+        manifest_path = entry / MANIFEST_FILE
+        try:
+            if not entry.is_dir() or not manifest_path.is_file():
+                continue
+        except OSError:
+            continue
+        if not _inside(root, manifest_path):
+            continue                                   # a symlink pointing out of the tree
+        try:
+            text = _read_text(manifest_path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise TemplateError(f"read {manifest_path}: {_io_detail(exc)}") from None
+        try:
+            manifest = _parse_manifest_text(text)
+        except ValueError as exc:
+            raise TemplateError(f"parse {manifest_path}: {exc}") from None
+        found.append(TemplateInfo(manifest.name, manifest.version, manifest.description,
+                                  list(manifest.dependencies), list(manifest.capabilities),
+                                  sorted(manifest.args)))
+    found.sort(key=lambda info: info.name)
+    return found
+
+
+# ------------------------------------------------------------------ arguments
+
+def parse_arg_list(args: list) -> dict[str, str]:
+    """MCP form: each entry `key=value`, split at the first `=`; later duplicates win."""
+    parsed: dict[str, str] = {}
+    for arg in args:
+        if not isinstance(arg, str):
+            raise TemplateArgsError(f"argument must be key=value format, got: {arg!r}")
+        key, eq, value = arg.partition("=")
+        if not eq:
+            raise TemplateArgsError(f"argument must be key=value format, got: {arg}")
+        parsed[key] = value
+    return parsed
+
+
+def parse_arg_string(text: str) -> dict[str, str]:
+    """CLI form: `k1=v1,k2=v2`; empty pieces are skipped (values cannot hold commas)."""
+    parsed: dict[str, str] = {}
+    for piece in text.split(","):
+        if piece == "":
+            continue
+        key, eq, value = piece.partition("=")
+        if not eq:
+            raise TemplateArgsError(f"invalid arg format: '{piece}' (expected key=value)")
+        parsed[key] = value
+    return parsed
+
+
+def normalize_args(args: Union[str, list, tuple, dict, None]) -> dict[str, str]:
+    """Accept the CLI string, the MCP list or a ready mapping; raises TemplateArgsError."""
+    if args is None:
+        return {}
+    if isinstance(args, str):
+        return parse_arg_string(args)
+    if isinstance(args, (list, tuple)):
+        return parse_arg_list(list(args))
+    if isinstance(args, dict):
+        for key, value in args.items():
+            if not isinstance(key, str) or not isinstance(value, str):
+                raise TemplateArgsError(
+                    f"argument must be key=value format, got: {key!r}={value!r}")
+        return dict(args)
+    raise TemplateArgsError("arguments must be a list of key=value strings")
+
+
+def _default_text(value: Any) -> str:
+    """A manifest default as substitution text: strings as-is, other JSON values as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+# ------------------------------------------------------------------ apply
+
+def check_template_name(name: Any) -> str:
+    """Reject names that could address anything but one directory entry of the templates dir."""
+    if (not isinstance(name, str) or name in ("", ".") or "/" in name or "\\" in name
+            or ".." in name or "\0" in name):
+        raise TemplateError(f"invalid template name '{name}'")
+    return name
+
+
+def render(text: str, values: dict[str, str]) -> str:
+    """Replace `{{key}}` for each key in sorted order, sequentially (§5.2 step 5)."""
+    for key in sorted(values):
+        text = text.replace("{{" + key + "}}", values[key])
+    return text
+
+
+def _load_manifest(root: Path, name: str) -> tuple[Path, TemplateManifest]:
+    template_dir = root / name
+    manifest_path = template_dir / MANIFEST_FILE
+    if not manifest_path.is_file():
+        raise TemplateError(f"template '{name}' not found")
+    if not _inside(root, manifest_path):
+        raise TemplateError(f"invalid template name '{name}'")
+    try:
+        text = _read_text(manifest_path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateError(f"read template manifest: {_io_detail(exc)}") from None
+    try:
+        return template_dir, _parse_manifest_text(text)
+    except ValueError as exc:
+        raise TemplateError(f"parse template manifest: {exc}") from None
+
+
+def validate_rendered(source: str) -> dict:
+    """Compile rendered output: `{"passed": True}` or `{"passed": False, "error": ...}`."""
+    from boruna.compiler import compile_source
+    from boruna.language.errors import CompileError
+
+    try:
+        compile_source(source, name=VALIDATE_MODULE_NAME)
+    except CompileError as exc:
+        return {"passed": False, "error": f"template output does not compile: {exc.display()}"}
+    except RecursionError:
+        return {"passed": False,
+                "error": "template output does not compile: program nesting too deep"}
+    return {"passed": True}
+
+
+def apply_template(templates_dir: Union[str, Path], name: str,
+                   args: Union[str, list, dict, None], validate: bool = False) -> AppliedTemplate:
+    """Render template `name` with `args` (defaults from the manifest fill absent ones).
+
+    Raises TemplateArgsError before touching the file system, then TemplateError.
+    """
+    values = normalize_args(args)
+    check_template_name(name)
+    root = Path(templates_dir)
+    template_dir, manifest = _load_manifest(root, name)
+    for arg_name in sorted(manifest.args):
+        spec = manifest.args[arg_name]
+        if arg_name not in values and spec.has_default():
+            values[arg_name] = _default_text(spec.default)
+    for arg_name in sorted(manifest.args):
+        if manifest.args[arg_name].required and arg_name not in values:
+            raise TemplateError(f"missing required argument: {arg_name}")
+    template_path = template_dir / TEMPLATE_FILE
+    if not template_path.is_file():
+        raise TemplateError(f"template file not found: {TEMPLATE_FILE}")
+    if not _inside(root, template_path):
+        raise TemplateError(f"invalid template name '{name}'")
+    try:
+        text = _read_text(template_path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateError(f"read template: {_io_detail(exc)}") from None
+    source = render(text, values)
+    result = AppliedTemplate(manifest.name, f"{name}_app.ax", source,
+                             list(manifest.dependencies), list(manifest.capabilities))
+    if validate:
+        result.validation = validate_rendered(source)
+    return result
