@@ -1,0 +1,6 @@
+"""`python -m boruna.cli ...` runs the `boruna` command."""
+import sys
+
+from boruna.cli.main import main
+
+sys.exit(main())

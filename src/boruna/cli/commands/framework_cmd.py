@@ -1,0 +1,102 @@
+"""`boruna framework validate FILE [--json]` and
+`boruna framework test FILE -m "tag:payload,..." [--json]`."""
+from __future__ import annotations
+
+import json
+
+from boruna.cli.console import Console
+from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
+from boruna.cli.json_output import call_tool, print_response
+from boruna.cli.program import read_source, report_compile_error
+from boruna.cli.render import field
+
+
+def split_messages(values: list[str]) -> list[str]:
+    """`-m "a:1,b:2" -m c` -> ["a:1", "b:2", "c"]; empty pieces are skipped."""
+    messages: list[str] = []
+    for value in values:
+        messages.extend(piece for piece in value.split(",") if piece.strip())
+    return messages
+
+
+def compact(value) -> str:
+    """A brief-encoded value as one line of JSON."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def cmd_validate(args, console: Console) -> int:
+    source = read_source(args.file)
+    if args.json:
+        from boruna.service import validate_app_tool
+
+        response = call_tool(validate_app_tool, source)
+        print_response(console, response)
+        return EXIT_OK if response.get("success") and response.get("valid", True) else EXIT_FAILURE
+    from boruna.language.errors import CompileError
+    from boruna.tooling.framework import validate_app
+
+    try:
+        report = validate_app(source)
+    except CompileError as err:
+        raise report_compile_error(err, args.file, source, console) from None
+    style = console.out_style
+
+    def mark(present: bool, absent: str = "MISSING") -> str:
+        return style.ok("yes") if present else style.error(absent)
+
+    errors = list(field(report, "errors") or [])
+    valid = bool(field(report, "valid", not errors))
+    console.out(style.ok("valid App protocol") if valid else style.error("invalid App protocol"))
+    console.out(f"  init:     {mark(field(report, 'has_init'))}")
+    console.out(f"  update:   {mark(field(report, 'has_update'))}")
+    console.out(f"  view:     {mark(field(report, 'has_view'))}")
+    console.out("  policies: " + (style.ok("yes") if field(report, "has_policies")
+                                  else "none (using defaults)"))
+    if field(report, "state_type"):
+        console.out(f"  state type: {field(report, 'state_type')}")
+    if field(report, "message_type"):
+        console.out(f"  message type: {field(report, 'message_type')}")
+    if not valid:
+        for err in errors:
+            console.error(f"{args.file}: {err}")
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def cmd_test(args, console: Console) -> int:
+    source = read_source(args.file)
+    messages = split_messages(args.messages)
+    if args.json:
+        from boruna.service import framework_test_tool
+
+        return print_response(console, call_tool(framework_test_tool, source, messages))
+    from boruna.language.errors import CompileError
+    from boruna.tooling.framework import run_app_test
+
+    try:
+        result = run_app_test(source, messages)
+    except CompileError as err:
+        raise report_compile_error(err, args.file, source, console) from None
+    cycles = list(field(result, "cycles") or [])
+    init_state = field(result, "init_state")
+    if init_state is None and not cycles and not field(result, "ok", True):
+        console.error(str(field(result, "error")))
+        return EXIT_FAILURE
+    console.out(f"init state: {compact(init_state)}")
+    for number, cycle in enumerate(cycles, start=1):
+        message = field(cycle, "message")
+        if field(cycle, "error") is not None:
+            console.error(f"cycle {number} ({message}) failed: {field(cycle, 'error')}")
+            return EXIT_FAILURE
+        console.out(f"cycle {number} ({message}): state={compact(field(cycle, 'state'))}")
+        effects = field(cycle, "effects", 0)
+        if effects:
+            console.out(f"  effects: {effects}")
+        console.out(f"  view: {compact(field(cycle, 'ui_tree'))}")
+    if not field(result, "ok", True):
+        console.error(str(field(result, "error")))
+        return EXIT_FAILURE
+    console.out("")
+    console.out(f"final state: {compact(field(result, 'final_state'))}")
+    console.out(f"cycles: {field(result, 'total_cycles', len(cycles))}")
+    return EXIT_OK

@@ -1,0 +1,141 @@
+"""`boruna run FILE.ax|FILE.axbc [--policy P] [--max-steps N] [--max-wall-ms MS] [--trace]
+[--libs-dir DIR] [--json]`.
+
+The VM runs in slices of 100,000 steps through `boruna.runtime.execute.run`; between slices
+the progress line (stderr, terminals only) is redrawn and Ctrl-C is noticed, which stops the
+run cleanly with the steps so far (exit 130).
+"""
+from __future__ import annotations
+
+import threading
+
+from boruna.cli.console import Console
+from boruna.cli.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, CliError
+from boruna.cli.interrupt import interrupt_sets
+from boruna.cli.json_output import call_tool, print_response
+from boruna.cli.policy_option import PolicyOption, load_policy_option
+from boruna.cli.program import (compile_file, is_bytecode_path, load_bytecode, read_source,
+                                resolve_libs_dir)
+from boruna.cli.progress import ProgressLine
+from boruna.cli.render import format_ui_tree, format_value_text, plural
+
+SLICE_STEPS = 100_000
+
+
+class _Watch:
+    """Progress line (when stderr is a terminal) plus the Ctrl-C event for one run."""
+
+    def __init__(self, console: Console):
+        self.cancel = threading.Event()
+        self.progress = (ProgressLine(console.stderr, console.err_style)
+                         if console.stderr_is_terminal() else None)
+
+    def on_progress(self, steps, *rest) -> None:
+        if self.progress is not None:
+            self.progress(steps)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.close()
+
+
+def cmd_run(args, console: Console) -> int:
+    """Run the program and print its result, UI output and step count."""
+    policy = load_policy_option(args.policy)
+    if args.json:
+        return _run_json(args, console, policy)
+    if is_bytecode_path(args.file):
+        module = load_bytecode(args.file)
+    else:
+        source = read_source(args.file)
+        module = compile_file(args.file, source, resolve_libs_dir(args.libs_dir), console)
+    policy_value = policy.checked()
+    from boruna.runtime.execute import run
+
+    watch = _Watch(console)
+    try:
+        with interrupt_sets(watch.cancel):
+            outcome = run(module, policy=policy_value, max_steps=args.max_steps,
+                          trace=args.trace, max_wall_ms=args.max_wall_ms,
+                          on_progress=watch.on_progress, slice_steps=SLICE_STEPS,
+                          cancel_event=watch.cancel)
+    finally:
+        watch.close()
+    return _report(outcome, module, args, console, watch.cancel.is_set())
+
+
+def _report(outcome, module, args, console: Console, interrupted: bool) -> int:
+    if args.trace and outcome.trace:
+        _print_trace(outcome, console)
+    if outcome.error_kind == "cancelled" or (interrupted and not outcome.ok):
+        console.err(f"{console.err_style.warning('interrupted')}: "
+                    f"stopped after {plural(outcome.steps, 'step')}")
+        return EXIT_INTERRUPTED
+    if not outcome.ok:
+        kind = outcome.error_kind or "runtime_error"
+        label = "wall-clock limit" if kind == "wall_time" else "runtime error"
+        console.error(f"{label}: {outcome.error}")
+        console.err(f"  after {plural(outcome.steps, 'step')}")
+        hint = _hint(outcome.error or "")
+        if hint:
+            console.err(f"  {console.err_style.gutter('=')} help: {hint}")
+        return EXIT_FAILURE
+    console.out(format_value_text(outcome.result))
+    if outcome.ui_output:
+        console.out("")
+        console.out("--- UI Output ---")
+        for tree in outcome.ui_output:
+            console.out(format_ui_tree(tree, module))
+    console.out(f"steps: {outcome.steps}")
+    return EXIT_OK
+
+
+def _print_trace(outcome, console: Console) -> None:
+    shown = len(outcome.trace)
+    total = getattr(outcome, "trace_total", None)
+    if outcome.trace_truncated:
+        head = f"--- Trace (first {shown} of {total} entries) ---" if total else \
+            f"--- Trace (first {shown} entries, truncated) ---"
+    else:
+        head = f"--- Trace ({plural(shown, 'entry', 'entries')}) ---"
+    console.out(head)
+    for entry in outcome.trace:
+        console.out(f"  {entry}")
+    console.out("")
+
+
+def _hint(message: str) -> str | None:
+    if message.startswith("capability denied:"):
+        cap = message.split(":", 1)[1].strip()
+        return (f"declare it on the function (`!{{{cap}}}`) and run with a policy that "
+                "allows it (--policy allow-all or a policy file)")
+    if message.startswith("max execution steps exceeded"):
+        return "raise the limit with --max-steps N"
+    return None
+
+
+def _run_json(args, console: Console, policy: PolicyOption) -> int:
+    """`--json`: the `boruna_run` tool's response for the same source and options."""
+    from boruna.service import run_tool
+
+    if is_bytecode_path(args.file):
+        raise CliError("--json needs a .ax source file (the boruna_run tool takes source); "
+                       "run the .axbc file without --json")
+    source = read_source(args.file)
+    early = policy.json_failure()
+    if early is not None:
+        return print_response(console, early)
+    limits = {"max_wall_ms": args.max_wall_ms} if args.max_wall_ms is not None else None
+    watch = _Watch(console)
+    try:
+        with interrupt_sets(watch.cancel):
+            response = call_tool(run_tool, source, policy=policy.wire_value(),
+                                 max_steps=args.max_steps, trace=args.trace, limits=limits,
+                                 libs_dir=resolve_libs_dir(args.libs_dir),
+                                 on_progress=watch.on_progress, cancel_event=watch.cancel)
+    finally:
+        watch.close()
+    status = print_response(console, response)
+    if watch.cancel.is_set() and not response.get("success"):
+        return EXIT_INTERRUPTED
+    return status

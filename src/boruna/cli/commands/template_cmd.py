@@ -1,0 +1,90 @@
+"""`boruna template list [--dir DIR] [--json]` and
+`boruna template apply NAME --args "k=v,..." [--arg k=v] [-o FILE] [--validate] [--json]`."""
+from __future__ import annotations
+
+from boruna.cli.console import Console
+from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError, UsageError
+from boruna.cli.files import write_text
+from boruna.cli.json_output import call_tool, print_response
+from boruna.cli.program import resolve_templates_dir
+
+
+def parse_template_args(args_text: str, single: list[str]) -> dict[str, str]:
+    """`--args "k=v,k2=v2"` (pieces trimmed, empty ones skipped) then each `--arg k=v`."""
+    values: dict[str, str] = {}
+    pieces = [p.strip() for p in args_text.split(",")] + list(single)
+    for piece in pieces:
+        if piece == "":
+            continue
+        key, eq, value = piece.partition("=")
+        if not eq:
+            raise UsageError(f"invalid arg format: '{piece}' (expected key=value)")
+        values[key] = value
+    return values
+
+
+def cmd_list(args, console: Console) -> int:
+    templates_dir = resolve_templates_dir(args.dir)
+    if args.json:
+        from boruna.service import template_list_tool
+
+        return print_response(console, call_tool(template_list_tool, templates_dir))
+    from boruna.tooling.templates import TemplateError, list_templates
+
+    try:
+        templates = list_templates(templates_dir)
+    except TemplateError as err:
+        raise CliError(str(err)) from None
+    if not templates:
+        console.out(f"no templates found in {templates_dir}")
+        return EXIT_OK
+    style = console.out_style
+    console.out("available templates:")
+    for t in templates:
+        console.out(f"  {style.bold(t.name)} v{t.version} - {t.description}")
+        if t.args:
+            console.out(f"    args: {', '.join(t.args)}")
+        if t.dependencies:
+            console.out(f"    deps: {', '.join(t.dependencies)}")
+        if t.capabilities:
+            console.out(f"    caps: {', '.join(t.capabilities)}")
+    return EXIT_OK
+
+
+def cmd_apply(args, console: Console) -> int:
+    values = parse_template_args(args.args, args.arg)
+    templates_dir = resolve_templates_dir(args.dir)
+    if args.json:
+        from boruna.service import template_apply_tool
+
+        response = call_tool(template_apply_tool, templates_dir, args.name,
+                             [f"{k}={v}" for k, v in values.items()], validate=args.validate)
+        passed = response.get("validation", {"passed": True}).get("passed", True)
+        if response.get("success") and passed and args.out != "-":
+            write_text(args.out or response["output_file"], response["source"])
+        print_response(console, response)
+        return EXIT_OK if response.get("success") and passed else EXIT_FAILURE
+    from boruna.tooling.templates import TemplateArgsError, TemplateError, apply_template
+
+    try:
+        result = apply_template(templates_dir, args.name, values, validate=args.validate)
+    except TemplateArgsError as err:
+        raise UsageError(str(err)) from None
+    except TemplateError as err:
+        raise CliError(str(err)) from None
+    style = console.out_style
+    if args.validate:
+        validation = result.validation or {"passed": True}
+        if not validation.get("passed"):
+            raise CliError(f"{validation.get('error')} (nothing written)")
+    if args.out == "-":
+        console.out(result.source.rstrip("\n"))
+        return EXIT_OK
+    out = args.out or result.output_file
+    write_text(out, result.source)
+    console.out(f"generated {out} from template '{result.template_name}'")
+    if args.validate:
+        console.out(f"  validation: {style.ok('passed')} (the output compiles)")
+    console.out(f"  deps: {', '.join(result.dependencies) or '(none)'}")
+    console.out(f"  caps: {', '.join(result.capabilities) or '(none)'}")
+    return EXIT_OK

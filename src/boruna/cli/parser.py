@@ -1,0 +1,214 @@
+"""The argument parser of `boruna`: every command, flag and help text.
+
+Parsing never exits the process: `ParserExit` carries the status (0 for `--help` and
+`--version`, 2 for a usage error) back to `main`, which returns it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from boruna import __version__
+from boruna.cli.errors import EXIT_USAGE
+
+PROG = "boruna"
+DESCRIPTION = ("Boruna: a deterministic, capability-safe language. Compile, run, check and "
+               "repair .ax programs; validate apps, workflows and policies.")
+EPILOG = ("Exit status: 0 success, 1 compile/runtime/validation failure, 2 usage error, "
+          "130 interrupted. Results go to stdout, errors and progress to stderr. "
+          "Run 'boruna COMMAND --help' for a command's options.")
+
+
+class ParserExit(Exception):
+    """argparse wanted to exit with `status` (after printing help, version or usage)."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises ParserExit instead of calling sys.exit."""
+
+    def exit(self, status=0, message=None):
+        if message:
+            sys.stderr.write(message)
+        raise ParserExit(status)
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise ParserExit(EXIT_USAGE)
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""), 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'")
+    return value
+
+
+def _add_color(parser: argparse.ArgumentParser, default=argparse.SUPPRESS) -> None:
+    parser.add_argument("--color", choices=("auto", "always", "never"), default=default,
+                        help="colour the output: auto (terminal only, honours NO_COLOR), "
+                             "always or never (default: auto)")
+
+
+def _leaf(sub, name: str, handler: str, help_text: str, description: str | None = None,
+          aliases=()) -> argparse.ArgumentParser:
+    p = sub.add_parser(name, help=help_text, description=description or help_text,
+                       aliases=list(aliases))
+    p.set_defaults(handler=handler)
+    _add_color(p)
+    return p
+
+
+def _group(sub, name: str, help_text: str, dest: str):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    p.set_defaults(handler=None, group_parser=p)
+    _add_color(p)
+    return p, p.add_subparsers(dest=dest, title="commands", metavar="COMMAND", parser_class=Parser)
+
+
+def _json_flag(p: argparse.ArgumentParser, what: str = "the same JSON as the MCP tool") -> None:
+    p.add_argument("--json", action="store_true", help=f"print {what} instead of text")
+
+
+def _libs_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--libs-dir", metavar="DIR",
+                   help="where 'import NAME' finds libraries (default: ./libs if it exists, "
+                        "else the bundled standard libraries)")
+
+
+def build_parser() -> Parser:
+    """The full `boruna` parser."""
+    root = Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG)
+    root.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    _add_color(root, default="auto")
+    root.set_defaults(handler=None, group_parser=root)
+    sub = root.add_subparsers(dest="command", title="commands", metavar="COMMAND",
+                              parser_class=Parser)
+
+    p = _leaf(sub, "compile", "compile_cmd:cmd_compile", "compile a .ax file to bytecode (.axbc)")
+    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="bytecode file to write (default: FILE with the extension .axbc)")
+    _libs_flag(p)
+    _json_flag(p)
+
+    p = _leaf(sub, "run", "run_cmd:cmd_run", "compile and run a .ax file, or run a .axbc file",
+              "Compile and run a program (or run compiled bytecode) and print its result, "
+              "its UI output and the step count. A long run shows its progress on stderr "
+              "when that is a terminal; Ctrl-C stops it and reports the steps so far.")
+    p.add_argument("file", metavar="FILE", help="source (.ax) or bytecode (.axbc) file")
+    p.add_argument("-p", "--policy", default="allow-all", metavar="POLICY",
+                   help="capability policy: allow-all (default), deny-all, or a policy JSON file")
+    p.add_argument("--max-steps", "--step-limit", dest="max_steps", type=_non_negative_int,
+                   default=10_000_000, metavar="N",
+                   help="stop with an error after N VM steps (default: 10000000)")
+    p.add_argument("--max-wall-ms", type=_non_negative_int, metavar="MS",
+                   help="stop with an error after MS milliseconds of wall-clock time")
+    p.add_argument("--trace", action="store_true",
+                   help="record and print the opcode trace (first 500 entries)")
+    _libs_flag(p)
+    _json_flag(p)
+
+    p = _leaf(sub, "ast", "ast_cmd:cmd_ast", "print the syntax tree of a .ax file as JSON")
+    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    _json_flag(p, "the boruna_ast tool's JSON response")
+
+    def add_check(sub_parsers, name="check"):
+        c = _leaf(sub_parsers, name, "check_cmd:cmd_check",
+                  "report diagnostics (errors, warnings, suggested fixes) for a .ax file",
+                  "Report every diagnostic of a .ax file with its location and suggested "
+                  "fixes. Exit status 1 when any diagnostic is an error.")
+        c.add_argument("file", metavar="FILE", help="source file (.ax)")
+        _json_flag(c)
+        return c
+
+    def add_repair(sub_parsers, name="repair"):
+        r = _leaf(sub_parsers, name, "repair_cmd:cmd_repair",
+                  "apply suggested fixes to a .ax file",
+                  "Apply the diagnostics' suggested fixes and rewrite the file. Exit status 1 "
+                  "when errors remain after the repair.")
+        r.add_argument("file", metavar="FILE", help="source file (.ax)")
+        r.add_argument("--apply", default="best", metavar="best|all|PATCH_ID",
+                       help="which fixes: 'best' (the most confident per diagnostic, "
+                            "default), 'all' (one per diagnostic) or one patch id")
+        r.add_argument("--dry-run", action="store_true",
+                       help="show the changes as a diff; do not write the file")
+        _json_flag(r)
+        return r
+
+    def add_codes(sub_parsers, name="codes"):
+        c = _leaf(sub_parsers, name, "codes_cmd:cmd_codes", "list the diagnostic codes")
+        _json_flag(c, '{"version": 1, "codes": [...]}')
+        return c
+
+    add_check(sub)
+    add_repair(sub)
+    add_codes(sub)
+
+    grp, gsub = _group(sub, "framework", "App framework: validate and test init/update/view apps",
+                       "framework_command")
+    p = _leaf(gsub, "validate", "framework_cmd:cmd_validate",
+              "check that a .ax file follows the App protocol")
+    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    _json_flag(p)
+    p = _leaf(gsub, "test", "framework_cmd:cmd_test",
+              "run an app through a sequence of messages")
+    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    p.add_argument("-m", "--messages", action="append", default=[], metavar="MSGS",
+                   help='comma-separated "tag:payload" messages, e.g. "increment:1,reset" '
+                        "(repeatable)")
+    _json_flag(p)
+
+    grp, gsub = _group(sub, "workflow", "workflow DAGs: validate workflow.json", "workflow_command")
+    p = _leaf(gsub, "validate", "workflow_cmd:cmd_validate",
+              "validate DIR/workflow.json and print its execution order")
+    p.add_argument("dir", metavar="DIR", help="workflow directory (or a workflow.json file)")
+    _json_flag(p)
+
+    grp, gsub = _group(sub, "template", "app templates: list and apply", "template_command")
+    p = _leaf(gsub, "list", "template_cmd:cmd_list", "list the available templates")
+    p.add_argument("--dir", metavar="DIR",
+                   help="templates directory (default: ./templates if it exists, else the "
+                        "bundled templates)")
+    _json_flag(p)
+    p = _leaf(gsub, "apply", "template_cmd:cmd_apply",
+              "render a template into a .ax file")
+    p.add_argument("name", metavar="NAME", help="template name, e.g. crud-admin")
+    p.add_argument("--args", default="", metavar="K=V,...",
+                   help='comma-separated arguments, e.g. "entity_name=User,fields=name"')
+    p.add_argument("--arg", action="append", default=[], metavar="K=V",
+                   help="one argument (repeatable; the value may contain commas)")
+    p.add_argument("--dir", metavar="DIR",
+                   help="templates directory (default: ./templates if it exists, else the "
+                        "bundled templates)")
+    p.add_argument("-o", "--out", "--output", dest="out", metavar="FILE",
+                   help="file to write (default: NAME_app.ax; '-' prints the source)")
+    p.add_argument("--validate", action="store_true",
+                   help="compile the rendered source; do not write it if it fails")
+    _json_flag(p)
+
+    grp, gsub = _group(sub, "capability", "capabilities: list the capability set",
+                       "capability_command")
+    p = _leaf(gsub, "list", "capability_cmd:cmd_list",
+              "list the capabilities and the capability-set hash")
+    _json_flag(p)
+
+    grp, gsub = _group(sub, "policy", "capability policies: validate policy files",
+                       "policy_command")
+    p = _leaf(gsub, "validate", "policy_cmd:cmd_validate", "validate a policy JSON file")
+    p.add_argument("file", metavar="FILE", help="policy file (.json)")
+    _json_flag(p)
+
+    grp, gsub = _group(sub, "lang", "language tools under their reference names "
+                       "(lang check, lang repair, lang codes)", "lang_command")
+    add_check(gsub)
+    add_repair(gsub)
+    add_codes(gsub)
+    return root

@@ -1,0 +1,80 @@
+"""Loading a program for a command: the source text, its libraries, its compiled module.
+
+Compile errors are drawn here (compiler style, on stderr) and end the command with exit 1.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from boruna.cli.console import Console
+from boruna.cli.errors import CliError
+from boruna.cli.files import read_bytes, read_text
+from boruna.cli.render import format_compile_error
+
+
+def module_name(path: str) -> str:
+    """The module name for a file: its stem (`examples/hello.ax` -> `hello`)."""
+    return Path(path).stem or "module"
+
+
+def resolve_libs_dir(option: str | None) -> str | None:
+    """`--libs-dir DIR` as given (it must be a directory), else ./libs, else the bundled libs."""
+    if option is not None:
+        if not os.path.isdir(option):
+            raise CliError(f"libs directory '{option}' does not exist or is not a directory")
+        return option
+    if os.path.isdir("libs"):
+        return "libs"
+    try:
+        from boruna.tooling.resources import default_libs_dir
+    except ImportError:
+        return None
+    found = default_libs_dir()
+    return str(found) if os.path.isdir(found) else None
+
+
+def resolve_templates_dir(option: str | None) -> str:
+    """`--dir DIR` as given, else ./templates, else the bundled templates."""
+    if option is not None:
+        return option
+    from boruna.tooling.resources import default_templates_dir
+
+    return str(default_templates_dir())
+
+
+def report_compile_error(err, path: str, source: str, console: Console) -> CliError:
+    """Draw a CompileError on stderr; the returned CliError ends the command with exit 1."""
+    console.err(format_compile_error(err, path, source, console.err_style))
+    return CliError(None)
+
+
+def compile_file(path: str, source: str, libs_dir: str | None, console: Console):
+    """Compile `source` (read from `path`) into a Module, or report the error and fail."""
+    from boruna.compiler import compile_source
+    from boruna.language.errors import CompileError
+
+    try:
+        return compile_source(source, name=module_name(path), libs_dir=libs_dir)
+    except CompileError as err:
+        raise report_compile_error(err, path, source, console) from None
+
+
+def load_bytecode(path: str):
+    """Read a `.axbc` file into a Module; a damaged file is one clear error line."""
+    from boruna.bytecode import axbc
+
+    data = read_bytes(path)
+    try:
+        return axbc.from_bytes(data)
+    except Exception as exc:  # any reader failure is the file's fault, not ours
+        detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        raise CliError(f"cannot load bytecode '{path}': {detail}") from None
+
+
+def is_bytecode_path(path: str) -> bool:
+    return path.lower().endswith(".axbc")
+
+
+def read_source(path: str) -> str:
+    return read_text(path)

@@ -1,0 +1,177 @@
+"""Human-readable output of the library results (the `--json` output comes from
+`boruna.service` instead).
+
+Compile errors and diagnostics read like a good compiler's:
+
+```
+error[E009]: undefined variable: widht
+ --> prog.ax:3:5
+  |
+3 |     widht * 2
+  |     ^^^^^
+  = help: did you mean: 'width'?
+```
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterable
+
+from boruna.cli.snippet import render_snippet, source_line
+from boruna.cli.style import Style
+
+# ------------------------------------------------------------------ small helpers
+
+
+def field(obj: Any, name: str, default: Any = None) -> Any:
+    """Read `name` from a dataclass-like object or a dict."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def enum_text(value: Any) -> str:
+    """The text of a plain string or of an Enum member (its value, else its name)."""
+    if value is None:
+        return ""
+    inner = getattr(value, "value", value)
+    if not isinstance(inner, str):
+        inner = getattr(value, "name", str(value))
+    return str(inner)
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def pretty_json(obj: Any) -> str:
+    """Indented JSON, non-ASCII kept, NaN/Infinity as null."""
+    return json.dumps(_finite(obj), indent=2, ensure_ascii=False)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 step`, `2 steps`; `many` for irregular plurals (`fix` -> `fixes`)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+# ------------------------------------------------------------------ messages
+
+
+def split_message(message: str) -> tuple[str, list[str], list[str]]:
+    """Split a compiler message into (headline, help lines, note lines).
+
+    The compiler appends `\\n  did you mean: 'x'?`; that becomes a help line. Lines that
+    echo the source text and its caret (the reference's E001 decoration) are dropped,
+    since the excerpt is drawn separately.
+    """
+    lines = message.split("\n")
+    headline = lines[0]
+    helps: list[str] = []
+    notes: list[str] = []
+    for extra in lines[1:]:
+        text = extra.strip()
+        if not text:
+            continue
+        if text.startswith("did you mean"):
+            helps.append(text)
+        else:
+            notes.append(text)
+    return headline, helps, notes
+
+
+def format_problem(severity: str, code: str | None, message: str, path: str, source: str,
+                   line: int | None, col: int | None, style: Style,
+                   helps: Iterable[str] = ()) -> list[str]:
+    """One compiler-style report: headline, location, excerpt, help lines."""
+    headline, msg_helps, notes = split_message(message)
+    if line and notes:
+        echoed = (source_line(source, line) or "").strip()
+        notes = [n for n in notes if n != echoed and set(n) != {"^"}]
+    label = f"{severity}[{code}]" if code else severity
+    painted = style.error(label) if severity == "error" else (
+        style.warning(label) if severity == "warning" else style.note(label))
+    out = [f"{painted}{style.bold(': ' + headline)}"]
+    if line:
+        out.extend(render_snippet(source, path, line, col or None, style))
+        pad = " " * len(str(line))
+    else:
+        out.append(f" {style.gutter('-->')} {path}")
+        pad = ""
+    for note in notes:
+        out.append(f"{pad} {style.gutter('=')} note: {note}")
+    for text in list(msg_helps) + list(helps):
+        out.append(f"{pad} {style.gutter('=')} help: {text}")
+    return out
+
+
+def format_compile_error(err: Any, path: str, source: str, style: Style) -> str:
+    """A CompileError (code, message, line, col) as a compiler-style report."""
+    line = field(err, "line") or None
+    col = field(err, "col") or None
+    return "\n".join(format_problem("error", field(err, "code"), field(err, "message", str(err)),
+                                    path, source, line, col, style))
+
+
+# ------------------------------------------------------------------ diagnostics
+
+
+def _patches(diag: Any) -> list:
+    patches = field(diag, "patches")
+    if patches is None:
+        patches = field(diag, "suggested_patches")
+    return list(patches or [])
+
+
+def format_diagnostic(diag: Any, path: str, source: str, style: Style) -> str:
+    """One diagnostic of `check_source` with its location, excerpt and fixes."""
+    loc = field(diag, "location")
+    line = field(loc, "line") if loc is not None else None
+    col = field(loc, "col") if loc is not None else None
+    helps = []
+    for patch in _patches(diag):
+        conf = enum_text(field(patch, "confidence")).capitalize()
+        desc = field(patch, "description", "")
+        helps.append(f"fix ({field(patch, 'id')}, confidence: {conf}): {desc}")
+    return "\n".join(format_problem(enum_text(field(diag, "severity")) or "error",
+                                    field(diag, "id"), field(diag, "message", ""), path,
+                                    source, line, col, style, helps))
+
+
+def format_diagnostics_summary(diags: list, path: str, style: Style) -> str:
+    """`prog.ax: 2 errors, 1 warning; 1 fix available (run: boruna repair prog.ax)`."""
+    if not diags:
+        return f"{path}: {style.ok('no diagnostics')}"
+    counts: dict[str, int] = {}
+    for d in diags:
+        sev = enum_text(field(d, "severity")) or "error"
+        counts[sev] = counts.get(sev, 0) + 1
+    parts = [plural(counts[s], s) for s in ("error", "warning", "info", "hint") if s in counts]
+    parts += [plural(n, s) for s, n in counts.items() if s not in ("error", "warning", "info", "hint")]
+    text = f"{path}: {', '.join(parts)}"
+    fixable = sum(1 for d in diags if any(field(p, "edits") for p in _patches(d)))
+    if fixable:
+        text += f"; {plural(fixable, 'fix', 'fixes')} available (run: boruna repair {path})"
+    return text
+
+
+# ------------------------------------------------------------------ runs
+
+
+def format_value_text(value: Any) -> str:
+    """The language's display of a value (`boruna.runtime.display`)."""
+    from boruna.runtime.display import display
+
+    return display(value)
+
+
+def format_ui_tree(tree: Any, module: Any) -> str:
+    from boruna.runtime.encoding import format_value
+
+    return pretty_json(format_value(tree, module))
