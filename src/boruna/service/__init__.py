@@ -1,1 +1,51 @@
-"""service"""
+"""The Boruna tools as JSON-ready responses, shared by `boruna-mcp` and `boruna ... --json`.
+
+Every tool function returns an insertion-ordered dict: `success` first, `protocol_version: 1`
+second, then the tool's fields in the seed contract's order. Domain failures are responses
+(`success: false` plus `error_kind`, or the `errors` array for compile failures); the only
+exception a tool raises is `InvalidParams` (a `source` over 1,048,576 UTF-8 bytes, or an
+argument of the wrong type), which MCP reports as JSON-RPC -32602. Unexpected exceptions
+become `error_kind: "internal_error"` responses, never tracebacks.
+
+    compile_tool(source, name="module", libs_dir=None)
+    ast_tool(source)
+    symbols_tool(source)
+    run_tool(source, policy=None, max_steps=None, trace=False, limits=None,
+             output_schema=None, libs_dir=None, on_progress=None, cancel_event=None)
+        policy: None | "allow-all" | "deny-all" | dict | runtime.policy.Policy
+        limits: {"max_wall_ms", "max_output_bytes", "max_memory_mb"} (None = unset)
+        on_progress(steps, message): called after each unfinished 100,000-step slice
+        cancel_event: threading.Event; setting it stops the VM
+    run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None)
+    check_tool(source, file_name="<source>")
+    repair_tool(source, strategy="best", patch_id=None, file_name="<source>")
+    validate_app_tool(source)
+    framework_test_tool(source, messages)
+    workflow_validate_tool(workflow_json)
+    template_list_tool(templates_dir)
+    template_apply_tool(templates_dir, template_name, args, validate=False)
+    capability_list_tool()
+    policy_validate_tool(policy_json)
+
+    render(response) -> str        pretty JSON (indent 2, raw UTF-8, NaN/Infinity -> null)
+"""
+from boruna.service.capabilities import capability_list_tool
+from boruna.service.compiling import ast_tool, compile_tool
+from boruna.service.diagnostics import check_tool, repair_tool
+from boruna.service.envelope import PROTOCOL_VERSION, fail, ok, render
+from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
+from boruna.service.framework import framework_test_tool, validate_app_tool
+from boruna.service.policy_validation import policy_validate_tool
+from boruna.service.running import run_tool
+from boruna.service.sealed import run_sealed_tool
+from boruna.service.symbols import symbols_tool
+from boruna.service.templates import template_apply_tool, template_list_tool
+from boruna.service.workflow import workflow_validate_tool
+
+__all__ = [
+    "PROTOCOL_VERSION", "MAX_SOURCE_BYTES", "InvalidParams", "guard_source", "ok", "fail",
+    "render", "compile_tool", "ast_tool", "symbols_tool", "run_tool", "run_sealed_tool",
+    "check_tool", "repair_tool", "validate_app_tool", "framework_test_tool",
+    "workflow_validate_tool", "template_list_tool", "template_apply_tool",
+    "capability_list_tool", "policy_validate_tool",
+]

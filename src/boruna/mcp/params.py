@@ -1,0 +1,207 @@
+"""Parameter models of the MCP tools, and the JSON Schemas `tools/list` advertises for them.
+
+Decoding follows the reference: unknown keys are ignored, `null` for an optional parameter
+means "omitted", `null` or a wrong type for a required one is an invalid-params error, and
+integers must be whole, non-negative u64 values (no coercion from strings or floats).
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+U64 = Annotated[StrictInt, Field(ge=0, le=2**64 - 1)]
+
+SOURCE_DOC = ("The complete .ax program text (not a file path). At most 1,048,576 UTF-8 bytes; "
+              "larger sources are rejected with an invalid-params error.")
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class CompileParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    name: Optional[StrictStr] = Field(None, description='Module name reported back; default "module".')
+
+
+class AstParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+
+
+class SymbolsParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+
+
+class ValidateAppParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+
+
+class RunLimitsParams(_Params):
+    max_wall_ms: Optional[U64] = Field(None, description=(
+        "Wall-clock limit in milliseconds (operational safety net, not deterministic; checked "
+        "every 1024 steps). Overrun: error_kind limit_exceeded, limit_kind wall_ms."))
+    max_output_bytes: Optional[U64] = Field(None, description=(
+        "Cap on the compact JSON size of result plus all ui_output trees. Overrun: "
+        "error_kind limit_exceeded, limit_kind output_bytes."))
+    max_memory_mb: Optional[U64] = Field(None, description=(
+        "Reserved, not enforced: any value is refused with error_kind unsupported_limit."))
+
+
+POLICY_DOC = (
+    'Capability policy. "allow-all" (default) or "deny-all", or a Policy object '
+    '{"schema_version": 1, "default_allow": bool (default false), "rules": {"<capability>": '
+    '{"allow": bool, "budget": int (0 = unlimited)}}, "net_policy": {...}}. Capability names: '
+    "net.fetch, fs.read, fs.write, db.query, ui.render, time.now, random, llm.call, "
+    "actor.spawn, actor.send, step.input. Rejections: error_kind invalid_policy, with the "
+    "validator's finer kind (policy.unknown_field, policy.invalid_capability, "
+    "policy.parse_error, policy.unknown_schema_version, policy.invalid_net_policy) in "
+    "policy_error. See docs/policy.schema.json.")
+MAX_STEPS_DOC = ("Deterministic step ceiling (default 10000000). Exceeding it is a runtime_error "
+                 "'max execution steps exceeded (N)' with steps = N + 1.")
+
+
+class RunParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    policy: Any = Field(None, description=POLICY_DOC)
+    max_steps: Optional[U64] = Field(None, description=MAX_STEPS_DOC)
+    trace: Optional[StrictBool] = Field(None, description=(
+        "Return the opcode trace (first 500 entries, trace_truncated tells if more ran). "
+        "Default false."))
+    limits: Optional[RunLimitsParams] = Field(None, description=(
+        "Optional operational limits: max_wall_ms, max_output_bytes (max_memory_mb is reserved "
+        "and refused). Overruns return error_kind limit_exceeded with limit_kind wall_ms or "
+        "output_bytes."))
+    output_schema: Any = Field(None, description=(
+        "Optional JSON Schema (draft 2020-12) the encoded result must satisfy. Records/enums "
+        "use their wrapped encoding. Failures: validation_failed (with errors[{message, path}]) "
+        "or invalid_output_schema."))
+
+
+class RunSealedParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    policy: Any = Field(None, description=POLICY_DOC)
+    max_steps: Optional[U64] = Field(None, description=MAX_STEPS_DOC + " Applies to the run and to its replay.")
+
+
+FILE_NAME_DOC = 'File name shown in diagnostic locations; default "<source>".'
+
+
+class CheckParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    file_name: Optional[StrictStr] = Field(None, description=FILE_NAME_DOC)
+
+
+class RepairParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    file_name: Optional[StrictStr] = Field(None, description=FILE_NAME_DOC)
+    strategy: Optional[StrictStr] = Field(None, description=(
+        '"best" (default: the highest-confidence patch per diagnostic) or "all". "all" ignores '
+        "patch_id; any other value behaves as best."))
+    patch_id: Optional[StrictStr] = Field(None, description=(
+        "Apply only patches with this id (as listed by boruna_check), unless strategy is \"all\"."))
+
+
+class FrameworkTestParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    messages: list[StrictStr] = Field(description=(
+        'Messages sent in order, each "tag:payload" (payload becomes an Int when it is a '
+        'decimal integer, else a String) or just "tag" (payload 0). May be empty.'))
+
+
+class WorkflowValidateParams(_Params):
+    workflow_json: StrictStr = Field(description="The full text of a workflow.json (not a path).")
+
+
+class TemplateApplyParams(_Params):
+    template_name: StrictStr = Field(description='Template directory name, e.g. "crud-admin" (see boruna_template_list).')
+    args: list[StrictStr] = Field(description=(
+        'Template variables as "key=value" strings (split at the first "="), e.g. '
+        '["entity_name=User", "fields=name:String"]. Every required argument must be present.'))
+    validate_output: Optional[StrictBool] = Field(None, alias="validate", description=(
+        "Also compile the rendered source and report validation {passed, error}. Default false."))
+
+
+class PolicyValidateParams(_Params):
+    policy_json: StrictStr = Field(description=(
+        "A policy file body: JSON text of a Policy object (shorthand strings are not accepted "
+        "here)."))
+
+
+class NoParams(_Params):
+    """Tools without parameters."""
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """`failed to deserialize parameters: ...` for the first problem pydantic found."""
+    first = exc.errors(include_url=False)[0]
+    loc = ".".join(str(p) for p in first["loc"])
+    if first["type"] == "missing":
+        detail = f"missing field `{loc}`"
+    elif first["type"] == "model_type" and not loc:
+        detail = "arguments must be an object"
+    else:
+        detail = f"invalid value for `{loc}`: {first['msg']}" if loc else first["msg"]
+    return f"failed to deserialize parameters: {detail}"
+
+
+# ----------------------------------------------------------------- advertised schemas
+
+def _sorted(value):
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def _property_schema(prop: dict) -> dict:
+    """Rewrite one pydantic property schema into the reference's (schemars) form."""
+    prop = dict(prop)
+    prop.pop("title", None)
+    any_of = prop.pop("anyOf", None)
+    if any_of is not None:
+        others = [s for s in any_of if s != {"type": "null"}]
+        if len(others) == 1 and "$ref" in others[0]:
+            prop["anyOf"] = [others[0], {"const": None, "nullable": True}]
+            prop["default"] = None
+            return prop
+        if len(others) == 1:
+            prop.pop("default", None)
+            prop.update(others[0])
+            prop["nullable"] = True
+    elif prop.get("default", "absent") is None and "type" not in prop:
+        prop = {"default": None, **{k: v for k, v in prop.items() if k != "default"}}
+    if prop.get("type") == "integer":
+        prop.pop("maximum", None)
+        prop["format"] = "uint64"
+        prop["minimum"] = 0
+    if prop.get("type") == "array":
+        items = dict(prop.get("items", {}))
+        items.pop("title", None)
+        prop["items"] = items
+    return prop
+
+
+def input_schema(model: type[BaseModel]) -> dict:
+    """The inputSchema advertised for `model` (draft 2020-12, keys sorted like the reference)."""
+    if not model.model_fields:
+        return {"properties": {}, "type": "object"}
+    raw = model.model_json_schema(by_alias=True)
+    schema: dict = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    if "$defs" in raw:
+        defs = {}
+        for name, sub in raw["$defs"].items():
+            props = {}
+            for key, prop in sub.get("properties", {}).items():
+                rewritten = _property_schema(prop)
+                rewritten["default"] = None
+                props[key] = rewritten
+            defs[name] = {"properties": props, "type": "object"}
+        schema["$defs"] = defs
+    schema["properties"] = {k: _property_schema(v) for k, v in raw["properties"].items()}
+    if raw.get("required"):
+        schema["required"] = list(raw["required"])
+    schema["title"] = model.__name__
+    schema["type"] = "object"
+    return _sorted(schema)

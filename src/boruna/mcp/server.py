@@ -1,0 +1,210 @@
+"""`boruna-mcp`: the MCP stdio server exposing the Boruna toolchain to coding agents.
+
+Transport and concurrency only; every tool's logic lives in `boruna.service`. Each call runs
+in a worker thread, so a long `boruna_run` never stops the server answering other requests;
+a cancelled request sets the run's cancel event so its VM stops; `boruna_run` with
+`_meta.progressToken` streams `notifications/progress` through the SDK before it answers.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+import mcp_types as types
+from pydantic import ValidationError
+
+from mcp.server.lowlevel.server import Server
+from mcp.server.models import InitializationOptions
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+from boruna import __version__
+from boruna.mcp.params import describe_validation_error, input_schema
+from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
+from boruna.service import render
+from boruna.service.boundary import internal_error
+from boruna.service.errors import InvalidParams, guard_source
+
+SERVER_NAME = "boruna-mcp"
+INSTRUCTIONS = (
+    "Boruna MCP server: compile, run, diagnose, repair and manage .ax programs (a deterministic, "
+    "capability-safe language). Every tool takes .ax source as a string (never a file path) and "
+    "returns one JSON text item with success first and protocol_version 1. Domain failures "
+    "(compile errors, runtime errors, invalid policies, ...) are successful tool results with "
+    "success=false and a stable error_kind, never MCP errors; MCP errors mean a malformed request "
+    "(unknown tool, bad arguments, source over 1 MB).")
+
+log = logging.getLogger("boruna.mcp")
+
+
+def _tool_listing() -> list[types.Tool]:
+    return [types.Tool(name=t.name, description=t.description, input_schema=input_schema(t.params))
+            for t in sorted(TOOLS, key=lambda t: t.name)]
+
+
+def _progress_reporter(ctx, token_present: bool):
+    """A thread-side `on_progress(steps, message=None)` sending notifications via the SDK."""
+    if not token_present:
+        return None
+
+    def report(steps, message=None, *_ignored):
+        try:
+            anyio.from_thread.run(ctx.session.report_progress, float(steps), None, message)
+        except Exception:  # a lost notification must never fail the run
+            log.debug("progress notification not delivered", exc_info=True)
+
+    return report
+
+
+class BorunaServer:
+    """The tool handlers bound to one server configuration (templates and libs directories)."""
+
+    def __init__(self, templates_dir: Path, libs_dir: Optional[Path]):
+        self.templates_dir = templates_dir
+        self.libs_dir = libs_dir
+        self._listing = _tool_listing()
+
+    async def list_tools(self, ctx, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self._listing)
+
+    async def list_empty_prompts(self, ctx, params) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[])
+
+    async def list_empty_resources(self, ctx, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[])
+
+    async def list_empty_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])
+
+    async def call_tool(self, ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        tool = TOOLS_BY_NAME.get(params.name)
+        if tool is None:
+            raise MCPError(code=types.INVALID_PARAMS, message="tool not found")
+        try:
+            args = tool.params.model_validate(params.arguments or {})
+        except ValidationError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=describe_validation_error(exc)) from None
+        if tool.takes_source:
+            try:
+                guard_source(args.source)
+            except InvalidParams as exc:
+                raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
+
+        meta = ctx.meta or {}
+        token_present = meta.get("progressToken") is not None and tool.name == "boruna_run"
+        env = ToolEnv(templates_dir=self.templates_dir, libs_dir=self.libs_dir,
+                      on_progress=_progress_reporter(ctx, token_present))
+        work = functools.partial(self._invoke, tool, args, env)
+        try:
+            response = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            env.cancel_event.set()  # the abandoned worker's VM stops at its next check
+            raise
+        if isinstance(response, InvalidParams):
+            raise MCPError(code=types.INVALID_PARAMS, message=response.message)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=render(response))],
+                                    is_error=False)
+
+    @staticmethod
+    def _invoke(tool, args, env: ToolEnv):
+        """Worker-thread body: the service call, with every failure turned into a value."""
+        try:
+            return tool.call(args, env)
+        except InvalidParams as exc:
+            return exc
+        except BaseException as exc:  # noqa: BLE001 - the server must keep serving
+            return internal_error(exc)
+
+    def build(self) -> Server:
+        server = Server(
+            SERVER_NAME,
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
+        server.add_request_handler("prompts/list", types.PaginatedRequestParams, self.list_empty_prompts)
+        server.add_request_handler("resources/list", types.PaginatedRequestParams, self.list_empty_resources)
+        server.add_request_handler("resources/templates/list", types.PaginatedRequestParams,
+                                   self.list_empty_templates)
+        return server
+
+    def initialization_options(self) -> InitializationOptions:
+        """Advertise tools only (the empty prompt/resource lists are courtesy answers)."""
+        return InitializationOptions(
+            server_name=SERVER_NAME,
+            server_version=__version__,
+            capabilities=types.ServerCapabilities(tools=types.ToolsCapability()),
+            instructions=INSTRUCTIONS,
+        )
+
+    async def serve_stdio(self) -> None:
+        server = self.build()
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, self.initialization_options())
+
+
+def _default_dir(flag_value: Optional[str], relative: str, bundled) -> Path:
+    """The flag's path; else `./<relative>` when it exists; else the copy bundled in the wheel."""
+    if flag_value is not None:
+        return Path(flag_value)
+    local = Path(relative)
+    if local.is_dir():
+        return local
+    try:
+        return Path(bundled())
+    except Exception:  # no bundled copy: keep the conventional relative path
+        return local
+
+
+def _bundled(kind: str):
+    """A thunk returning the bundled `templates`/`libs` directory (tooling.resources)."""
+
+    def locate():
+        from boruna.tooling import resources
+
+        return getattr(resources, f"default_{kind}_dir")()
+
+    return locate
+
+
+def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="boruna-mcp",
+        description="Boruna MCP server: serves the Boruna toolchain (compile, run, check, repair, "
+                    "framework, workflow and template tools) over MCP stdio (newline-delimited "
+                    "JSON-RPC on stdin/stdout).")
+    parser.add_argument("--templates-dir", metavar="PATH", default=None,
+                        help="templates root for boruna_template_list/apply (default: ./templates, "
+                             "else the templates bundled with boruna)")
+    parser.add_argument("--libs-dir", metavar="PATH", default=None,
+                        help="libraries used to resolve `import` in submitted source (default: "
+                             "./libs, else the libraries bundled with boruna)")
+    parser.add_argument("--version", action="version", version=f"boruna-mcp {__version__}")
+    return parser.parse_args(argv)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Console entry point: parse flags, then serve MCP on stdio until stdin closes."""
+    args = parse_args(argv)
+    templates_dir = _default_dir(args.templates_dir, "templates", _bundled("templates"))
+    libs_dir = _default_dir(args.libs_dir, "libs", _bundled("libs"))
+    logging.basicConfig(level=os.environ.get("BORUNA_MCP_LOG", "WARNING").upper(),
+                        stream=sys.stderr)
+    try:
+        anyio.run(BorunaServer(templates_dir, libs_dir).serve_stdio)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""The 14 MCP tools: name, description, parameter model, and the service call behind each.
+
+Every `call` takes the decoded parameters and a `ToolEnv` and returns the service layer's
+response dict; the server renders it and never adds logic of its own.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from boruna import service
+from boruna.mcp import params as p
+
+
+@dataclass
+class ToolEnv:
+    """What a tool call may use besides its arguments."""
+
+    templates_dir: Path
+    libs_dir: Optional[Path]
+    on_progress: Optional[Callable] = None
+    cancel_event: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    params: type
+    call: Callable[[object, ToolEnv], dict]
+    takes_source: bool = True
+
+
+ENVELOPE_NOTE = (" Returns one JSON text item: success first, protocol_version 1 next. Domain "
+                 "failures come back as success:false with a stable error_kind, never as MCP errors.")
+
+TOOLS: tuple[Tool, ...] = (
+    Tool("boruna_ast",
+         "Parse .ax source (lex + parse only, no checks) and return its AST as JSON. An AST whose "
+         "pretty JSON exceeds 100 KB comes back truncated as a string with truncated:true and "
+         "ast_size. Parse failures use the errors array shape of boruna_compile." + ENVELOPE_NOTE,
+         p.AstParams, lambda a, env: service.ast_tool(a.source)),
+    Tool("boruna_capability_list",
+         "List the capabilities this server enforces (name, contract version, sorted by name) and "
+         "capability_set_hash, a stable identity for cache keys (source hash, policy hash, "
+         "capability-set hash)." + ENVELOPE_NOTE,
+         p.NoParams, lambda a, env: service.capability_list_tool(), takes_source=False),
+    Tool("boruna_check",
+         "Run diagnostics on .ax source: lexer, parser, name and type checks plus analyzers. Each "
+         "diagnostic has id (e.g. E003), severity, message, optional location and optional "
+         "patches (id, description, confidence High/Medium/Low, rationale) that boruna_repair can "
+         "apply. Always success:true; check diagnostics_count and severities." + ENVELOPE_NOTE,
+         p.CheckParams,
+         lambda a, env: service.check_tool(a.source, file_name=a.file_name)),
+    Tool("boruna_compile",
+         "Compile .ax source (lex, parse, check, codegen) and report module statistics: name, "
+         "bytecode version, counts of functions, types and constants, and the entry function "
+         "index. A failure returns errors:[{severity, code, message, line, col}] with code E001 "
+         "(lexer), E002 (parser), E009 (names/types) or E008 (codegen)." + ENVELOPE_NOTE,
+         p.CompileParams,
+         lambda a, env: service.compile_tool(a.source, name=a.name, libs_dir=env.libs_dir)),
+    Tool("boruna_framework_test",
+         "Run a framework App (init/update/view) through a sequence of messages and return "
+         "init_state, each cycle's message, new state, effect count and ui_tree, then final_state "
+         "and total_cycles. Values use the brief encoding (records as field arrays, enums as "
+         "{variant, payload}). A failing cycle returns error_kind framework_error with the partial "
+         "cycles, the failing entry carrying error." + ENVELOPE_NOTE,
+         p.FrameworkTestParams,
+         lambda a, env: service.framework_test_tool(a.source, a.messages)),
+    Tool("boruna_policy_validate",
+         "Validate a capability policy file body (JSON text) with the strict policy parser used "
+         "by boruna_run. Always success:true; ok:true when valid, else ok:false with errors:[E], "
+         "E = {error_kind (policy.parse_error, policy.unknown_field, policy.invalid_capability, "
+         "policy.unknown_schema_version, policy.invalid_net_policy), message, ...details}."
+         + ENVELOPE_NOTE,
+         p.PolicyValidateParams,
+         lambda a, env: service.policy_validate_tool(a.policy_json), takes_source=False),
+    Tool("boruna_repair",
+         "Auto-repair .ax source with the patches boruna_check suggests. Returns repaired_source, "
+         "the applied and skipped patches, diagnostics_before/after and verify_passed (true "
+         "exactly when the repaired source has no error diagnostics). Re-run to pick up fixes "
+         "that conflicted." + ENVELOPE_NOTE,
+         p.RepairParams,
+         lambda a, env: service.repair_tool(a.source, strategy=a.strategy, patch_id=a.patch_id,
+                                            file_name=a.file_name)),
+    Tool("boruna_run",
+         "Compile and execute .ax source deterministically under a capability policy (mock "
+         "capability handler; no real I/O). Returns result (Int/String/Bool as JSON, Unit null, "
+         "Option {option, value}, Result {result, value}, records {type, type_id, fields}, enums "
+         "{type, type_id, variant name, payload}), steps, ui_output and, with trace:true, trace. "
+         "There is no input parameter: write inputs into the source as literals. Failures: "
+         "errors array (compile), runtime_error (incl. step limit and denied capabilities), "
+         "invalid_policy, limit_exceeded, unsupported_limit, validation_failed, "
+         "invalid_output_schema. Send _meta.progressToken to receive notifications/progress with "
+         "the cumulative step count every 100,000 steps." + ENVELOPE_NOTE,
+         p.RunParams,
+         lambda a, env: service.run_tool(
+             a.source, policy=a.policy, max_steps=a.max_steps, trace=bool(a.trace),
+             limits=None if a.limits is None else a.limits.model_dump(),
+             output_schema=a.output_schema, libs_dir=env.libs_dir,
+             on_progress=env.on_progress, cancel_event=env.cancel_event)),
+    Tool("boruna_run_sealed",
+         "Run .ax source like boruna_run, then replay it against the recorded capability results "
+         "and return a verifiable record: result, steps, replay_verified, the event log (first "
+         "1000 events), capability_calls and event_log_sha256 (digest of the full log). The seal "
+         "is a replay proof, not a signed evidence bundle. Failures: parse_error, compile_error, "
+         "invalid_policy, capability_denied (with capability), runtime_error." + ENVELOPE_NOTE,
+         p.RunSealedParams,
+         lambda a, env: service.run_sealed_tool(a.source, policy=a.policy, max_steps=a.max_steps,
+                                                libs_dir=env.libs_dir,
+                                                cancel_event=env.cancel_event)),
+    Tool("boruna_symbols",
+         "List the top-level functions, records and enums that .ax source declares, with exact "
+         "signatures, parameter and field types, return types, capabilities, requires/ensures "
+         "counts and export flags. Use it to learn a module's real API instead of guessing."
+         + ENVELOPE_NOTE,
+         p.SymbolsParams, lambda a, env: service.symbols_tool(a.source)),
+    Tool("boruna_template_apply",
+         "Render an app template with key=value arguments and return the .ax source, its "
+         "dependencies and capabilities (nothing is written to disk). With validate:true the "
+         "output is also compiled and validation {passed, error} is reported. Failures: "
+         "invalid_args (an argument without '='), template_error (unknown template, missing "
+         "required argument, unreadable files)." + ENVELOPE_NOTE,
+         p.TemplateApplyParams,
+         lambda a, env: service.template_apply_tool(env.templates_dir, a.template_name, a.args,
+                                                    validate=bool(a.validate_output)),
+         takes_source=False),
+    Tool("boruna_template_list",
+         "List the app templates available to boruna_template_apply: name, version, description, "
+         "dependencies, required capabilities and argument names. A missing or malformed "
+         "templates directory is error_kind template_error." + ENVELOPE_NOTE,
+         p.NoParams, lambda a, env: service.template_list_tool(env.templates_dir),
+         takes_source=False),
+    Tool("boruna_validate_app",
+         "Check that .ax source follows the App protocol: init() with 0 parameters, update(state, "
+         "msg) and view(state) without capabilities, optional policies(). Reports has_init, "
+         "has_update, has_view, has_policies, the detected state_type and message_type, errors "
+         "and valid (true when errors is empty and all three functions exist). Protocol "
+         "violations are success:true with valid:false." + ENVELOPE_NOTE,
+         p.ValidateAppParams, lambda a, env: service.validate_app_tool(a.source)),
+    Tool("boruna_workflow_validate",
+         "Validate a workflow definition (the text of a workflow.json): schema, step references, "
+         "inputs, duplicate edges and cycles. Success returns the counts and the topological "
+         "execution_order. Failures: parse_error (bad JSON or shape), validation_error with "
+         "errors [{kind, message}] (kinds MissingField, EmptyWorkflow, UnknownStep, UnknownInput, "
+         "DuplicateEdge, Cycle)." + ENVELOPE_NOTE,
+         p.WorkflowValidateParams,
+         lambda a, env: service.workflow_validate_tool(a.workflow_json), takes_source=False),
+)
+
+TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}

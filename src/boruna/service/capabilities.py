@@ -1,0 +1,19 @@
+"""`boruna_capability_list`: the capability set this build enforces, and its identity hash."""
+from __future__ import annotations
+
+from boruna.service.boundary import tool_boundary
+from boruna.service.envelope import ok
+
+
+@tool_boundary
+def capability_list_tool() -> dict:
+    """Every capability (name, contract version) sorted by name, plus `capability_set_hash`."""
+    from boruna import __version__
+    from boruna.runtime.capabilities import capability_set_hash, sorted_by_name
+
+    return ok(
+        name="boruna",
+        version=__version__,
+        capabilities=[{"name": c.wire_name, "version": c.version} for c in sorted_by_name()],
+        capability_set_hash=capability_set_hash(),
+    )

@@ -1,0 +1,28 @@
+"""Transport-level failures: problems with the request itself, not with the `.ax` program.
+
+These are the only failures a tool function raises; everything else is a `success: false`
+response. The MCP server maps `InvalidParams` to JSON-RPC -32602 with `message` as the text.
+"""
+from __future__ import annotations
+
+MAX_SOURCE_BYTES = 1_048_576
+"""Largest accepted `source`, in UTF-8 bytes (exactly 1 MB passes, one byte more fails)."""
+
+SOURCE_TOO_LARGE = "source exceeds 1 MB limit"
+
+
+class InvalidParams(Exception):
+    """A request that cannot be served as given (oversized source, mistyped argument)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def guard_source(source: str) -> None:
+    """Raise InvalidParams when `source` is longer than 1,048,576 UTF-8 bytes."""
+    # A str of n code points takes at least n and at most 4n UTF-8 bytes.
+    if len(source) * 4 <= MAX_SOURCE_BYTES:
+        return
+    if len(source) > MAX_SOURCE_BYTES or len(source.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        raise InvalidParams(SOURCE_TOO_LARGE)

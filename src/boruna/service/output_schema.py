@@ -1,0 +1,65 @@
+"""`boruna_run`'s `output_schema`: validate the encoded result against a JSON Schema 2020-12."""
+from __future__ import annotations
+
+import json
+
+from boruna.service.envelope import fail
+
+MAX_SCHEMA_BYTES = 262_144
+MAX_REPORTED_ERRORS = 100
+
+
+def _pointer(path) -> str:
+    """A JSON Pointer (RFC 6901) for a jsonschema error path; "" is the root."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def schema_problem(schema) -> str | None:
+    """Why `schema` cannot be used (the `invalid_output_schema` message), or None if usable."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    size = len(json.dumps(schema, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    if size > MAX_SCHEMA_BYTES:
+        return f"output_schema exceeds {MAX_SCHEMA_BYTES} bytes (got {size})"
+    if isinstance(schema, dict) and isinstance(schema.get("$schema"), str):
+        declared = schema["$schema"]
+        if "2020-12" not in declared.rstrip("#"):
+            return (f"output_schema declares $schema='{declared}'; only JSON Schema Draft "
+                    "2020-12 is supported. Either omit $schema (we default to 2020-12) or set "
+                    "it to 'https://json-schema.org/draft/2020-12/schema'.")
+    if not isinstance(schema, (dict, bool)):
+        return ("output_schema is not a valid JSON Schema: "
+                f"{json.dumps(schema, ensure_ascii=False)} is not of type 'object', 'boolean'")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as err:
+        return f"output_schema is not a valid JSON Schema: {err.message}"
+    return None
+
+
+def check_output(schema, result, steps: int) -> dict | None:
+    """None when `result` conforms; otherwise the `invalid_output_schema`/`validation_failed` response."""
+    from jsonschema import Draft202012Validator
+
+    problem = schema_problem(schema)
+    if problem is not None:
+        return fail("invalid_output_schema", problem)
+    validator = Draft202012Validator(schema)
+    try:
+        errors = list(validator.iter_errors(result))
+    except Exception as err:  # unresolvable $ref and the like surface only while validating
+        return fail("invalid_output_schema", f"output_schema is not a valid JSON Schema: {err}")
+    if not errors:
+        return None
+    errors.sort(key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    return fail(
+        "validation_failed",
+        "result does not match output_schema",
+        phase="output_validation",
+        steps=steps,
+        errors=[{"message": e.message, "path": _pointer(e.absolute_path)}
+                for e in errors[:MAX_REPORTED_ERRORS]],
+        total_errors=len(errors),
+        truncated=len(errors) > MAX_REPORTED_ERRORS,
+    )

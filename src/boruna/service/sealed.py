@@ -1,0 +1,122 @@
+"""`boruna_run_sealed`: a run plus a replay proof over its event log.
+
+The program runs once under the mock handler, recording its event log; it then runs again
+with a replay handler serving the recorded capability results, and the two logs must match
+event for event. The seal is the SHA-256 of the full canonical log (compact JSON, sorted
+keys, values in the `boruna_run` encoding) — a replay proof, not a signed evidence bundle.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from boruna.service.boundary import tool_boundary
+from boruna.service.envelope import fail, ok
+from boruna.service.errors import guard_source
+from boruna.service.policy_argument import PolicyRejected, resolve_policy
+from boruna.service.running import check_max_steps
+
+EVENT_LOG_LIMIT = 1000
+SEAL_KIND = "replay-verified-event-log"
+SEAL_NOTE = (
+    "This seal is a deterministic replay proof over the VM event log (every event of the "
+    "original run recurs, in order and with identical payloads, when the program is replayed "
+    "against the recorded capability results), not a signed evidence bundle. A signed, "
+    "hash-chained evidence bundle is a workflow-directory artifact produced by the "
+    "orchestrator — see `boruna workflow run --record` and `boruna evidence verify`.")
+_VALUE_FIELDS = ("args", "result", "payload", "tree")
+
+
+def encode_event(event: dict, module) -> dict:
+    """One event with its runtime values in the `boruna_run` JSON encoding."""
+    from boruna.runtime.encoding import format_value
+
+    out = {}
+    for key, value in event.items():
+        if key == "args":
+            out[key] = [format_value(v, module) for v in value]
+        elif key in _VALUE_FIELDS:
+            out[key] = format_value(value, module)
+        else:
+            out[key] = value
+    return out
+
+
+def canonical_log(version: int, events: list[dict]) -> str:
+    """The digested form of a log: compact JSON with sorted keys."""
+    return json.dumps({"version": version, "events": events}, separators=(",", ":"),
+                      sort_keys=True, ensure_ascii=False)
+
+
+def first_divergence(original: list[dict], replayed: list[dict]) -> str | None:
+    """Why two encoded logs differ (None when identical)."""
+    for index, (a, b) in enumerate(zip(original, replayed)):
+        if a != b:
+            return (f"event {index} differs: original {json.dumps(a, sort_keys=True)} "
+                    f"vs replay {json.dumps(b, sort_keys=True)}")
+    if len(original) != len(replayed):
+        return f"event count differs: original {len(original)} vs replay {len(replayed)}"
+    return None
+
+
+def _run_failure(outcome) -> dict:
+    error = outcome.error
+    if getattr(error, "kind", None) in ("capability_denied", "capability_budget_exceeded"):
+        return fail("capability_denied", str(error), capability=error.capability,
+                    steps=outcome.steps)
+    return fail("runtime_error", str(error), steps=outcome.steps)
+
+
+@tool_boundary
+def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
+                    cancel_event=None) -> dict:
+    """Run, replay against the recorded capability results, and seal the event log."""
+    from boruna.compiler import compile_source
+    from boruna.language.errors import CompileError
+    from boruna.runtime.encoding import format_value
+    from boruna.runtime.execute import run
+    from boruna.runtime.handlers import ReplayHandler
+
+    guard_source(source)
+    steps_cap = check_max_steps(max_steps)
+    try:
+        module = compile_source(source, name="module", libs_dir=libs_dir)
+    except CompileError as err:
+        kind = "parse_error" if err.code in ("E001", "E002") else "compile_error"
+        return fail(kind, err.message, error=err.message, line=err.line or None,
+                    col=err.col or None)
+    try:
+        resolved = resolve_policy(policy)
+    except PolicyRejected as rejected:
+        return rejected.response
+
+    original = run(module, policy=resolved, max_steps=steps_cap, cancel_event=cancel_event)
+    if original.error is not None:
+        return _run_failure(original)
+    log = original.event_log
+    events = [encode_event(e, module) for e in log.events]
+
+    replay = run(module, policy=resolved, max_steps=steps_cap, cancel_event=cancel_event,
+                 handler=ReplayHandler(log.capability_results()))
+    if replay.error is not None:
+        verified, reason = False, f"replay execution failed: {replay.error}"
+    else:
+        reason = first_divergence(events, [encode_event(e, module) for e in replay.event_log.events])
+        verified = reason is None
+
+    digest = hashlib.sha256(canonical_log(log.version, events).encode("utf-8")).hexdigest()
+    calls = [{"capability": e["capability"], "args": e["args"]}
+             for e in events if e["event"] == "cap_call"][:EVENT_LOG_LIMIT]
+    return ok(
+        result=format_value(original.result, module),
+        steps=original.steps,
+        replay_verified=verified,
+        replay_divergence_reason=reason,
+        event_count=len(events),
+        capability_calls=calls,
+        event_log={"version": log.version, "events": events[:EVENT_LOG_LIMIT],
+                   "truncated": len(events) > EVENT_LOG_LIMIT},
+        event_log_sha256=digest,
+        seal={"kind": SEAL_KIND, "verified": verified, "digest_alg": "sha256",
+              "digest": digest, "note": SEAL_NOTE},
+    )

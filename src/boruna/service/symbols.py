@@ -1,0 +1,88 @@
+"""`boruna_symbols`: the top-level API a source declares, with exact signatures.
+
+Only lexing and parsing are needed: every type reported is a syntactic annotation.
+"""
+from __future__ import annotations
+
+from boruna.service.boundary import tool_boundary
+from boruna.service.envelope import fail, ok
+from boruna.service.errors import guard_source
+
+
+def render_type(ty) -> str:
+    """A type annotation written back in `.ax` surface syntax."""
+    from boruna.language import ast
+
+    if isinstance(ty, ast.Named):
+        return ty.name
+    if isinstance(ty, ast.OptionType):
+        return f"Option<{render_type(ty.inner)}>"
+    if isinstance(ty, ast.ResultType):
+        return f"Result<{render_type(ty.ok)}, {render_type(ty.err)}>"
+    if isinstance(ty, ast.ListType):
+        return f"List<{render_type(ty.inner)}>"
+    if isinstance(ty, ast.MapType):
+        return f"Map<{render_type(ty.key)}, {render_type(ty.value)}>"
+    if isinstance(ty, ast.FnType):
+        params = ", ".join(render_type(p) for p in ty.params)
+        return f"({params}) -> {render_type(ty.ret)}"
+    return str(ty)
+
+
+def _function_symbol(fn) -> dict:
+    params = [{"name": p.name, "type": render_type(p.ty)} for p in fn.params]
+    return_type = "Unit" if fn.return_type is None else render_type(fn.return_type)
+    signature = (f"fn {fn.name}(" + ", ".join(f"{p['name']}: {p['type']}" for p in params)
+                 + f") -> {return_type}")
+    if fn.capabilities:
+        signature += " !{" + ", ".join(fn.capabilities) + "}"
+    return {
+        "kind": "fn",
+        "name": fn.name,
+        "signature": signature,
+        "params": params,
+        "return_type": return_type,
+        "capabilities": list(fn.capabilities),
+        "requires": len(fn.requires),
+        "ensures": len(fn.ensures),
+        "intent": fn.intent,
+        "exported": fn.exported,
+    }
+
+
+def _type_symbol(td) -> dict:
+    from boruna.language import ast
+
+    if isinstance(td.kind, ast.RecordKind):
+        fields = [{"name": n, "type": render_type(t)} for n, t in td.kind.fields]
+        body = ", ".join(f"{f['name']}: {f['type']}" for f in fields)
+        return {"kind": "record", "name": td.name, "signature": f"type {td.name} {{ {body} }}",
+                "fields": fields, "capabilities": [], "exported": td.exported}
+    variants = [{"name": n, "payload": None if t is None else render_type(t)}
+                for n, t in td.kind.variants]
+    body = ", ".join(v["name"] if v["payload"] is None else f"{v['name']}({v['payload']})"
+                     for v in variants)
+    return {"kind": "enum", "name": td.name, "signature": f"enum {td.name} {{ {body} }}",
+            "variants": variants, "capabilities": [], "exported": td.exported}
+
+
+@tool_boundary
+def symbols_tool(source: str) -> dict:
+    """Functions, records and enums in source order; `parse_error` when the source does not parse."""
+    from boruna.language import ast
+    from boruna.language.errors import CompileError
+    from boruna.language.frontend import parse
+
+    guard_source(source)
+    try:
+        program = parse(source)
+    except CompileError as err:
+        return fail("parse_error", err.message, error=err.message,
+                    line=err.line or None, col=err.col or None)
+    symbols = []
+    for item in program.items:
+        if isinstance(item, ast.FnDef):
+            symbols.append(_function_symbol(item))
+        elif isinstance(item, ast.TypeDef):
+            symbols.append(_type_symbol(item))
+    return ok(symbols=symbols)
