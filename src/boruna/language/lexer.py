@@ -1,0 +1,246 @@
+"""The `.ax` lexer (language.md §1): source text -> token stream, or the first E001.
+
+One compiled master regex scans the text; Python only dispatches on the matched group.
+Deliberate differences from the reference (README rule 3, docs/compatibility.md):
+`\\r` is whitespace, string escapes `\\\\ \\" \\n \\t \\r` are decoded, columns are true
+byte columns (no multi-line-string quirk), and a lone surrogate (text that is not valid
+UTF-8) is rejected even inside strings and comments.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import CompileError
+from .tokens import (EOF, FLOAT, IDENT, INT, KEYWORD_SET, NEWLINE, PUNCTUATION, STRING,
+                     Token)
+
+I64_MAX = 2**63 - 1
+
+_NO_SURR = "\ud800-\udfff"
+_STRING_BODY = (f'"[^"\\\\{_NO_SURR}]*'
+                f'(?:\\\\[^\\n{_NO_SURR}][^"\\\\{_NO_SURR}]*)*')
+_OPS = "|".join(re.escape(op) for op in sorted(PUNCTUATION, key=len, reverse=True)
+                if op != "_")
+
+# Leading blanks are swallowed by each match; the token starts at the group's own start.
+_MASTER = re.compile(
+    "[ \\t\\r]*(?:"
+    "(?P<id>[A-Za-z_][A-Za-z0-9_]*)"
+    f"|(?P<cm>//[^\\n{_NO_SURR}]*)"
+    f"|(?P<op>{_OPS})"
+    "|(?P<nl>\\n)"
+    "|(?P<fl>[0-9]+\\.[0-9]+)"
+    "|(?P<int>[0-9]+)"
+    f"|(?P<str>{_STRING_BODY}\")"
+    "|(?P<end>\\Z)"
+    "|(?P<bad>.)"
+    ")",
+    re.S,
+)
+_UNTERMINATED = re.compile(_STRING_BODY, re.S)
+_ESCAPE = re.compile(r"\\(.)", re.S)
+_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
+
+
+class TokenStream:
+    """Parallel lists of token kinds, values, lines and columns, closed by an EOF sentinel.
+
+    `eof_line`/`eof_col` give the true position just past the last character. The sentinel
+    carries the line of the last real token (or 1), which is the line the reference reports
+    for errors at end of input (language.md §4.4).
+    """
+
+    __slots__ = ("kinds", "values", "lines", "cols", "eof_line", "eof_col")
+
+    def __init__(self, kinds, values, lines, cols, eof_line, eof_col):
+        self.kinds = kinds
+        self.values = values
+        self.lines = lines
+        self.cols = cols
+        self.eof_line = eof_line
+        self.eof_col = eof_col
+
+    def tokens(self) -> list[Token]:
+        """The tokens (Newline tokens included, EOF sentinel excluded) as `Token` tuples."""
+        n = len(self.kinds) - 1
+        return [Token(self.kinds[i], self.values[i], self.lines[i], self.cols[i])
+                for i in range(n)]
+
+
+def _decode_escapes(raw: str) -> str:
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), raw)
+
+
+_GRAPHEME_EXTEND_EXTRA = frozenset(
+    [0x200C, 0xFF9E, 0xFF9F, 0x09BE, 0x09D7, 0x0B3E, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2,
+     0x0CD5, 0x0CD6, 0x0D3E, 0x0D57, 0x0DCF, 0x0DDF, 0x1B35, 0x302E, 0x302F, 0x1D165,
+     *range(0x1D16E, 0x1D173)])
+_DEBUG_SHORT = {"\0": "\\0", "\t": "\\t", "\r": "\\r", "\n": "\\n", "\\": "\\\\",
+                '"': '\\"'}
+
+
+def rust_debug_str(text: str) -> str:
+    """`text` quoted the way Rust's `{:?}` prints a `&str` (language.md §1.11)."""
+    out = ['"']
+    for ch in text:
+        short = _DEBUG_SHORT.get(ch)
+        if short is not None:
+            out.append(short)
+            continue
+        if " " <= ch <= "~":
+            out.append(ch)
+            continue
+        cat = unicodedata.category(ch)
+        if (cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Mn", "Me")
+                or (cat == "Zs" and ch != " ") or ord(ch) in _GRAPHEME_EXTEND_EXTRA):
+            out.append(f"\\u{{{ord(ch):x}}}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _byte_col(src: str, line_start: int, pos: int) -> int:
+    return len(src[line_start:pos].encode("utf-8", "surrogatepass")) + 1
+
+
+def _lex_error(src: str, line: int, line_start: int, pos: int, span: str) -> CompileError:
+    return CompileError("E001", "unexpected character: " + rust_debug_str(span), line,
+                        _byte_col(src, line_start, pos))
+
+
+def _bad_character(src: str, pos: int, line: int, line_start: int) -> CompileError:
+    """The E001 for a character that starts no token (or an unterminated string)."""
+    ch = src[pos]
+    if ch == '"':
+        end = _UNTERMINATED.match(src, pos).end()
+        if end < len(src):
+            nxt = src[end]
+            if nxt == "\\" and end + 1 < len(src) and "\ud800" <= src[end + 1] <= "\udfff":
+                end += 1
+                nxt = src[end]
+            if "\ud800" <= nxt <= "\udfff":
+                # text that is not UTF-8 inside the string: report that character itself
+                line += src.count("\n", pos, end)
+                nl = src.rfind("\n", pos, end)
+                if nl >= 0:
+                    line_start = nl + 1
+                return _lex_error(src, line, line_start, end, nxt)
+        return _lex_error(src, line, line_start, pos, src[pos:end])
+    return _lex_error(src, line, line_start, pos, ch)
+
+
+def lex(src: str) -> TokenStream:
+    """Scan `src` into a `TokenStream`; raise `CompileError` E001 on the first bad span."""
+    if isinstance(src, (bytes, bytearray)):
+        # bytes that are not UTF-8 become lone surrogates, reported as E001 below
+        src = bytes(src).decode("utf-8", "surrogateescape")
+    elif not isinstance(src, str):
+        raise CompileError("E001", "source must be text", 1, 1)
+    kinds: list = []
+    values: list = []
+    lines: list = []
+    cols: list = []
+    k_app, v_app, l_app, c_app = kinds.append, values.append, lines.append, cols.append
+    kw = KEYWORD_SET
+    op_kind = PUNCTUATION
+    ascii_src = src.isascii()
+    line = 1
+    line_start = 0
+    adj = 0                 # extra UTF-8 bytes of multi-byte chars earlier on this line
+    last_nl = False         # the previous pushed token is a Newline
+    for m in _MASTER.finditer(src):
+        group = m.lastgroup
+        if group == "id":
+            start = m.start(1)
+            text = m.group(1)
+            if text in kw:
+                k_app(text)
+                v_app(None)
+            elif text == "_":
+                k_app("Underscore")
+                v_app(None)
+            else:
+                k_app(IDENT)
+                v_app(text)
+            l_app(line)
+            c_app(start - line_start + 1 + adj)
+            last_nl = False
+        elif group == "op":
+            start = m.start(3)
+            k_app(op_kind[m.group(3)])
+            v_app(None)
+            l_app(line)
+            c_app(start - line_start + 1 + adj)
+            last_nl = False
+        elif group == "nl":
+            line += 1
+            line_start = m.end()
+            adj = 0
+            if not last_nl:
+                k_app(NEWLINE)
+                v_app(None)
+                l_app(line)
+                c_app(1)
+                last_nl = True
+        elif group == "cm":
+            pass            # trivia: never a token, never breaks a Newline run
+        elif group == "int":
+            start = m.start(6)
+            text = m.group(6)
+            if len(text) > 18:
+                digits = text.lstrip("0")
+                if len(digits) > 19 or (digits and int(digits) > I64_MAX):
+                    raise _lex_error(src, line, line_start, start, text)
+            k_app(INT)
+            v_app(int(text))
+            l_app(line)
+            c_app(start - line_start + 1 + adj)
+            last_nl = False
+        elif group == "fl":
+            start = m.start(5)
+            k_app(FLOAT)
+            v_app(float(m.group(5)))
+            l_app(line)
+            c_app(start - line_start + 1 + adj)
+            last_nl = False
+        elif group == "str":
+            start = m.start(7)
+            end = m.end()
+            text = m.group(7)
+            raw = text[1:-1]
+            k_app(STRING)
+            v_app(_decode_escapes(raw) if "\\" in raw else raw)
+            l_app(line)
+            c_app(start - line_start + 1 + adj)
+            last_nl = False
+            if "\n" in text:
+                line += text.count("\n")
+                line_start = src.rfind("\n", start, end) + 1
+                adj = 0
+                tail = src[line_start:end]
+            else:
+                tail = text
+            if not ascii_src and not tail.isascii():
+                adj += len(tail.encode("utf-8")) - len(tail)
+        elif group == "end":
+            break
+        else:   # "bad"
+            raise _bad_character(src, m.start(9), line, line_start)
+    return _finish(src, kinds, values, lines, cols, line, line_start)
+
+
+def _finish(src, kinds, values, lines, cols, line, line_start) -> TokenStream:
+    eof_col = (len(src) - line_start + 1 if src.isascii()
+               else _byte_col(src, line_start, len(src)))
+    kinds.append(EOF)
+    values.append(None)
+    lines.append(lines[-1] if lines else 1)
+    cols.append(cols[-1] if cols else 1)
+    return TokenStream(kinds, values, lines, cols, line, eof_col)
+
+
+def tokenize(src: str) -> list[Token]:
+    """The architecture's token API: `lex(src)` as a list of `Token` (Newlines included)."""
+    return lex(src).tokens()

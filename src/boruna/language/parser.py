@@ -1,0 +1,629 @@
+"""The `.ax` parser (language.md §2): token stream -> `ast.Program`, or the first E002.
+
+Recursive descent over a token list that still contains (collapsed) Newline tokens, with the
+reference's primitives (§2.1): `peek`/`check` look past one Newline without moving, `advance`
+and `expect*` skip it and consume. An error reports the line of the token at the parser's
+current index, which may be a Newline token (§4.4); that keeps every message and line equal
+to the reference. The column is the offending token's when it sits on that line, else 1.
+
+Binary operators use precedence climbing (same trees as the reference's one-function-per-level
+descent, fewer calls); prefix operators are collected in a loop. Nesting is capped at
+`MAX_DEPTH` with a clean E002; `parse_program` runs the descent on a deep stack.
+"""
+from __future__ import annotations
+
+from . import ast
+from .deep_stack import call_deep
+from .errors import CompileError
+from .lexer import TokenStream, lex
+from .suggest import did_you_mean, keyword_suggestion
+from .tokens import EOF, FLOAT, IDENT, INT, KEYWORD_SET, NEWLINE, STRING, display_token
+
+MAX_DEPTH = 20_000
+NESTING_MESSAGE = (f"nesting too deep: expressions, blocks, patterns and types may nest at "
+                   f"most {MAX_DEPTH} levels")
+
+# kind -> (precedence, AST op); higher binds tighter (language.md §2.8)
+_BINARY = {
+    "OrOr": (1, "Or"), "AndAnd": (2, "And"),
+    "EqEq": (3, "Eq"), "BangEq": (3, "Neq"),
+    "Lt": (4, "Lt"), "LtEq": (4, "Lte"), "Gt": (4, "Gt"), "GtEq": (4, "Gte"),
+    "PlusPlus": (5, "Concat"),
+    "Plus": (6, "Add"), "Minus": (6, "Sub"),
+    "Star": (7, "Mul"), "Slash": (7, "Div"), "Percent": (7, "Mod"),
+}
+_PREFIX = {"Minus": "Neg", "Bang": "Not"}
+_SPECIAL_TYPES = frozenset(("Option", "Result", "List", "Map", "Fn"))
+
+
+class _Parser:
+    __slots__ = ("kinds", "values", "lines", "cols", "pos", "depth", "eof_line", "eof_col")
+
+    def __init__(self, stream: TokenStream):
+        self.kinds = stream.kinds
+        self.values = stream.values
+        self.lines = stream.lines
+        self.cols = stream.cols
+        self.eof_line = stream.eof_line
+        self.eof_col = stream.eof_col
+        self.pos = 0
+        self.depth = 0
+
+    # ------------------------------------------------------------ primitives
+
+    def peek(self) -> int:
+        """Index of the first non-Newline token at or after `pos` (Newlines never repeat)."""
+        p = self.pos
+        if self.kinds[p] == NEWLINE:
+            p += 1
+        return p
+
+    def check(self, kind: str) -> bool:
+        p = self.pos
+        kinds = self.kinds
+        if kinds[p] == NEWLINE:
+            p += 1
+        return kinds[p] == kind
+
+    def skip_newlines(self) -> None:
+        if self.kinds[self.pos] == NEWLINE:
+            self.pos += 1
+
+    def advance(self) -> int:
+        p = self.pos
+        if self.kinds[p] == NEWLINE:
+            p += 1
+        self.pos = p + 1
+        return p
+
+    def error(self, message: str) -> CompileError:
+        """E002 at the reference's line (the token at `pos`) and the best column on it."""
+        pos = self.pos
+        line = self.lines[pos]
+        j = pos + 1 if self.kinds[pos] == NEWLINE else pos
+        if self.kinds[j] == EOF:
+            col = self.eof_col if self.eof_line == line else 1
+        else:
+            col = self.cols[j] if self.lines[j] == line else 1
+        return CompileError("E002", message, line, col)
+
+    def found(self, p: int) -> str:
+        return display_token(self.kinds[p], self.values[p])
+
+    def expect(self, kind: str) -> int:
+        p = self.pos
+        kinds = self.kinds
+        if kinds[p] == NEWLINE:
+            p += 1
+            self.pos = p
+        actual = kinds[p]
+        if actual == kind:
+            self.pos = p + 1
+            return p
+        expected = display_token(kind)
+        if actual == EOF:
+            raise self.error(f"expected {expected}, found end of input")
+        suffix = ""
+        if actual == IDENT and kind in KEYWORD_SET:
+            if keyword_suggestion(self.values[p]) == kind:
+                suffix = did_you_mean(kind)
+        raise self.error(f"expected {expected}, found {self.found(p)}{suffix}")
+
+    def expect_ident(self) -> int:
+        p = self.pos
+        kinds = self.kinds
+        if kinds[p] == NEWLINE:
+            p += 1
+            self.pos = p
+        if kinds[p] == IDENT:
+            self.pos = p + 1
+            return p
+        if kinds[p] == EOF:
+            raise self.error("expected identifier, found end of input")
+        raise self.error(f"expected identifier, found {self.found(p)}")
+
+    def expect_string(self) -> int:
+        self.skip_newlines()
+        p = self.pos
+        if self.kinds[p] == STRING:
+            self.pos = p + 1
+            return p
+        if self.kinds[p] == EOF:
+            raise self.error("expected string literal, found end of input")
+        raise self.error(f"expected string literal, found {self.found(p)}")
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(NESTING_MESSAGE)
+
+    # ------------------------------------------------------------ items
+
+    def parse_program(self) -> ast.Program:
+        self.skip_newlines()
+        kinds = self.kinds
+        module_name = None
+        line, col = self.lines[self.pos], self.cols[self.pos]
+        if kinds[self.pos] == "module":
+            self.advance()
+            module_name = self.values[self.expect_ident()]
+        items = []
+        while kinds[self.peek()] != EOF:
+            self.skip_newlines()
+            items.append(self.parse_item())
+        return ast.Program(module_name, items, line=line, col=col)
+
+    def parse_item(self):
+        exported = False
+        if self.check("export"):
+            self.advance()
+            exported = True
+        p = self.peek()
+        kind = self.kinds[p]
+        if kind == "fn":
+            fn = self.parse_fn_def()
+            fn.exported = exported
+            return fn
+        if kind == "type" or kind == "enum":
+            td = self.parse_type_def()
+            td.exported = exported
+            return td
+        if kind == "import":
+            self.advance()
+            name = self.values[self.expect_ident()]
+            return ast.ImportDef(name, [], line=self.lines[p], col=self.cols[p])
+        if kind == EOF:
+            raise self.error("expected item, found end of input")
+        suffix = ""
+        if kind == IDENT:
+            suffix = did_you_mean(keyword_suggestion(self.values[p]))
+        raise self.error(f"expected item, found {self.found(p)}{suffix}")
+
+    def parse_fn_def(self) -> ast.FnDef:
+        values = self.values
+        start = self.expect("fn")
+        name = values[self.expect_ident()]
+        self.expect("LParen")
+        params = []
+        while not self.check("RParen"):
+            if params:
+                self.expect("Comma")
+            p = self.expect_ident()
+            self.expect("Colon")
+            params.append(ast.Param(values[p], self.parse_type(),
+                                    line=self.lines[p], col=self.cols[p]))
+        self.expect("RParen")
+        return_type = None
+        if self.check("Arrow"):
+            self.advance()
+            return_type = self.parse_type()
+        capabilities = []
+        caps_line = caps_col = 0
+        if self.check("Bang"):
+            bang = self.advance()
+            caps_line, caps_col = self.lines[bang], self.cols[bang]
+            self.expect("LBrace")
+            while not self.check("RBrace"):
+                if capabilities:
+                    self.expect("Comma")
+                cap = values[self.expect_ident()]
+                if self.check("Dot"):
+                    self.advance()
+                    cap = cap + "." + values[self.expect_ident()]
+                capabilities.append(cap)
+            self.expect("RBrace")
+        intent = None
+        requires = []
+        ensures = []
+        while True:
+            kind = self.kinds[self.peek()]
+            if kind == "intent":
+                self.advance()
+                if intent is not None:
+                    raise self.error("duplicate 'intent' clause: a function may declare at "
+                                     "most one intent")
+                intent = values[self.expect_string()]
+            elif kind == "requires":
+                self.advance()
+                requires.append(self.parse_expr())
+            elif kind == "ensures":
+                self.advance()
+                ensures.append(self.parse_expr())
+            else:
+                break
+        body = self.parse_block()
+        return ast.FnDef(name, params, return_type, capabilities, intent, requires, ensures,
+                         body, False, line=self.lines[start], col=self.cols[start],
+                         caps_line=caps_line, caps_col=caps_col)
+
+    def parse_type_def(self) -> ast.TypeDef:
+        values = self.values
+        start = self.advance()
+        is_record = self.kinds[start] == "type"
+        name = values[self.expect_ident()]
+        brace = self.expect("LBrace")
+        entries = []
+        while not self.check("RBrace"):
+            if entries:
+                self.expect("Comma")
+                if self.check("RBrace"):
+                    break
+            entry_name = values[self.expect_ident()]
+            if is_record:
+                self.expect("Colon")
+                entries.append((entry_name, self.parse_type()))
+            elif self.check("LParen"):
+                self.advance()
+                payload = self.parse_type()
+                self.expect("RParen")
+                entries.append((entry_name, payload))
+            else:
+                entries.append((entry_name, None))
+        self.expect("RBrace")
+        pos = dict(line=self.lines[brace], col=self.cols[brace])
+        kind = ast.RecordKind(entries, **pos) if is_record else ast.EnumKind(entries, **pos)
+        return ast.TypeDef(name, kind, False, line=self.lines[start], col=self.cols[start])
+
+    def parse_type(self):
+        self.enter()
+        p = self.expect_ident()
+        name = self.values[p]
+        line, col = self.lines[p], self.cols[p]
+        if name not in _SPECIAL_TYPES:
+            self.depth -= 1
+            return ast.Named(name, line=line, col=col)
+        if name == "Fn":
+            self.expect("LParen")
+            params = []
+            while not self.check("RParen"):
+                if params:
+                    self.expect("Comma")
+                params.append(self.parse_type())
+            self.expect("RParen")
+            self.expect("Arrow")
+            result = ast.FnType(params, self.parse_type(), line=line, col=col)
+        else:
+            self.expect("Lt")
+            first = self.parse_type()
+            if name == "Result" or name == "Map":
+                self.expect("Comma")
+                second = self.parse_type()
+                self.expect("Gt")
+                cls = ast.ResultType if name == "Result" else ast.MapType
+                result = cls(first, second, line=line, col=col)
+            else:
+                self.expect("Gt")
+                cls = ast.OptionType if name == "Option" else ast.ListType
+                result = cls(first, line=line, col=col)
+        self.depth -= 1
+        return result
+
+    # ------------------------------------------------------------ blocks and statements
+
+    def parse_block(self) -> ast.Block:
+        self.enter()
+        start = self.expect("LBrace")
+        stmts = []
+        kinds = self.kinds
+        while True:
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+                self.pos = p
+            if kinds[p] == "RBrace":
+                break
+            stmts.append(self.parse_stmt())
+        self.pos += 1
+        self.depth -= 1
+        return ast.Block(stmts, line=self.lines[start], col=self.cols[start])
+
+    def parse_stmt(self):
+        p = self.peek()
+        kind = self.kinds[p]
+        line, col = self.lines[p], self.cols[p]
+        if kind == "let":
+            self.pos = p + 1
+            mutable = False
+            if self.check("mut"):
+                self.advance()
+                mutable = True
+            name = self.values[self.expect_ident()]
+            ty = None
+            if self.check("Colon"):
+                self.advance()
+                ty = self.parse_type()
+            self.expect("Eq")
+            return ast.Let(name, mutable, ty, self.parse_expr(), line=line, col=col)
+        if kind == "return":
+            self.pos = p + 1
+            nxt = self.kinds[self.peek()]
+            value = None if nxt == "RBrace" or nxt == EOF else self.parse_expr()
+            return ast.Return(value, line=line, col=col)
+        if kind == "while":
+            self.pos = p + 1
+            condition = self.parse_expr()
+            return ast.While(condition, self.parse_block(), line=line, col=col)
+        if kind == "for":
+            self.pos = p + 1
+            var = self.values[self.expect_ident()]
+            self.expect("in")
+            iterable = self.parse_expr()
+            return ast.For(var, iterable, self.parse_block(), line=line, col=col)
+        expr = self.parse_expr()
+        if self.check("Eq"):
+            self.advance()
+            if type(expr) is not ast.Ident:
+                raise self.error("invalid assignment target")
+            return ast.Assign(expr.name, self.parse_expr(), line=line, col=col)
+        return ast.ExprStmt(expr, line=line, col=col)
+
+    # ------------------------------------------------------------ expressions
+
+    def parse_expr(self, min_prec: int = 1):
+        entry_depth = self.depth
+        self.depth = depth = entry_depth + 1
+        if depth > MAX_DEPTH:
+            raise self.error(NESTING_MESSAGE)
+        left = self.parse_operand()
+        kinds = self.kinds
+        binary = _BINARY
+        while True:
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            info = binary.get(kinds[p])
+            if info is None or info[0] < min_prec:
+                break
+            self.pos = p + 1
+            depth += 1          # the left spine grows: count it as nesting too
+            if depth > MAX_DEPTH:
+                raise self.error(NESTING_MESSAGE)
+            self.depth = depth
+            right = self.parse_expr(info[0] + 1)
+            left = ast.Binary(info[1], left, right, line=left.line, col=left.col)
+        self.depth = entry_depth
+        return left
+
+    def parse_operand(self):
+        """Prefix operators, a primary, then postfix calls and field accesses."""
+        kinds = self.kinds
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        prefix = None
+        while kinds[p] == "Minus" or kinds[p] == "Bang":
+            if prefix is None:
+                prefix = []
+            prefix.append(p)
+            self.pos = p = p + 1
+            if kinds[p] == NEWLINE:
+                p += 1
+        entry_depth = depth = self.depth
+        if prefix is not None:
+            depth += len(prefix)
+            if depth > MAX_DEPTH:
+                raise self.error(NESTING_MESSAGE)
+            self.depth = depth
+        expr = self.parse_primary()
+        while True:
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            kind = kinds[p]
+            if kind != "LParen" and kind != "Dot":
+                break
+            self.pos = p + 1
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise self.error(NESTING_MESSAGE)
+            self.depth = depth
+            if kind == "LParen":
+                args = []
+                while not self.check("RParen"):
+                    if args:
+                        self.expect("Comma")
+                    args.append(self.parse_expr())
+                self.expect("RParen")
+                expr = ast.Call(expr, args, line=expr.line, col=expr.col)
+            else:
+                field = self.values[self.expect_ident()]
+                expr = ast.FieldAccess(expr, field, line=expr.line, col=expr.col)
+        self.depth = entry_depth
+        if prefix is not None:
+            lines, cols = self.lines, self.cols
+            for q in reversed(prefix):
+                expr = ast.Unary(_PREFIX[kinds[q]], expr, line=lines[q], col=cols[q])
+        return expr
+
+    def parse_primary(self):
+        kinds = self.kinds
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        kind = kinds[p]
+        line, col = self.lines[p], self.cols[p]
+        if kind == IDENT:
+            self.pos = p + 1
+            name = self.values[p]
+            if self.check("ColonColon"):
+                self.advance()
+                variant = self.values[self.expect_ident()]
+                payload = None
+                if self.check("LParen"):
+                    self.advance()
+                    payload = self.parse_expr()
+                    self.expect("RParen")
+                return ast.EnumVariant(name, variant, payload, line=line, col=col)
+            if "A" <= name[0] <= "Z" and self.check("LBrace"):
+                return self.parse_record(name, line, col)
+            return ast.Ident(name, line=line, col=col)
+        if kind == INT:
+            self.pos = p + 1
+            return ast.IntLit(self.values[p], line=line, col=col)
+        if kind == STRING:
+            self.pos = p + 1
+            return ast.StringLit(self.values[p], line=line, col=col)
+        if kind == FLOAT:
+            self.pos = p + 1
+            return ast.FloatLit(self.values[p], line=line, col=col)
+        if kind == "LParen":
+            self.pos = p + 1
+            expr = self.parse_expr()
+            self.expect("RParen")
+            return expr
+        if kind == "true" or kind == "false":
+            self.pos = p + 1
+            return ast.BoolLit(kind == "true", line=line, col=col)
+        if kind == "None":
+            self.pos = p + 1
+            return ast.NoneLit(line=line, col=col)
+        if kind == "Some" or kind == "Ok" or kind == "Err":
+            self.pos = p + 1
+            self.expect("LParen")
+            inner = self.parse_expr()
+            self.expect("RParen")
+            cls = ast.SomeExpr if kind == "Some" else ast.OkExpr if kind == "Ok" else ast.ErrExpr
+            return cls(inner, line=line, col=col)
+        if kind == "if":
+            self.pos = p + 1
+            condition = self.parse_expr()
+            then_block = self.parse_block()
+            else_block = None
+            if self.check("else"):
+                self.advance()
+                else_block = self.parse_block()
+            return ast.If(condition, then_block, else_block, line=line, col=col)
+        if kind == "LBrace":
+            return ast.BlockExpr(self.parse_block(), line=line, col=col)
+        if kind == "LBracket":
+            self.pos = p + 1
+            items = []
+            while not self.check("RBracket"):
+                if items:
+                    self.expect("Comma")
+                    if self.check("RBracket"):
+                        break
+                items.append(self.parse_expr())
+            self.expect("RBracket")
+            return ast.ListLit(items, line=line, col=col)
+        if kind == "match":
+            return self.parse_match(p)
+        if kind == "spawn" or kind == "emit":
+            self.pos = p + 1
+            self.enter()
+            operand = self.parse_primary()
+            self.depth -= 1
+            cls = ast.Spawn if kind == "spawn" else ast.Emit
+            return cls(operand, line=line, col=col)
+        if kind == "send":
+            self.pos = p + 1
+            self.enter()
+            target = self.parse_primary()
+            message = self.parse_primary()
+            self.depth -= 1
+            return ast.Send(target, message, line=line, col=col)
+        if kind == "receive":
+            self.pos = p + 1
+            return ast.Receive(line=line, col=col)
+        if kind == EOF:
+            raise self.error("expected expression, found end of input")
+        raise self.error(f"expected expression, found {self.found(p)}")
+
+    def parse_record(self, type_name: str, line: int, col: int) -> ast.RecordLit:
+        self.advance()      # {
+        fields = []
+        spread = None
+        if self.check("DotDot"):
+            self.advance()
+            spread = self.parse_expr()
+            if self.check("Comma"):
+                self.advance()
+        while not self.check("RBrace"):
+            if fields:
+                self.expect("Comma")
+                if self.check("RBrace"):
+                    break
+            name = self.values[self.expect_ident()]
+            self.expect("Colon")
+            fields.append((name, self.parse_expr()))
+        self.expect("RBrace")
+        return ast.RecordLit(type_name, fields, spread, line=line, col=col)
+
+    def parse_match(self, start: int) -> ast.Match:
+        self.pos = start + 1
+        value = self.parse_expr()
+        self.expect("LBrace")
+        arms = []
+        kinds = self.kinds
+        while True:
+            self.skip_newlines()
+            if kinds[self.pos] == "RBrace":
+                break
+            pattern = self.parse_pattern()
+            self.expect("FatArrow")
+            body = self.parse_expr()
+            arms.append(ast.MatchArm(pattern, body, line=pattern.line, col=pattern.col))
+            if self.check("Comma"):
+                self.advance()
+        self.pos += 1
+        return ast.Match(value, arms, line=self.lines[start], col=self.cols[start])
+
+    def parse_pattern(self):
+        self.enter()
+        p = self.peek()
+        kind = self.kinds[p]
+        line, col = self.lines[p], self.cols[p]
+        if kind == IDENT:
+            self.pos = p + 1
+            name = self.values[p]
+            if "A" <= name[0] <= "Z":
+                inner = None
+                if self.check("LParen"):
+                    self.advance()
+                    inner = self.parse_pattern()
+                    self.expect("RParen")
+                result = ast.VariantPat(name, inner, line=line, col=col)
+            else:
+                result = ast.IdentPat(name, line=line, col=col)
+        elif kind == "Underscore":
+            self.pos = p + 1
+            result = ast.WildcardPat(line=line, col=col)
+        elif kind == INT:
+            self.pos = p + 1
+            result = ast.IntPat(self.values[p], line=line, col=col)
+        elif kind == STRING:
+            self.pos = p + 1
+            result = ast.StringPat(self.values[p], line=line, col=col)
+        elif kind == "true" or kind == "false":
+            self.pos = p + 1
+            result = ast.BoolPat(kind == "true", line=line, col=col)
+        elif kind == "None":
+            self.pos = p + 1
+            result = ast.NonePat(line=line, col=col)
+        elif kind == "Some" or kind == "Ok" or kind == "Err":
+            self.pos = p + 1
+            self.expect("LParen")
+            inner = self.parse_pattern()
+            self.expect("RParen")
+            cls = ast.SomePat if kind == "Some" else ast.OkPat if kind == "Ok" else ast.ErrPat
+            result = cls(inner, line=line, col=col)
+        elif kind == EOF:
+            raise self.error("expected pattern, found end of input")
+        else:
+            raise self.error(f"expected pattern, found {self.found(p)}")
+        self.depth -= 1
+        return result
+
+
+def parse_tokens(stream: TokenStream) -> ast.Program:
+    """Parse an already lexed stream (on the caller's stack: call through `call_deep`)."""
+    try:
+        return _Parser(stream).parse_program()
+    except RecursionError:
+        raise CompileError("E002", NESTING_MESSAGE, stream.lines[-1], 1) from None
+
+
+def parse_program(source: str) -> ast.Program:
+    """Lex and parse `source`; raises `CompileError` E001 (lexer) or E002 (parser)."""
+    stream = lex(source)
+    return call_deep(parse_tokens, stream)
