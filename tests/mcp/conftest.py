@@ -1,0 +1,109 @@
+"""A real `boruna-mcp` subprocess driven by the MCP SDK's stdio client, as an agent drives it.
+
+`mcp_server` (module scope: one server process per test module, 2 cores are shared) yields a
+`ServerHandle`; tests call it synchronously through an anyio blocking portal. Every message
+the server writes is also recorded, in arrival order, in `handle.wire`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+from anyio.from_thread import start_blocking_portal
+
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class ServerHandle:
+    """Synchronous access to one client session (all calls go through the portal)."""
+
+    def __init__(self, portal, session, init, wire, process_ids):
+        self.portal = portal
+        self.session = session
+        self.init = init                  # the InitializeResult
+        self.wire = wire                  # every server->client message, in order
+        self.process_ids = process_ids
+
+    def call(self, name, arguments=None, **kwargs):
+        """tools/call; returns (parsed JSON payload, raw text)."""
+        result = self.portal.call(lambda: self.session.call_tool(name, arguments, **kwargs))
+        assert result.is_error is False
+        assert len(result.content) == 1 and result.content[0].type == "text"
+        text = result.content[0].text
+        return json.loads(text), text
+
+    def run(self, fn, *args):
+        """Run an async function on the session's event loop."""
+        return self.portal.call(fn, *args)
+
+
+@asynccontextmanager
+async def _recording(read_stream, wire):
+    """Interpose on the server->client stream to record the wire order of messages."""
+    send, receive = anyio.create_memory_object_stream(1000)
+
+    async def pump():
+        async with send:
+            async for item in read_stream:
+                message = getattr(item, "message", None)
+                if message is not None:
+                    raw = message.model_dump(by_alias=True, exclude_none=True)
+                    wire.append(raw)
+                await send.send(item)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pump)
+        try:
+            yield receive
+        finally:
+            tg.cancel_scope.cancel()
+
+
+def _children_running_boruna_mcp() -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if ppid == os.getpid() and b"boruna.mcp" in cmdline:
+            pids.append(int(entry))
+    return pids
+
+
+def server_params(*extra_args, cwd=None) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "boruna.mcp", *extra_args],
+                                 cwd=str(cwd or REPO))
+
+
+@asynccontextmanager
+async def open_session(params: StdioServerParameters, wire: list):
+    async with stdio_client(params) as (read, write):
+        async with _recording(read, wire) as recorded:
+            async with ClientSession(recorded, write) as session:
+                init = await session.initialize()
+                yield session, init
+
+
+@pytest.fixture(scope="module")
+def mcp_server():
+    wire: list = []
+    with start_blocking_portal() as portal:
+        before = set(_children_running_boruna_mcp())
+        with portal.wrap_async_context_manager(open_session(server_params(), wire)) as opened:
+            session, init = opened
+            pids = [p for p in _children_running_boruna_mcp() if p not in before]
+            yield ServerHandle(portal, session, init, wire, pids)

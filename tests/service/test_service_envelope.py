@@ -1,0 +1,77 @@
+"""The envelope, rendering, the 1 MB guard and the no-traceback boundary."""
+import json
+
+import pytest
+
+from boruna.service import InvalidParams, fail, guard_source, ok, render
+from boruna.service.boundary import tool_boundary
+from boruna.service.compiling import truncate_utf8
+
+
+def test_ok_puts_success_then_protocol_version_first():
+    response = ok(zeta=1, alpha=2)
+    assert list(response) == ["success", "protocol_version", "zeta", "alpha"]
+    assert response["success"] is True and response["protocol_version"] == 1
+
+
+def test_fail_orders_error_kind_and_message_before_extras():
+    response = fail("runtime_error", "division by zero", steps=4)
+    assert list(response) == ["success", "protocol_version", "error_kind", "message", "steps"]
+    assert fail(errors=[]) == {"success": False, "protocol_version": 1, "errors": []}
+
+
+def test_render_is_pretty_insertion_ordered_and_keeps_unicode_raw():
+    text = render(ok(b="żółw — ✓", a=[1, 2]))
+    assert text == ('{\n  "success": true,\n  "protocol_version": 1,\n'
+                    '  "b": "żółw — ✓",\n  "a": [\n    1,\n    2\n  ]\n}')
+
+
+def test_render_turns_non_finite_floats_into_null():
+    text = render(ok(result=[float("nan"), float("inf"), -float("inf"), 0.5]))
+    assert json.loads(text)["result"] == [None, None, None, 0.5]
+    assert "NaN" not in text and "Infinity" not in text
+
+
+def test_guard_accepts_exactly_one_megabyte_and_rejects_one_byte_more():
+    guard_source("a" * 1_048_576)
+    with pytest.raises(InvalidParams) as info:
+        guard_source("a" * 1_048_577)
+    assert info.value.message == "source exceeds 1 MB limit"
+
+
+def test_guard_counts_utf8_bytes_not_characters():
+    guard_source("é" * 524_288)              # 2 bytes each: exactly 1,048,576 bytes
+    with pytest.raises(InvalidParams):
+        guard_source("é" * 524_288 + "a")    # 1,048,577 bytes in 524,289 characters
+    guard_source("€" * 349_525)              # 3 bytes each: 1,048,575 bytes
+
+
+def test_boundary_turns_exceptions_into_internal_error_responses():
+    @tool_boundary
+    def broken():
+        raise KeyError("boom")
+
+    @tool_boundary
+    def deep():
+        raise RecursionError("maximum recursion depth exceeded")
+
+    assert broken() == {"success": False, "protocol_version": 1, "error_kind": "internal_error",
+                        "message": "internal error (KeyError): 'boom'"}
+    assert deep()["message"] == "input is nested too deeply to process"
+
+
+def test_boundary_lets_invalid_params_through():
+    @tool_boundary
+    def too_big():
+        guard_source("x" * 2_000_000)
+
+    with pytest.raises(InvalidParams):
+        too_big()
+
+
+def test_truncate_utf8_never_cuts_a_character():
+    text = "ab" + "€" * 10                   # "€" is 3 bytes
+    assert truncate_utf8(text, 5) == "ab€"
+    assert truncate_utf8(text, 4) == "ab"
+    assert truncate_utf8(text, 3) == "ab"
+    assert truncate_utf8(text, 100) == text
