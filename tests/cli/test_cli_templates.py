@@ -1,0 +1,112 @@
+"""`boruna template list` / `boruna template apply`."""
+import json
+from pathlib import Path
+
+import pytest
+
+from boruna.cli.commands.template_cmd import parse_template_args
+from boruna.cli.errors import UsageError
+from boruna.service import render, template_apply_tool, template_list_tool
+from boruna.tooling.resources import default_templates_dir
+
+
+def _fixture_templates(root: Path) -> Path:
+    tdir = root / "templates" / "greeter"
+    tdir.mkdir(parents=True)
+    (tdir / "template.json").write_text(json.dumps({
+        "name": "greeter", "version": "0.2.0", "description": "says hello",
+        "dependencies": ["std.ui"], "capabilities": [],
+        "args": {"who": {"type": "string", "required": True, "description": "name"}}}))
+    (tdir / "app.ax.template").write_text(
+        'fn main() -> String {\n    "hello, {{who}}"\n}\n')
+    return root / "templates"
+
+
+def test_parse_template_args():
+    assert parse_template_args(" a=1 , b=x=y,,", ["c=1,2"]) == {"a": "1", "b": "x=y", "c": "1,2"}
+    with pytest.raises(UsageError) as info:
+        parse_template_args("a=1,oops", [])
+    assert info.value.message == "invalid arg format: 'oops' (expected key=value)"
+    assert info.value.exit_code == 2
+
+
+def test_list_text_from_a_directory(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    result = cli("template", "list", "--dir", tdir)
+    assert result.code == 0
+    assert result.out == ("available templates:\n  greeter v0.2.0 - says hello\n"
+                          "    args: who\n    deps: std.ui\n")
+
+
+def test_list_json_equals_tool(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    result = cli("template", "list", "--dir", tdir, "--json")
+    assert result.code == 0
+    assert result.out == render(template_list_tool(str(tdir))) + "\n"
+
+
+def test_list_defaults_to_the_bundled_templates(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = cli("template", "list", "--json")
+    assert result.code == 0
+    names = [t["name"] for t in json.loads(result.out)["templates"]]
+    assert names == ["auth-app", "crud-admin", "form-basic", "offline-sync", "realtime-feed"]
+    assert json.loads(result.out) == template_list_tool(str(default_templates_dir()))
+
+
+def test_list_missing_directory_is_an_error(cli, tmp_path):
+    result = cli("template", "list", "--dir", tmp_path / "nope")
+    assert result.code == 1
+    assert result.err.startswith("error: read templates dir: ")
+
+
+def test_apply_writes_the_file(cli, tmp_path, monkeypatch):
+    tdir = _fixture_templates(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = cli("template", "apply", "greeter", "--dir", tdir, "--args", "who=Ada")
+    assert result.code == 0
+    assert result.out == ("generated greeter_app.ax from template 'greeter'\n"
+                          "  deps: std.ui\n  caps: (none)\n")
+    assert (tmp_path / "greeter_app.ax").read_text() == 'fn main() -> String {\n    "hello, Ada"\n}\n'
+
+
+def test_apply_to_stdout(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    result = cli("template", "apply", "greeter", "--dir", tdir, "--arg", "who=a, b", "-o", "-")
+    assert (result.code, result.out) == (0, 'fn main() -> String {\n    "hello, a, b"\n}\n')
+
+
+def test_apply_json_equals_tool(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    out = tmp_path / "g.ax"
+    result = cli("template", "apply", "greeter", "--dir", tdir, "--args", "who=Ada", "-o", out,
+                 "--json")
+    assert result.code == 0
+    assert result.out == render(template_apply_tool(str(tdir), "greeter", ["who=Ada"])) + "\n"
+    assert out.read_text().endswith('"hello, Ada"\n}\n')
+
+
+def test_apply_missing_argument(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    result = cli("template", "apply", "greeter", "--dir", tdir, "-o", tmp_path / "x.ax")
+    assert result.code == 1
+    assert result.err == "error: missing required argument: who\n"
+    assert not (tmp_path / "x.ax").exists()
+
+
+def test_apply_unknown_template(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    result = cli("template", "apply", "nope", "--dir", tdir)
+    assert (result.code, result.err) == (1, "error: template 'nope' not found\n")
+
+
+def test_apply_path_escape_is_refused(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    result = cli("template", "apply", "../greeter", "--dir", tdir)
+    assert (result.code, result.err) == (1, "error: invalid template name '../greeter'\n")
+
+
+def test_apply_malformed_args_is_a_usage_error(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    result = cli("template", "apply", "greeter", "--dir", tdir, "--args", "who")
+    assert (result.code, result.err) == (2, "error: invalid arg format: 'who' (expected key=value)\n")
