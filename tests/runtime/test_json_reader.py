@@ -1,0 +1,58 @@
+"""jsonread: serde_json-compatible parsing and error texts."""
+import pytest
+
+from boruna.runtime.jsonread import JsonSyntaxError, loads
+
+
+@pytest.mark.parametrize("text, value", [
+    ('{"a": [1, 2.5, "x", true, false, null]}', {"a": [1, 2.5, "x", True, False, None]}),
+    ('{"a": 1, "a": 2}', {"a": 2}),
+    ('"\\u00e9\\ud83d\\ude00\\n"', "é😀\n"),
+    (" [ ] ", []),
+    ("18446744073709551615", 18446744073709551615),
+    ("-9223372036854775808", -9223372036854775808),
+])
+def test_values(text, value):
+    assert loads(text) == value
+
+
+def test_number_typing_follows_serde():
+    assert type(loads("18446744073709551616")) is float
+    assert type(loads("-9223372036854775809")) is float
+    neg_zero = loads("-0")
+    assert type(neg_zero) is float and str(neg_zero) == "-0.0"
+    assert type(loads("1.0")) is float and type(loads("1e2")) is float
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "EOF while parsing a value at line 1 column 0"),
+    ('{"default_allow": true,', "EOF while parsing a value at line 1 column 23"),
+    ('{"default_allow":true}  }', "trailing characters at line 1 column 25"),
+    ('{"a":1', "EOF while parsing an object at line 1 column 6"),
+    ("[1,2", "EOF while parsing a list at line 1 column 4"),
+    ('{"a" 1}', "expected `:` at line 1 column 6"),
+    ("[1 2]", "expected `,` or `]` at line 1 column 4"),
+    ('{"a":1 "b":2}', "expected `,` or `}` at line 1 column 8"),
+    ("[1,]", "trailing comma at line 1 column 4"),
+    ('{"a":1,}', "trailing comma at line 1 column 8"),
+    ("{1:2}", "key must be a string at line 1 column 2"),
+    ('"abc', "EOF while parsing a string at line 1 column 4"),
+    ('"\\x"', "invalid escape at line 1 column 3"),
+    ("nope", "expected ident at line 1 column 2"),
+    ("x", "expected value at line 1 column 1"),
+    ("01", "invalid number at line 1 column 2"),
+    ("NaN", "expected value at line 1 column 1"),
+    ('{\n  "a": 1,\n  }', "trailing comma at line 3 column 3"),
+    ("[" * 129, "recursion limit exceeded at line 1 column 129"),
+])
+def test_syntax_errors(text, message):
+    with pytest.raises(JsonSyntaxError) as info:
+        loads(text)
+    assert info.value.message == message
+
+
+def test_control_characters_in_strings_are_rejected():
+    with pytest.raises(JsonSyntaxError) as info:
+        loads('"a\tb"')
+    assert info.value.message.startswith("control character (\\u0000-\\u001F) found while "
+                                         "parsing a string at line 1 column 3")
