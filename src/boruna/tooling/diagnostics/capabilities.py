@@ -1,0 +1,190 @@
+"""E007 capability findings (tooling.md §1.5, README rule 3):
+
+* purity — in an App (`init`, `update` and `view` all defined) `update` and `view` must not
+  declare capabilities; the patch removes the `!{...}` annotation;
+* unknown names — a `!{...}` name that is not a capability (the compiler silently drops it);
+  patches rename it to the closest capability or remove it.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from boruna.language import ast as A
+from boruna.runtime.capabilities import CAPABILITIES, from_source_name
+
+from . import registry as R
+from .context import CheckContext
+from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
+from .naming import levenshtein
+from .source_text import first_line_with
+
+# Every spelling `.ax` source can write (`actor.spawn`/`actor.send` cannot: keyword segment).
+SOURCE_SPELLINGS: tuple[str, ...] = tuple(
+    spelling
+    for cap in CAPABILITIES
+    for spelling in (cap.wire_name, *cap.aliases)
+    if not spelling.startswith("actor.")
+)
+WRITABLE_NAMES: tuple[str, ...] = tuple(
+    cap.aliases[0] if cap.wire_name.startswith("actor.") else cap.wire_name
+    for cap in CAPABILITIES)
+
+
+def check_capabilities(ctx: CheckContext) -> list[Diagnostic]:
+    return _purity(ctx) + _unknown_names(ctx)
+
+
+# ---------------------------------------------------------------- purity (App update/view)
+
+def _purity(ctx: CheckContext) -> list[Diagnostic]:
+    functions = ctx.program.functions()
+    names = {fn.name for fn in functions}
+    if not {"init", "update", "view"} <= names:
+        return []
+    out = []
+    for target in ("update", "view"):
+        for fn in functions:
+            if fn.name != target or not fn.capabilities:
+                continue
+            caps = ", ".join(fn.capabilities)
+            message = (f"capability violation: function '{fn.name}' must be pure but is "
+                       f"annotated with !{{{caps}}} — remove the capability annotation")
+            span = _annotation_span(ctx, fn)
+            if span is not None:
+                line, start, end = span
+                location = ctx.location(line, ctx.byte_col(line, start), line,
+                                        ctx.byte_col(line, end + 1))
+            else:
+                line = fn.line or first_line_with(ctx.lines, f"fn {fn.name}") or 0
+                location = ctx.location(line, fn.col if fn.line else None)
+            diag = Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message, location)
+            if span is not None:
+                diag.patches.append(SuggestedPatch(
+                    id="E007-remove-caps",
+                    description=f"remove capability annotation !{{{caps}}}",
+                    confidence=Confidence.HIGH,
+                    rationale="update() and view() must be pure functions with no capabilities",
+                    edits=[_remove_annotation_edit(ctx, span)]))
+            out.append(diag)
+    return out
+
+
+def _annotation_span(ctx: CheckContext, fn: A.FnDef) -> Optional[tuple[int, int, int]]:
+    """(line, index of `!`, index of the closing `}`) when the annotation sits on one line."""
+    line = fn.caps_line
+    if not line:
+        return None
+    masked = ctx.masked_text(line)
+    start = ctx.index_of(line, fn.caps_col)
+    if start is None or start >= len(masked) or masked[start] != "!":
+        bang = masked.find("!", start or 0)
+        if bang == -1:
+            return None
+        start = bang
+    end = masked.find("}", start)
+    if end == -1:
+        return None
+    return line, start, end
+
+
+def _remove_annotation_edit(ctx: CheckContext, span: tuple[int, int, int]) -> TextEdit:
+    line, start, end = span
+    text = ctx.line_text(line) or ""
+    return TextEdit(start_line=line, old_text=text,
+                    new_text=text[:start].rstrip() + text[end + 1:], file=ctx.file)
+
+
+# ---------------------------------------------------------------- unknown capability names
+
+def suggest_capability(name: str) -> Optional[str]:
+    """The closest source spelling within max(1, len/3) edits of `name`; None when there is
+    none or when the nearest spellings denote different capabilities."""
+    threshold = max(1, len(name) // 3)
+    scored = [(levenshtein(name, spelling), spelling) for spelling in SOURCE_SPELLINGS
+              if abs(len(spelling) - len(name)) <= threshold]
+    scored = [(d, s) for d, s in scored if d <= threshold]
+    if not scored:
+        return None
+    low = min(d for d, _ in scored)
+    winners = [s for d, s in scored if d == low]
+    if len({from_source_name(s).id for s in winners}) != 1:
+        return None
+    return winners[0]
+
+
+def _unknown_names(ctx: CheckContext) -> list[Diagnostic]:
+    out = []
+    for fn in ctx.program.functions():
+        for name in fn.capabilities:
+            if from_source_name(name) is not None:
+                continue
+            out.append(_unknown_name_diagnostic(ctx, fn, name))
+    return out
+
+
+def _name_pattern(name: str) -> re.Pattern:
+    segments = [re.escape(part) for part in name.split(".")]
+    return re.compile(r"(?<![A-Za-z0-9_])" + r"\s*\.\s*".join(segments) + r"(?![A-Za-z0-9_])")
+
+
+def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagnostic:
+    suggestion = suggest_capability(name)
+    advice = (f"did you mean '{suggestion}'?" if suggestion else
+              "known capabilities are " + ", ".join(WRITABLE_NAMES))
+    message = (f"unknown capability '{name}' in the !{{...}} annotation of function "
+               f"'{fn.name}': the compiler ignores it, so the function does not get the "
+               f"capability it meant to declare; {advice}")
+    span = _annotation_span(ctx, fn)
+    location = ctx.location(fn.caps_line or fn.line, fn.caps_col or fn.col)
+    match = None
+    if span is not None:
+        line, start, end = span
+        masked = ctx.masked_text(line)
+        match = _name_pattern(name).search(masked, start, end)
+        if match is not None:
+            location = ctx.location(line, ctx.byte_col(line, match.start()), line,
+                                    ctx.byte_col(line, match.end()))
+    diag = Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message, location)
+    if match is None:
+        return diag
+    line = span[0]
+    text = ctx.line_text(line) or ""
+    if suggestion is not None:
+        diag.patches.append(SuggestedPatch(
+            id=f"E007-rename-capability-{name}",
+            description=f"rename capability '{name}' to '{suggestion}'",
+            confidence=Confidence.MEDIUM,
+            rationale=(f"'{name}' is not a known capability; did you mean '{suggestion}'? "
+                       f"(edit distance: {levenshtein(name, suggestion)})"),
+            edits=[TextEdit(line, text, text[:match.start()] + suggestion + text[match.end():],
+                            ctx.file)]))
+    diag.patches.append(SuggestedPatch(
+        id=f"E007-remove-capability-{name}",
+        description=f"remove unknown capability '{name}' from !{{...}}",
+        confidence=Confidence.LOW,
+        rationale=(f"'{name}' grants nothing (the compiler drops unknown names), so removing "
+                   "it keeps the program's behaviour"),
+        edits=[_remove_name_edit(ctx, span, match, text)]))
+    return diag
+
+
+def _remove_name_edit(ctx: CheckContext, span: tuple[int, int, int], match: re.Match,
+                      text: str) -> TextEdit:
+    line, start, end = span
+    masked = ctx.masked_text(line)
+    inner = masked[masked.index("{", start) + 1:end]
+    if len([part for part in inner.split(",") if part.strip()]) <= 1:
+        return _remove_annotation_edit(ctx, span)
+    lo, hi = match.start(), match.end()
+    after = masked[hi:end]
+    comma_after = after.find(",")
+    if comma_after != -1 and after[:comma_after].strip() == "":
+        hi = hi + comma_after + 1
+        while hi < end and masked[hi] in " \t":
+            hi += 1
+    else:
+        before = masked[start:lo]
+        comma_before = before.rfind(",")
+        lo = start + comma_before
+    return TextEdit(line, text, text[:lo] + text[hi:], ctx.file)

@@ -1,0 +1,94 @@
+"""The check pipeline (tooling.md §1.3): lex → parse (a failure stops here) → name/arity
+check (one error, converted and kept) → the analyzers, appended in a fixed order."""
+from __future__ import annotations
+
+from boruna.language.errors import CompileError
+
+from .capabilities import check_capabilities
+from .compiler_errors import compiler_diagnostic, parse_diagnostic
+from .context import CheckContext
+from .entry_point import check_entry_point
+from .exhaustiveness import check_exhaustiveness
+from .model import Diagnostic, DiagnosticSet
+from .record_fields import check_record_fields
+from .type_consistency import check_type_consistency
+
+# Run in this order; each appends its findings in AST order.
+ANALYZERS = (check_exhaustiveness, check_record_fields, check_capabilities,
+             check_type_consistency, check_entry_point)
+
+
+def _parse(source: str):
+    from boruna.language.frontend import parse
+    return parse(source)
+
+
+def _check_names(program) -> None:
+    """The compiler's name/arity pass (raises its first CompileError). Imports are not
+    resolved here: `boruna_check` analyses the file as written (tooling.md §7.7 L10)."""
+    from boruna.language.names import check_names
+    _deep(check_names, program)
+
+
+def check_source(source: str, file: str = "<source>") -> DiagnosticSet:
+    """All diagnostics for `source`. Never raises on any input text."""
+    if not isinstance(source, str):
+        raise TypeError("source must be a str")
+    result = DiagnosticSet(file=file)
+    ctx = CheckContext.build(source, file)
+    try:
+        program = _parse(source)
+    except CompileError as err:
+        result.diagnostics.append(compiler_diagnostic(err, ctx))
+        return result
+    except (RecursionError, MemoryError):
+        result.diagnostics.append(parse_diagnostic(
+            CompileError("E002", "program is nested too deeply to analyse", 1, 0), ctx))
+        return result
+    ctx = CheckContext.build(source, file, program)
+    name_error = None
+    try:
+        _check_names(program)
+    except CompileError as err:
+        name_error = err
+    except Exception:       # the checker's own failure must not hide the analyzers' findings
+        if STRICT:
+            raise
+    result.diagnostics.extend(_deep(_analyze, ctx, name_error))
+    return result
+
+
+def _analyze(ctx: CheckContext, name_error) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    if name_error is not None:
+        out.append(_safe(lambda: compiler_diagnostic(name_error, ctx),
+                         Diagnostic("E009", "error", name_error.message)))
+    for analyzer in ANALYZERS:
+        out.extend(_safe(lambda: analyzer(ctx), []))
+    return out
+
+
+def _deep(fn, *args):
+    """Run the recursive AST walks where deeply nested programs cannot overflow the stack."""
+    try:
+        from boruna.language.deep_stack import call_deep
+    except ImportError:
+        return fn(*args)
+    return call_deep(fn, *args)
+
+
+# Tests set this to True so that an analyzer bug surfaces instead of being contained.
+STRICT = False
+
+
+def _safe(thunk, fallback):
+    """Run one analysis step; an internal failure on odd input must not crash the check
+    (the step's findings are dropped instead)."""
+    try:
+        return thunk()
+    except (RecursionError, MemoryError):
+        return fallback
+    except Exception:
+        if STRICT:
+            raise
+        return fallback

@@ -1,0 +1,81 @@
+"""What every analyzer needs to know about the file being checked."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from boruna.language import ast as A
+
+from .model import SourceLocation
+from .source_text import byte_col_to_index, code_mask, split_lines
+
+
+@dataclass
+class CheckContext:
+    """The source text (raw lines and code-masked lines), the file name and the program."""
+
+    source: str
+    file: str
+    program: Optional[A.Program] = None
+    lines: list[str] = field(default_factory=list)
+    masked: list[str] = field(default_factory=list)
+    records: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
+    enums: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
+    type_defs: dict[str, A.TypeDef] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, source: str, file: str, program: Optional[A.Program] = None
+              ) -> "CheckContext":
+        ctx = cls(source=source, file=file, program=program, lines=split_lines(source),
+                  masked=code_mask(source))
+        if program is not None:
+            for td in program.type_defs():
+                if td.name in ctx.type_defs:
+                    continue            # the first definition of a name wins, as in codegen
+                ctx.type_defs[td.name] = td
+                if isinstance(td.kind, A.RecordKind):
+                    ctx.records[td.name] = list(td.kind.fields)
+                else:
+                    ctx.enums[td.name] = list(td.kind.variants)
+        return ctx
+
+    def line_text(self, line: int) -> Optional[str]:
+        """The raw text of 1-based `line`, or None when out of range."""
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1]
+        return None
+
+    def masked_text(self, line: int) -> str:
+        if 1 <= line <= len(self.masked):
+            return self.masked[line - 1]
+        return ""
+
+    def index_of(self, line: int, col: int) -> Optional[int]:
+        """0-based character index of the 1-based byte column `col` on `line`."""
+        text = self.line_text(line)
+        if text is None or col <= 0:
+            return None
+        return byte_col_to_index(text, col)
+
+    def location(self, line: Optional[int], col: Optional[int] = None,
+                 end_line: Optional[int] = None, end_col: Optional[int] = None
+                 ) -> Optional[SourceLocation]:
+        """A SourceLocation in this file; None when the line is unknown (0/None)."""
+        if not line:
+            return None
+        return SourceLocation(file=self.file, line=line, col=col or None,
+                              end_line=end_line or None, end_col=end_col or None)
+
+    def span_location(self, line: int, col: int, length_bytes: int) -> Optional[SourceLocation]:
+        """Location of a token of `length_bytes` bytes starting at (line, col); the end column
+        is exclusive (one past the last byte), on the same line."""
+        if not line:
+            return None
+        if not col:
+            return self.location(line)
+        return self.location(line, col, line, col + length_bytes)
+
+    def byte_col(self, line: int, index: int) -> int:
+        """1-based byte column of 0-based character `index` on `line`."""
+        text = self.line_text(line) or ""
+        return len(text[:index].encode("utf-8")) + 1

@@ -1,0 +1,220 @@
+"""The rename patch for an undefined name (E003/E004, tooling.md §1.5).
+
+Candidates are scope-aware where possible: the names visible at the failing identifier
+(parameters, `let`s, loop and pattern bindings in scope), every user function and the seven
+short builtins. When the identifier cannot be found in the AST the reference's file-wide
+candidate list is used instead.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from boruna.language import ast as A
+
+from .context import CheckContext
+from .model import Confidence, SuggestedPatch, TextEdit
+from .naming import closest_name
+from .source_text import word_positions
+from .walk import expr_children
+
+SHORT_BUILTINS = ("list_len", "list_get", "list_push", "parse_int", "try_parse_int",
+                  "str_contains", "str_starts_with")
+
+
+class _Found(Exception):
+    def __init__(self, scope: list[str]):
+        super().__init__()
+        self.scope = scope
+
+
+def _pattern_names(pattern) -> list[str]:
+    if isinstance(pattern, A.IdentPat):
+        return [pattern.name]
+    if isinstance(pattern, (A.SomePat, A.OkPat, A.ErrPat)):
+        return _pattern_names(pattern.inner)
+    if isinstance(pattern, A.VariantPat) and pattern.inner is not None:
+        return _pattern_names(pattern.inner)
+    return []
+
+
+class _ScopeFinder:
+    """Walks a function like the name checker and stops at the failing identifier."""
+
+    def __init__(self, name: str, line: int, col: int):
+        self.name, self.line, self.col = name, line, col
+
+    def _hit(self, node, name: str) -> bool:
+        return (name == self.name and node.line == self.line
+                and (not self.col or node.col == self.col))
+
+    def block(self, block: A.Block, scope: list[str]) -> None:
+        scope = list(scope)
+        for stmt in block.stmts:
+            self.stmt(stmt, scope)
+
+    def stmt(self, stmt, scope: list[str]) -> None:
+        if isinstance(stmt, A.Let):
+            self.expr(stmt.value, scope)
+            scope.append(stmt.name)
+        elif isinstance(stmt, A.Assign):
+            if self._hit(stmt, stmt.target):
+                raise _Found(list(scope))
+            self.expr(stmt.value, scope)
+        elif isinstance(stmt, A.ExprStmt):
+            self.expr(stmt.expr, scope)
+        elif isinstance(stmt, A.Return):
+            if stmt.value is not None:
+                self.expr(stmt.value, scope)
+        elif isinstance(stmt, A.While):
+            self.expr(stmt.condition, scope)
+            self.block(stmt.body, scope)
+        elif isinstance(stmt, A.For):
+            self.expr(stmt.iter, scope)
+            self.block(stmt.body, scope + [stmt.var])
+
+    def expr(self, expr, scope: list[str]) -> None:
+        if isinstance(expr, A.Ident):
+            if self._hit(expr, expr.name):
+                raise _Found(list(scope))
+        elif isinstance(expr, A.If):
+            self.expr(expr.condition, scope)
+            self.block(expr.then_block, scope)
+            if expr.else_block is not None:
+                self.block(expr.else_block, scope)
+        elif isinstance(expr, A.Match):
+            self.expr(expr.value, scope)
+            for arm in expr.arms:
+                self.expr(arm.body, scope + _pattern_names(arm.pattern))
+        elif isinstance(expr, A.BlockExpr):
+            self.block(expr.block, scope)
+        else:
+            for child in expr_children(expr):
+                if isinstance(child, A.Block):
+                    self.block(child, scope)
+                else:
+                    self.expr(child, scope)
+
+
+def scope_at(fn: A.FnDef, name: str, line: int, col: int) -> Optional[list[str]]:
+    """Names in scope where `name` is used at (line, col) inside `fn`, or None if not found."""
+    finder = _ScopeFinder(name, line, col)
+    try:
+        finder.block(fn.body, [p.name for p in fn.params])
+    except _Found as found:
+        return found.scope
+    except RecursionError:
+        return None
+    return None
+
+
+def _reference_locals(block: A.Block) -> list[str]:
+    """The reference's "locals" of a block (tooling.md §1.5 E003), scope-blind."""
+    out: list[str] = []
+    for stmt in block.stmts:
+        if isinstance(stmt, A.Let):
+            out.append(stmt.name)
+            out.extend(_reference_expr_locals(stmt.value))
+        elif isinstance(stmt, (A.Assign,)):
+            out.extend(_reference_expr_locals(stmt.value))
+        elif isinstance(stmt, A.ExprStmt):
+            out.extend(_reference_expr_locals(stmt.expr))
+        elif isinstance(stmt, A.Return) and stmt.value is not None:
+            out.extend(_reference_expr_locals(stmt.value))
+        elif isinstance(stmt, A.While):
+            out.extend(_reference_locals(stmt.body))
+    return out
+
+
+def _reference_expr_locals(expr) -> list[str]:
+    if isinstance(expr, A.If):
+        out = _reference_locals(expr.then_block)
+        if expr.else_block is not None:
+            out += _reference_locals(expr.else_block)
+        return out
+    if isinstance(expr, A.Match):
+        out = []
+        for arm in expr.arms:
+            if isinstance(arm.pattern, A.IdentPat):
+                out.append(arm.pattern.name)
+            out += _reference_expr_locals(arm.body)
+        return out
+    if isinstance(expr, A.BlockExpr):
+        return _reference_locals(expr.block)
+    return []
+
+
+def enclosing_function(program: A.Program, line: int) -> Optional[A.FnDef]:
+    """The function whose definition starts last at or before `line`."""
+    best = None
+    for fn in program.functions():
+        if fn.line and fn.line <= line:
+            best = fn
+    return best
+
+
+def candidates(ctx: CheckContext, code: str, name: str, line: int, col: int) -> list[str]:
+    """Rename candidates in priority order (ties go to the earliest)."""
+    program = ctx.program
+    if program is None:
+        return list(SHORT_BUILTINS)
+    if code == "E004":
+        return [fn.name for fn in program.functions()] + list(SHORT_BUILTINS)
+    enclosing = enclosing_function(program, line) if line else None
+    scope = scope_at(enclosing, name, line, col) if enclosing is not None else None
+    out: list[str] = []
+    if scope is not None:
+        for item in program.items:
+            if isinstance(item, A.FnDef):
+                out.append(item.name)
+                if item is enclosing:
+                    out.extend(scope)
+        return out + list(SHORT_BUILTINS)
+    for item in program.items:
+        if isinstance(item, A.FnDef):
+            out.append(item.name)
+            out.extend(p.name for p in item.params)
+            out.extend(_reference_locals(item.body))
+        elif isinstance(item, A.TypeDef):
+            out.append(item.name)
+    return out + list(SHORT_BUILTINS)
+
+
+def _rename_positions(masked_line: str, name: str) -> list[int]:
+    """Whole-word code occurrences of `name` that are variable uses: not a field access
+    (`.name`), not an enum variant (`E::name`) and not a record field label (`name:`)."""
+    out = []
+    for pos in word_positions(masked_line, name):
+        before = masked_line[:pos].rstrip()
+        after = masked_line[pos + len(name):].lstrip()
+        if before.endswith(".") or before.endswith("::"):
+            continue
+        if after.startswith(":") and not after.startswith("::"):
+            continue
+        out.append(pos)
+    return out
+
+
+def rename_patch(ctx: CheckContext, code: str, name: str, line: int, col: int
+                 ) -> Optional[SuggestedPatch]:
+    """`E003-rename-X`: rewrite the uses of X on its line to the closest known name."""
+    if not line or not name:
+        return None
+    best = closest_name(name, candidates(ctx, code, name, line, col))
+    if best is None:
+        return None
+    target, distance = best
+    text = ctx.line_text(line)
+    if text is None:
+        return None
+    positions = _rename_positions(ctx.masked_text(line), name)
+    if not positions:
+        return None
+    new_line = text
+    for pos in sorted(positions, reverse=True):
+        new_line = new_line[:pos] + target + new_line[pos + len(name):]
+    return SuggestedPatch(
+        id=f"{code}-rename-{name}",
+        description=f"rename '{name}' to '{target}'",
+        confidence=Confidence.MEDIUM,
+        rationale=f"'{name}' is not defined; did you mean '{target}'? (edit distance: {distance})",
+        edits=[TextEdit(start_line=line, old_text=text, new_text=new_line, file=ctx.file)])

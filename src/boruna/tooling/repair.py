@@ -1,0 +1,183 @@
+"""Auto-repair behind `boruna_repair` (tooling.md §2, mcp.md §3.5, README rule 1).
+
+`repair_source` checks the source, selects patches (`best`, `all`, or one `patch_id`),
+applies them one after another with an old-text guard, skips any patch that would make the
+source worse (stop parsing, or gain errors), and re-checks the result: `verify_passed` is
+true exactly when the repaired source has no error-severity diagnostic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from boruna.tooling.diagnostics import check_source
+from boruna.tooling.diagnostics.model import DiagnosticSet, SuggestedPatch, TextEdit
+from boruna.tooling.diagnostics.source_text import split_lines
+
+NO_PATCHES_REASON = "no applicable patches found"
+PARSE_CODES = ("E001", "E002")
+
+
+class PatchFailed(Exception):
+    """A patch could not be applied; `reason` is the user-facing text."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class RepairResult:
+    """The outcome of one repair, with the seed's fields."""
+
+    repaired_source: str
+    applied: list[dict] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)
+    verify_passed: bool = False
+    diagnostics_before: int = 0
+    diagnostics_after: int = 0
+    before: Optional[DiagnosticSet] = None
+    after: Optional[DiagnosticSet] = None
+
+    @property
+    def patches_applied(self) -> int:
+        return len(self.applied)
+
+    @property
+    def patches_skipped(self) -> int:
+        return len(self.skipped)
+
+    def to_mcp_dict(self) -> dict:
+        """The `boruna_repair` fields in the seed's order (service adds the envelope)."""
+        return {"repaired_source": self.repaired_source,
+                "patches_applied": self.patches_applied,
+                "patches_skipped": self.patches_skipped,
+                "applied": [dict(a) for a in self.applied],
+                "skipped": [dict(s) for s in self.skipped],
+                "verify_passed": self.verify_passed,
+                "diagnostics_before": self.diagnostics_before,
+                "diagnostics_after": self.diagnostics_after}
+
+
+# ---------------------------------------------------------------- applying one patch
+
+def apply_edit(lines: list[str], edit: TextEdit) -> list[str]:
+    """Apply one line-based edit (tooling.md §2.3) to a list of lines; raises PatchFailed."""
+    start = edit.start_line
+    if start < 1 or start > len(lines):
+        raise PatchFailed(f"edit line {start} out of range (1-{len(lines)})")
+    old_lines = split_lines(edit.old_text)
+    count = max(len(old_lines), 1)
+    if count == 1:
+        actual = lines[start - 1]
+        expected = edit.old_text
+        if actual != expected and actual.strip() != expected.strip():
+            raise PatchFailed(f"line {start} mismatch: expected '{expected.strip()}', "
+                              f"got '{actual.strip()}'")
+    return lines[:start - 1] + split_lines(edit.new_text) + lines[start - 1 + count:]
+
+
+def apply_patch(text: str, patch: SuggestedPatch) -> str:
+    """Apply all edits of a patch, bottom-up; any failing edit aborts the whole patch."""
+    lines = split_lines(text)
+    ordered = sorted(enumerate(patch.edits), key=lambda pair: (-pair[1].start_line, pair[0]))
+    for _, edit in ordered:
+        lines = apply_edit(lines, edit)
+    out = "\n".join(lines)
+    if text.endswith("\n"):
+        out += "\n"
+    return out
+
+
+# ---------------------------------------------------------------- selection
+
+def select_patches(diagnostics: DiagnosticSet, mode: str, target: Optional[str] = None
+                   ) -> list[tuple[str, SuggestedPatch]]:
+    """(diagnostic id, patch) pairs for `mode` in "best", "all", "conservative", "by_id"."""
+    chosen: list[tuple[str, SuggestedPatch]] = []
+    for diag in diagnostics.diagnostics:
+        patches = diag.patches
+        if not patches:
+            continue
+        if mode == "by_id":
+            chosen.extend((diag.id, p) for p in patches if target is not None and p.id == target)
+        elif mode == "all":
+            chosen.append((diag.id, sorted(patches, key=lambda p: -p.confidence.rank)[0]))
+        elif mode == "conservative":
+            high = [p for p in patches if p.confidence.rank == 3]
+            if high:
+                chosen.append((diag.id, high[-1]))
+        else:
+            top = max(p.confidence.rank for p in patches)
+            chosen.append((diag.id, [p for p in patches if p.confidence.rank == top][-1]))
+    return chosen
+
+
+def strategy_mode(strategy: Optional[str], patch_id: Optional[str]) -> str:
+    """The MCP mapping: "all" wins; otherwise a patch_id means by-id; otherwise best."""
+    if strategy == "all":
+        return "all"
+    if patch_id is not None:
+        return "by_id"
+    return "best"
+
+
+# ---------------------------------------------------------------- the repair loop
+
+def _worse(before: DiagnosticSet, after: DiagnosticSet) -> Optional[str]:
+    """Why `after` is worse than `before`, or None when it is not."""
+    before_parses = not any(d.id in PARSE_CODES for d in before.diagnostics)
+    broken = next((d for d in after.diagnostics if d.id in PARSE_CODES), None)
+    if before_parses and broken is not None:
+        first_line = broken.message.split("\n", 1)[0]
+        where = f" at line {broken.location.line}" if broken.location else ""
+        return f"patch would make the source fail to parse{where}: {first_line}"
+    if after.error_count > before.error_count:
+        return (f"patch would increase the errors from {before.error_count} "
+                f"to {after.error_count}")
+    return None
+
+
+def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "best",
+                       target: Optional[str] = None, file: Optional[str] = None, *,
+                       fresh: bool = False) -> RepairResult:
+    """Repair `source` with an already collected diagnostic set (the CLI's `--from`);
+    `fresh` says the set was just collected from this very source (skips a re-check)."""
+    file = diagnostics.file if file is None else file
+    result = RepairResult(repaired_source=source, before=diagnostics,
+                          diagnostics_before=len(diagnostics))
+    selection = select_patches(diagnostics, mode, target)
+    if not selection and any(d.patches for d in diagnostics.diagnostics):
+        result.skipped.append({"diagnostic_id": "all", "reason": NO_PATCHES_REASON})
+    current_text = source
+    current = diagnostics if fresh else check_source(source, file)
+    for diagnostic_id, patch in selection:
+        try:
+            candidate = apply_patch(current_text, patch)
+        except PatchFailed as failure:
+            result.skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
+            continue
+        if candidate != current_text:
+            checked = check_source(candidate, file)
+            reason = _worse(current, checked)
+            if reason is not None:
+                result.skipped.append({"diagnostic_id": diagnostic_id, "reason": reason})
+                continue
+            current_text, current = candidate, checked
+        result.applied.append({"diagnostic_id": diagnostic_id, "patch_id": patch.id,
+                               "description": patch.description})
+    result.repaired_source = current_text
+    result.after = current
+    result.diagnostics_after = len(current)
+    result.verify_passed = not current.has_errors()
+    return result
+
+
+def repair_source(source: str, strategy: Optional[str] = "best",
+                  patch_id: Optional[str] = None, file: str = "<source>", *,
+                  file_name: Optional[str] = None) -> RepairResult:
+    """Check `source`, apply patches by `strategy`/`patch_id` (MCP mapping), re-verify."""
+    name = file_name if file_name is not None else file
+    diagnostics = check_source(source, name)
+    return repair_diagnostics(source, diagnostics, strategy_mode(strategy, patch_id),
+                              patch_id, name, fresh=True)
