@@ -35,11 +35,20 @@ def parse(source: Union[str, bytes]) -> ast.Program:
 
 
 def _check(source_or_program, libs_dir) -> ast.Program:
-    from .imports import resolve_program_imports
+    from .imports import library_program, merge, resolve_imports, resolve_program_imports
     from .names import check_names
-    program = (source_or_program if isinstance(source_or_program, ast.Program)
-               else _parse(source_or_program))
-    program = resolve_program_imports(program, libs_dir)
+    if isinstance(source_or_program, ast.Program):
+        program = resolve_program_imports(source_or_program, libs_dir)
+    else:
+        source = source_or_program
+        if isinstance(source, (bytes, bytearray)):
+            source = bytes(source).decode("utf-8", "surrogateescape")
+        libraries = []
+        if libs_dir is not None and isinstance(source, str):
+            source, libraries = resolve_imports(source, libs_dir)
+        program = _parse(source)
+        if libraries:
+            program = merge(program, [library_program(lib) for lib in libraries])
     check_names(program)
     return program
 
@@ -48,5 +57,5 @@ def check(source_or_program: Union[str, bytes, ast.Program],
           libs_dir: Optional[str] = None) -> ast.Program:
     """Parse (unless given a Program), merge imported libraries when `libs_dir` is given,
     and run the name/arity checks. Returns the checked Program; raises `CompileError`
-    E001, E002 or E009 (or E010 for an import that cannot be resolved)."""
+    E001, E002 (also `import error: library 'NAME' not found`) or E009."""
     return _guarded("checker", call_deep, _check, source_or_program, libs_dir)

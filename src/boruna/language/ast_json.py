@@ -1,0 +1,314 @@
+"""AST JSON exactly as the reference's serde derives produce it (language.md §5).
+
+`to_json_obj(program)` gives insertion-ordered dicts/lists (declaration order, externally
+tagged enums, no positions); `pretty_json(program)` the serde pretty text; `dumps(obj)`
+serializes any JSON-ready value with serde_json's float layout (§5.4), which Python's
+`json` does not produce (`1e-05` vs `0.00001`). Non-finite floats become `null`.
+"""
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+
+from . import ast
+from .deep_stack import call_deep
+
+
+# ------------------------------------------------------------------ AST -> JSON objects
+
+def _type(t):
+    c = type(t)
+    if c is ast.Named:
+        return {"Named": t.name}
+    if c is ast.ListType:
+        return {"List": _type(t.inner)}
+    if c is ast.OptionType:
+        return {"Option": _type(t.inner)}
+    if c is ast.ResultType:
+        return {"Result": [_type(t.ok), _type(t.err)]}
+    if c is ast.MapType:
+        return {"Map": [_type(t.key), _type(t.value)]}
+    if c is ast.FnType:
+        return {"Fn": [[_type(p) for p in t.params], _type(t.ret)]}
+    raise TypeError(f"not a type expression: {c.__name__}")
+
+
+def _opt_type(t):
+    return None if t is None else _type(t)
+
+
+def _block(b: ast.Block):
+    return {"stmts": [_stmt(s) for s in b.stmts]}
+
+
+def _stmt(s):
+    c = type(s)
+    if c is ast.ExprStmt:
+        return {"Expr": _expr(s.expr)}
+    if c is ast.Let:
+        return {"Let": {"name": s.name, "mutable": s.mutable, "ty": _opt_type(s.ty),
+                        "value": _expr(s.value)}}
+    if c is ast.Assign:
+        return {"Assign": {"target": s.target, "value": _expr(s.value)}}
+    if c is ast.Return:
+        return {"Return": None if s.value is None else _expr(s.value)}
+    if c is ast.While:
+        return {"While": {"condition": _expr(s.condition), "body": _block(s.body)}}
+    if c is ast.For:
+        return {"For": {"var": s.var, "iter": _expr(s.iter), "body": _block(s.body)}}
+    raise TypeError(f"not a statement: {c.__name__}")
+
+
+def _float(value: float):
+    return value if math.isfinite(value) else None
+
+
+def _expr(e):
+    c = type(e)
+    if c is ast.Ident:
+        return {"Ident": e.name}
+    if c is ast.IntLit:
+        return {"IntLit": e.value}
+    if c is ast.StringLit:
+        return {"StringLit": e.value}
+    if c is ast.Binary:
+        return {"Binary": {"op": e.op, "left": _expr(e.left), "right": _expr(e.right)}}
+    if c is ast.Call:
+        return {"Call": {"func": _expr(e.func), "args": [_expr(a) for a in e.args]}}
+    if c is ast.FieldAccess:
+        return {"FieldAccess": {"object": _expr(e.object), "field": e.field}}
+    if c is ast.FloatLit:
+        return {"FloatLit": _float(e.value)}
+    if c is ast.BoolLit:
+        return {"BoolLit": e.value}
+    if c is ast.NoneLit:
+        return "NoneLit"
+    if c is ast.Unary:
+        return {"Unary": {"op": e.op, "expr": _expr(e.expr)}}
+    if c is ast.If:
+        return {"If": {"condition": _expr(e.condition), "then_block": _block(e.then_block),
+                       "else_block": None if e.else_block is None else _block(e.else_block)}}
+    if c is ast.Match:
+        return {"Match": {"value": _expr(e.value),
+                          "arms": [{"pattern": _pattern(a.pattern), "body": _expr(a.body)}
+                                   for a in e.arms]}}
+    if c is ast.RecordLit:
+        return {"Record": {"type_name": e.type_name,
+                           "fields": [[name, _expr(v)] for name, v in e.fields],
+                           "spread": None if e.spread is None else _expr(e.spread)}}
+    if c is ast.EnumVariant:
+        return {"EnumVariant": {"enum_name": e.enum_name, "variant": e.variant,
+                                "payload": None if e.payload is None else _expr(e.payload)}}
+    if c is ast.ListLit:
+        return {"List": [_expr(i) for i in e.items]}
+    if c is ast.SomeExpr:
+        return {"SomeExpr": _expr(e.expr)}
+    if c is ast.OkExpr:
+        return {"OkExpr": _expr(e.expr)}
+    if c is ast.ErrExpr:
+        return {"ErrExpr": _expr(e.expr)}
+    if c is ast.Spawn:
+        return {"Spawn": _expr(e.expr)}
+    if c is ast.Send:
+        return {"Send": {"target": _expr(e.target), "message": _expr(e.message)}}
+    if c is ast.Receive:
+        return "Receive"
+    if c is ast.Emit:
+        return {"Emit": _expr(e.expr)}
+    if c is ast.BlockExpr:
+        return {"Block": _block(e.block)}
+    raise TypeError(f"not an expression: {c.__name__}")
+
+
+def _pattern(p):
+    c = type(p)
+    if c is ast.WildcardPat:
+        return "Wildcard"
+    if c is ast.IdentPat:
+        return {"Ident": p.name}
+    if c is ast.IntPat:
+        return {"IntLit": p.value}
+    if c is ast.StringPat:
+        return {"StringLit": p.value}
+    if c is ast.BoolPat:
+        return {"BoolLit": p.value}
+    if c is ast.NonePat:
+        return "NonePat"
+    if c is ast.SomePat:
+        return {"SomePat": _pattern(p.inner)}
+    if c is ast.OkPat:
+        return {"OkPat": _pattern(p.inner)}
+    if c is ast.ErrPat:
+        return {"ErrPat": _pattern(p.inner)}
+    if c is ast.VariantPat:
+        return {"EnumVariant": [p.name, None if p.inner is None else _pattern(p.inner)]}
+    raise TypeError(f"not a pattern: {c.__name__}")
+
+
+def _item(item):
+    c = type(item)
+    if c is ast.FnDef:
+        return {"Function": {
+            "name": item.name,
+            "params": [{"name": p.name, "ty": _type(p.ty)} for p in item.params],
+            "return_type": _opt_type(item.return_type),
+            "capabilities": list(item.capabilities),
+            "intent": item.intent,
+            "requires": [_expr(e) for e in item.requires],
+            "ensures": [_expr(e) for e in item.ensures],
+            "body": _block(item.body),
+            "exported": item.exported,
+        }}
+    if c is ast.TypeDef:
+        if type(item.kind) is ast.RecordKind:
+            kind = {"Record": [[name, _type(t)] for name, t in item.kind.fields]}
+        else:
+            kind = {"Enum": [[name, _opt_type(t)] for name, t in item.kind.variants]}
+        return {"TypeDef": {"name": item.name, "kind": kind, "exported": item.exported}}
+    if c is ast.ImportDef:
+        return {"Import": {"module": item.module, "items": list(item.items)}}
+    raise TypeError(f"not an item: {c.__name__}")
+
+
+def _program(program: ast.Program):
+    return {"module_name": program.module_name,
+            "items": [_item(i) for i in program.items]}
+
+
+_ITEMS = (ast.FnDef, ast.TypeDef, ast.ImportDef)
+_STMTS = (ast.ExprStmt, ast.Let, ast.Assign, ast.Return, ast.While, ast.For)
+_PATTERNS = (ast.WildcardPat, ast.IdentPat, ast.IntPat, ast.StringPat, ast.BoolPat,
+             ast.NonePat, ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat)
+_TYPES = (ast.Named, ast.OptionType, ast.ResultType, ast.ListType, ast.MapType, ast.FnType)
+
+
+def to_json_obj(node):
+    """The serde JSON form of a Program (or of any single item/stmt/expr/pattern/type)."""
+    if isinstance(node, ast.Program):
+        convert = _program
+    elif isinstance(node, _ITEMS):
+        convert = _item
+    elif isinstance(node, _STMTS):
+        convert = _stmt
+    elif isinstance(node, _PATTERNS):
+        convert = _pattern
+    elif isinstance(node, _TYPES):
+        convert = _type
+    elif isinstance(node, ast.Block):
+        convert = _block
+    else:
+        convert = _expr
+    return call_deep(convert, node)
+
+
+# ------------------------------------------------------------------ JSON text (serde style)
+
+def format_float(value: float) -> str:
+    """serde_json's text for a finite f64 (zmij layout, language.md §5.4); `null` otherwise."""
+    if not math.isfinite(value):
+        return "null"
+    if value == 0.0:
+        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
+    sign, digit_tuple, exponent = Decimal(repr(value)).normalize().as_tuple()
+    digits = "".join(map(str, digit_tuple))
+    e = len(digits) - 1 + exponent          # scientific exponent: d.ddd x 10^e
+    prefix = "-" if sign else ""
+    if -5 <= e <= 15:
+        if e >= len(digits) - 1:
+            text = digits + "0" * (e - len(digits) + 1) + ".0"
+        elif e < 0:
+            text = "0." + "0" * (-e - 1) + digits
+        else:
+            text = digits[:e + 1] + "." + digits[e + 1:]
+        return prefix + text
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{prefix}{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+_KEYS: dict[str, str] = {}
+
+
+def _key(key) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        text = json.dumps(str(key), ensure_ascii=False)
+        if len(_KEYS) < 4096:
+            _KEYS[key] = text
+    return text
+
+
+def _encode(obj, out: list, indent, level: int, sort_keys: bool) -> None:
+    if obj is None:
+        out.append("null")
+    elif obj is True:
+        out.append("true")
+    elif obj is False:
+        out.append("false")
+    elif isinstance(obj, str):
+        out.append(json.dumps(obj, ensure_ascii=False))
+    elif isinstance(obj, int):
+        out.append(int.__repr__(obj))
+    elif isinstance(obj, float):
+        out.append(format_float(obj))
+    elif isinstance(obj, dict):
+        if not obj:
+            out.append("{}")
+            return
+        keys = sorted(obj) if sort_keys else list(obj)
+        if indent is None:
+            out.append("{")
+            for i, key in enumerate(keys):
+                if i:
+                    out.append(",")
+                out.append(_key(key))
+                out.append(":")
+                _encode(obj[key], out, None, 0, sort_keys)
+            out.append("}")
+        else:
+            inner = "\n" + indent * (level + 1)
+            out.append("{")
+            for i, key in enumerate(keys):
+                out.append("," + inner if i else inner)
+                out.append(_key(key))
+                out.append(": ")
+                _encode(obj[key], out, indent, level + 1, sort_keys)
+            out.append("\n" + indent * level + "}")
+    elif isinstance(obj, (list, tuple)):
+        if not obj:
+            out.append("[]")
+            return
+        if indent is None:
+            out.append("[")
+            for i, item in enumerate(obj):
+                if i:
+                    out.append(",")
+                _encode(item, out, None, 0, sort_keys)
+            out.append("]")
+        else:
+            inner = "\n" + indent * (level + 1)
+            out.append("[")
+            for i, item in enumerate(obj):
+                out.append("," + inner if i else inner)
+                _encode(item, out, indent, level + 1, sort_keys)
+            out.append("\n" + indent * level + "]")
+    else:
+        raise TypeError(f"not JSON-serializable: {type(obj).__name__}")
+
+
+def dumps(obj, *, indent: int | None = None, sort_keys: bool = False) -> str:
+    """JSON text with serde_json's conventions: compact `{"a":1}` without indent, else the
+    pretty layout; non-ASCII kept raw; floats per `format_float`."""
+    out: list[str] = []
+    call_deep(_encode, obj, out, None if indent is None else " " * indent, 0, sort_keys)
+    return "".join(out)
+
+
+def dumps_pretty(obj) -> str:
+    """serde_json's `to_string_pretty`: two-space indent, `": "`, declaration order."""
+    return dumps(obj, indent=2)
+
+
+def pretty_json(program: ast.Program) -> str:
+    """The declaration-order pretty AST text of a Program (language.md §5.3)."""
+    return dumps_pretty(to_json_obj(program))

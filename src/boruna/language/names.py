@@ -1,0 +1,187 @@
+"""Name and arity checks, the reference's "typeck" (language.md §3): the first error is E009.
+
+Two checks only: every identifier expression and assignment target resolves to a local in
+scope, a function of the file or a builtin; a direct call of a known function (not shadowed
+by a local) passes the declared number of arguments. Scopes follow §3.3, the order of checks
+§3.4, suggestions §4.6. Each error carries the position of the offending identifier, call
+or assignment (the reference gives none).
+"""
+from __future__ import annotations
+
+from . import ast
+from .errors import CompileError
+from .suggest import did_you_mean, unique_within_one
+
+# The 42 builtins the compiler knows (language.md §3.8): name -> arity. Public: codegen,
+# diagnostics and `boruna_symbols` read it.
+BUILTIN_ARITIES: dict[str, int] = {
+    "list_len": 1,
+    "list_get": 2,
+    "list_push": 2,
+    "parse_int": 1,
+    "try_parse_int": 1,
+    "str_contains": 2,
+    "str_starts_with": 2,
+    "step_input": 1,
+    "__builtin_int_to_string": 1,
+    "__builtin_float_to_string": 1,
+    "__builtin_string_len": 1,
+    "__builtin_string_chars": 1,
+    "__builtin_string_contains": 2,
+    "__builtin_string_starts_with": 2,
+    "__builtin_string_ends_with": 2,
+    "__builtin_string_to_upper": 1,
+    "__builtin_string_to_lower": 1,
+    "__builtin_string_trim": 1,
+    "__builtin_string_join": 2,
+    "__builtin_list_len": 1,
+    "__builtin_list_is_empty": 1,
+    "__builtin_list_head": 1,
+    "__builtin_list_tail": 1,
+    "__builtin_list_append": 2,
+    "__builtin_list_concat": 2,
+    "__builtin_list_reverse": 1,
+    "__builtin_string_split": 2,
+    "__builtin_string_replace": 3,
+    "__builtin_string_slice": 3,
+    "__builtin_int_parse": 1,
+    "__builtin_float_parse": 1,
+    "__builtin_bool_to_string": 1,
+    "__builtin_map_get": 2,
+    "__builtin_map_set": 3,
+    "__builtin_map_remove": 2,
+    "__builtin_map_contains_key": 2,
+    "__builtin_map_keys": 1,
+    "__builtin_map_values": 1,
+    "__builtin_map_len": 1,
+    "__builtin_debug": 1,
+    "__builtin_debug_msg": 2,
+    "__builtin_guard": 3,
+}
+
+BUILTIN_TYPES = ("Int", "Float", "String", "Bool", "Unit")
+
+
+def arity_message(name: str, expected: int, got: int) -> str:
+    plural = "" if expected == 1 else "s"
+    return f"function '{name}' expects {expected} argument{plural}, got {got}"
+
+
+class _Checker:
+    def __init__(self, program: ast.Program):
+        self.functions = dict(BUILTIN_ARITIES)
+        for item in program.items:
+            if isinstance(item, ast.FnDef):
+                self.functions[item.name] = len(item.params)
+        self.program = program
+
+    def undefined(self, name: str, locals_: set, node) -> CompileError:
+        candidates = list(locals_)
+        candidates.extend(self.functions)
+        suggestion = did_you_mean(unique_within_one(name, candidates))
+        return CompileError("E009", f"undefined variable: {name}{suggestion}",
+                            node.line, node.col)
+
+    def run(self) -> None:
+        for item in self.program.items:
+            if isinstance(item, ast.FnDef):
+                self.block(item.body.stmts, {p.name for p in item.params})
+
+    def block(self, stmts, locals_: set) -> None:
+        """Check statements in order; `let` adds to `locals_` (the caller passes a copy)."""
+        expr = self.expr
+        for stmt in stmts:
+            t = type(stmt)
+            if t is ast.ExprStmt:
+                expr(stmt.expr, locals_)
+            elif t is ast.Let:
+                expr(stmt.value, locals_)
+                locals_.add(stmt.name)
+            elif t is ast.Assign:
+                target = stmt.target
+                if target not in locals_ and target not in self.functions:
+                    raise self.undefined(target, locals_, stmt)
+                expr(stmt.value, locals_)
+            elif t is ast.Return:
+                if stmt.value is not None:
+                    expr(stmt.value, locals_)
+            elif t is ast.While:
+                expr(stmt.condition, locals_)
+                self.block(stmt.body.stmts, set(locals_))
+            elif t is ast.For:
+                expr(stmt.iter, locals_)
+                inner = set(locals_)
+                inner.add(stmt.var)
+                self.block(stmt.body.stmts, inner)
+
+    def expr(self, e, locals_: set) -> None:
+        t = type(e)
+        if t is ast.Ident:
+            if e.name not in locals_ and e.name not in self.functions:
+                raise self.undefined(e.name, locals_, e)
+        elif t is ast.Binary:
+            self.expr(e.left, locals_)
+            self.expr(e.right, locals_)
+        elif t is ast.Call:
+            func = e.func
+            self.expr(func, locals_)
+            for arg in e.args:
+                self.expr(arg, locals_)
+            if type(func) is ast.Ident and func.name not in locals_:
+                arity = self.functions.get(func.name)
+                if arity is not None and arity != len(e.args):
+                    raise CompileError("E009", arity_message(func.name, arity, len(e.args)),
+                                       e.line, e.col)
+        elif t is ast.Unary or t is ast.SomeExpr or t is ast.OkExpr or t is ast.ErrExpr \
+                or t is ast.Spawn or t is ast.Emit:
+            self.expr(e.expr, locals_)
+        elif t is ast.FieldAccess:
+            self.expr(e.object, locals_)
+        elif t is ast.If:
+            self.expr(e.condition, locals_)
+            self.block(e.then_block.stmts, set(locals_))
+            if e.else_block is not None:
+                self.block(e.else_block.stmts, set(locals_))
+        elif t is ast.Match:
+            self.expr(e.value, locals_)
+            for arm in e.arms:
+                inner = set(locals_)
+                _bind_pattern(arm.pattern, inner)
+                self.expr(arm.body, inner)
+        elif t is ast.RecordLit:
+            if e.spread is not None:
+                self.expr(e.spread, locals_)
+            for _, value in e.fields:
+                self.expr(value, locals_)
+        elif t is ast.ListLit:
+            for item in e.items:
+                self.expr(item, locals_)
+        elif t is ast.Send:
+            self.expr(e.target, locals_)
+            self.expr(e.message, locals_)
+        elif t is ast.BlockExpr:
+            self.block(e.block.stmts, set(locals_))
+        elif t is ast.EnumVariant:
+            if e.payload is not None:
+                self.expr(e.payload, locals_)
+        # literals, None and receive: nothing to resolve
+
+
+def _bind_pattern(pattern, names: set) -> None:
+    """Add the names a pattern binds: identifier patterns, also inside Some/Ok/Err/Variant."""
+    while True:
+        t = type(pattern)
+        if t is ast.IdentPat:
+            names.add(pattern.name)
+            return
+        if t is ast.SomePat or t is ast.OkPat or t is ast.ErrPat:
+            pattern = pattern.inner
+        elif t is ast.VariantPat and pattern.inner is not None:
+            pattern = pattern.inner
+        else:
+            return
+
+
+def check_names(program: ast.Program) -> None:
+    """Raise the first E009 of `program` (call under `deep_stack.call_deep` for deep ASTs)."""
+    _Checker(program).run()
