@@ -243,6 +243,7 @@ def test_d16_compiler_arity_error():
     diag = result.diagnostics[0]
     assert diag.severity == "error"
     assert diag.message == "function 'add' expects 2 arguments, got 1"
+    assert (diag.location.line, diag.location.col) == (2, 20)
     assert "patches" not in diag.to_mcp_dict()
 
 

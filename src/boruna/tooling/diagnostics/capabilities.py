@@ -130,11 +130,16 @@ def _name_pattern(name: str) -> re.Pattern:
 
 def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagnostic:
     suggestion = suggest_capability(name)
-    advice = (f"did you mean '{suggestion}'?" if suggestion else
-              "known capabilities are " + ", ".join(WRITABLE_NAMES))
+    family = [w for w in WRITABLE_NAMES if w.split(".")[0] == name.split(".")[0]]
+    if suggestion is not None:
+        advice = f"did you mean '{suggestion}'?"
+    elif family:
+        advice = "did you mean " + " or ".join(f"'{w}'" for w in family) + "?"
+    else:
+        advice = "known capabilities are " + ", ".join(WRITABLE_NAMES)
     message = (f"unknown capability '{name}' in the !{{...}} annotation of function "
-               f"'{fn.name}': the compiler ignores it, so the function does not get the "
-               f"capability it meant to declare; {advice}")
+               f"'{fn.name}' (the compiler ignores unknown names, so it grants nothing); "
+               f"{advice}")
     span = _annotation_span(ctx, fn)
     location = ctx.location(fn.caps_line or fn.line, fn.caps_col or fn.col)
     match = None

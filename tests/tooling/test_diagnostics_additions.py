@@ -1,0 +1,210 @@
+"""Findings and behaviours beyond the reference: unknown capability names, MISSING_MAIN,
+real positions, scope-aware renames, the E006/E005 blind spots fixed, the JSON model."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from boruna.tooling.diagnostics import DiagnosticSet, check_source, collector
+from boruna.tooling.diagnostics.registry import ADVISORY_CODES, ALL_CODES, CODES
+from boruna.tooling.repair import repair_diagnostics, repair_source
+
+
+@pytest.fixture(autouse=True)
+def strict_analyzers(monkeypatch):
+    monkeypatch.setattr(collector, "STRICT", True)
+
+
+def ids(src):
+    return [d.id for d in check_source(src).diagnostics]
+
+
+# ---------------------------------------------------------------- unknown capability names
+
+def test_unknown_capability_with_a_close_name():
+    src = "fn fetch(url: String) -> String !{net.fech, time} { url }\nfn main() -> Int { 0 }\n"
+    [diag] = check_source(src).diagnostics
+    assert diag.id == "E007" and diag.severity == "error"
+    assert diag.message == (
+        "unknown capability 'net.fech' in the !{...} annotation of function 'fetch' (the "
+        "compiler ignores unknown names, so it grants nothing); did you mean 'net.fetch'?")
+    assert (diag.location.line, diag.location.col, diag.location.end_col) == (1, 35, 43)
+    assert [(p.id, p.confidence.value, p.edits[0].new_text) for p in diag.patches] == [
+        ("E007-rename-capability-net.fech", "Medium",
+         "fn fetch(url: String) -> String !{net.fetch, time} { url }"),
+        ("E007-remove-capability-net.fech", "Low",
+         "fn fetch(url: String) -> String !{time} { url }")]
+
+
+def test_unknown_capability_family_and_unrelated_names():
+    src = "fn h() -> Int !{fs} { 1 }\nfn g() -> Int !{made.up} { 1 }\nfn main() -> Int { 0 }\n"
+    first, second = check_source(src).diagnostics
+    assert first.message.endswith("did you mean 'fs.read' or 'fs.write'?")
+    assert [p.edits[0].new_text for p in first.patches] == ["fn h() -> Int { 1 }"]
+    assert second.message.endswith(
+        "known capabilities are net.fetch, fs.read, fs.write, db.query, ui.render, time.now, "
+        "random, llm.call, actor_spawn, actor_send, step.input")
+
+
+def test_every_accepted_spelling_is_known():
+    names = "net.fetch, net, fs.read, fs.write, db.query, db, ui.render, ui, time.now, " \
+            "time, random, llm.call, llm, actor_spawn, actor_send, step.input, step_input"
+    assert ids(f"fn main() -> Int !{{{names}}} {{ 0 }}\n") == []
+
+
+def test_remove_middle_and_last_unknown_names():
+    src = "fn main() -> Int !{random, bogus, time} { 0 }\n"
+    [diag] = check_source(src).diagnostics
+    assert diag.patches[-1].edits[0].new_text == "fn main() -> Int !{random, time} { 0 }"
+    src = "fn main() -> Int !{random, bogus} { 0 }\n"
+    [diag] = check_source(src).diagnostics
+    assert diag.patches[-1].edits[0].new_text == "fn main() -> Int !{random} { 0 }"
+
+
+# ---------------------------------------------------------------- MISSING_MAIN
+
+def test_missing_main_is_a_warning_with_add_main():
+    [diag] = check_source("fn helper() -> Int { 1 }\nfn two() -> Int { 2 }\n").diagnostics
+    assert (diag.id, diag.severity) == ("MISSING_MAIN", "warning")
+    assert diag.message == (
+        "no 'main' function: running this file starts at its first function 'helper' "
+        "(line 1); add `fn main()` to make the entry point explicit, or define "
+        "init/update/view for an App")
+    assert diag.location.to_dict() == {"file": "<source>", "line": 1, "col": 1,
+                                       "end_line": 1, "end_col": 1}
+    [patch] = diag.patches
+    assert (patch.id, patch.confidence.value) == ("add_main", "High")
+
+
+def test_missing_main_calls_first_zero_arg_function_with_medium_confidence():
+    [diag] = check_source("fn inc(n: Int) -> Int { n + 1 }\nfn go() { inc(1) }\n").diagnostics
+    [patch] = diag.patches
+    assert patch.confidence.value == "Medium"
+    assert patch.edits[0].new_text == "fn go() { inc(1) }\n\nfn main() {\n    go()\n}"
+
+
+def test_missing_main_without_zero_arg_function_has_no_patch():
+    [diag] = check_source("fn inc(n: Int) -> Int { n + 1 }\n").diagnostics
+    assert diag.id == "MISSING_MAIN" and diag.patches == []
+
+
+@pytest.mark.parametrize("src", [
+    "", "// only a comment\n", "type T { a: Int }\n", "fn main() -> Int { 0 }\n",
+    "fn init() -> Int { 0 }\n", "fn view(s: Int) -> Int { s }\n"])
+def test_no_missing_main(src):
+    assert "MISSING_MAIN" not in ids(src)
+
+
+def test_registry_lists_advisory_codes_separately():
+    assert list(CODES) == [f"E00{i}" for i in range(1, 10)]
+    assert list(ADVISORY_CODES) == ["MISSING_MAIN"]
+    assert list(ALL_CODES)[-1] == "MISSING_MAIN"
+    assert ADVISORY_CODES["MISSING_MAIN"].to_dict()["category"] == "entry-point"
+
+
+# ---------------------------------------------------------------- positions and scope
+
+def test_e003_is_located_at_the_use_not_an_earlier_mention():
+    src = ('fn main() -> Int {\n    let s = "totl"\n    // totl is mentioned\n'
+           "    let total = 1\n    totl\n}\n")
+    [diag] = check_source(src).diagnostics
+    assert (diag.location.line, diag.location.col) == (5, 5)
+    assert diag.patches[0].edits[0].new_text == "    total"
+
+
+def test_e003_rename_skips_strings_fields_and_labels():
+    src = ('type R { valu: Int }\nfn main() -> Int {\n    let value = 1\n'
+           '    let r = R { valu: valu }\n    r.valu\n}\n')
+    [diag] = check_source(src).diagnostics
+    assert diag.id == "E003"
+    assert diag.patches[0].edits[0].new_text == "    let r = R { valu: value }"
+
+
+def test_e003_candidates_are_scope_aware():
+    # `counter` lives in another function: the reference would rename to it and stay broken.
+    src = ("fn other() -> Int {\n    let counter = 1\n    counter\n}\n"
+           "fn main() -> Int {\n    let count = 2\n    countr\n}\n")
+    [diag] = check_source(src).diagnostics
+    assert diag.patches[0].description == "rename 'countr' to 'count'"
+    assert repair_source(src).verify_passed
+
+
+def test_e006_inside_for_loops_and_no_duplicate_field_suggestion():
+    src = ("type P { a: Int, ab: Int }\nfn main() -> Int {\n    for i in [1] {\n"
+           "        let p = P { a: 1, aa: 2 }\n    }\n    0\n}\n")
+    [diag] = check_source(src).diagnostics
+    assert diag.message == "unknown field 'aa' in record type 'P'"
+    assert diag.patches[0].description == "rename field 'aa' to 'ab'"
+
+
+def test_e006_rename_touches_only_that_label():
+    src = ("type P { a: Int, b: Int }\nfn main() -> Int {\n"
+           "    let q = P { a: 1, bx: 2 }\n    let xbx = 0\n    q.a\n}\n")
+    [diag] = check_source(src).diagnostics
+    assert diag.patches[0].edits[0].new_text == "    let q = P { a: 1, b: 2 }"
+
+
+def test_e006_label_on_its_own_line():
+    src = "type P { a: Int }\nfn main() -> P {\n    P {\n        aa:\n            1\n    }\n}\n"
+    [diag] = check_source(src).diagnostics
+    assert (diag.location.line, diag.location.col) == (4, 9)
+
+
+def test_e005_one_line_match_gets_inline_arms():
+    src = "enum E { A, B(Int) }\nfn f(e: E) -> Int { match e { A => 1 } }\nfn main() -> Int { f(E::A) }\n"
+    result = repair_source(src)
+    assert result.verify_passed
+    assert result.repaired_source.split("\n")[1] == (
+        'fn f(e: E) -> Int { match e { A => 1, B(_) => __builtin_guard(0, false, '
+        '"TODO: handle E::B") } }')
+
+
+def test_e005_braces_in_strings_and_comments_do_not_confuse_the_patch():
+    src = ('enum E { A, B }\nfn f(e: E) -> String {\n    match e {\n'
+           '        A => "}" // }\n    }\n}\nfn main() -> String { f(E::A) }\n')
+    result = repair_source(src)
+    assert result.verify_passed
+    assert result.repaired_source.split("\n")[4] == (
+        '        B => __builtin_guard(0, false, "TODO: handle E::B")')
+
+
+def test_e005_in_nested_positions():
+    src = ("enum E { A, B }\nfn f(e: E) -> Int {\n    let x = if true { match e { A => 1 } } "
+           "else { 0 }\n    x\n}\nfn main() -> Int { f(E::A) }\n")
+    assert ids(src) == ["E005"]
+
+
+def test_type_warning_does_not_check_calls_through_shadowing_locals():
+    src = ("fn twice(n: Int) -> Int { n * 2 }\nfn main() -> Int {\n"
+           "    let twice = 3\n    twice(\"x\")\n}\n")
+    assert ids(src) == []
+
+
+# ---------------------------------------------------------------- model JSON
+
+def test_full_dict_round_trips_and_mcp_view_hides_edits():
+    src = "type Point { x: Int }\nfn origin() -> Point {\n    Point { xx: 0 }\n}\n"
+    found = check_source(src, "p.ax")
+    full = found.to_full_dict()
+    assert list(full) == ["version", "file", "diagnostics"]
+    assert list(full["diagnostics"][0]) == ["id", "severity", "message", "location",
+                                            "suggested_patches", "related"]
+    again = DiagnosticSet.from_full_dict(json.loads(json.dumps(full)))
+    assert again == found
+    mcp = found.to_mcp_dict()["diagnostics"][0]
+    assert "edits" not in mcp["patches"][0] and "related" not in mcp
+
+
+def test_from_full_dict_accepts_lower_case_confidence():
+    doc = {"version": 1, "file": "x.ax", "diagnostics": [{
+        "id": "E003", "severity": "error", "message": "m", "location": None,
+        "suggested_patches": [{"id": "p", "description": "d", "confidence": "high",
+                               "rationale": "r", "edits": [
+                                   {"file": "x.ax", "start_line": 1, "old_text": "a",
+                                    "new_text": "b"}]}], "related": []}]}
+    found = DiagnosticSet.from_full_dict(doc)
+    result = repair_diagnostics("a\n", found, "best")
+    assert result.repaired_source == "b\n"
+    with pytest.raises((ValueError, KeyError, TypeError)):
+        DiagnosticSet.from_full_dict({"diagnostics": [{"id": "E1", "severity": "fatal"}]})
