@@ -99,3 +99,11 @@ def test_colour_marks_the_label():
     err = SimpleNamespace(code="E002", message="expected expression, found Semi", line=1, col=9)
     text = format_compile_error(err, "p.ax", "let x = ;", Style(True))
     assert text.startswith("\x1b[1;31merror[E002]\x1b[0m\x1b[1m: expected expression")
+
+
+def test_split_message_dash_advice_becomes_help():
+    message = ("expected item, found 'fnn'\n  did you mean: 'fn'? \u2014 check for mismatched "
+               "braces or a missing expression")
+    assert split_message(message) == (
+        "expected item, found 'fnn'",
+        ["did you mean: 'fn'?", "check for mismatched braces or a missing expression"], [])

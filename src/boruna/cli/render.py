@@ -72,18 +72,27 @@ def split_message(message: str) -> tuple[str, list[str], list[str]]:
     since the excerpt is drawn separately.
     """
     lines = message.split("\n")
-    headline = lines[0]
+    hints: list[str] = []
+
+    def cut_hint(text: str) -> str:
+        # `msg — check for mismatched braces ...`: the part after the dash is advice.
+        if " \u2014 " in text:
+            text, hint = text.split(" \u2014 ", 1)
+            hints.append(hint.strip())
+        return text
+
+    headline = cut_hint(lines[0])
     helps: list[str] = []
     notes: list[str] = []
     for extra in lines[1:]:
-        text = extra.strip()
+        text = cut_hint(extra.strip())
         if not text:
             continue
         if text.startswith("did you mean"):
             helps.append(text)
         else:
             notes.append(text)
-    return headline, helps, notes
+    return headline, helps + hints, notes
 
 
 def format_problem(severity: str, code: str | None, message: str, path: str, source: str,

@@ -13,7 +13,6 @@ def cmd_ast(args, console: Console) -> int:
         from boruna.service import ast_tool
 
         return print_response(console, call_tool(ast_tool, source))
-    from boruna.language import ast_json
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
 
@@ -21,5 +20,7 @@ def cmd_ast(args, console: Console) -> int:
         program = parse(source)
     except CompileError as err:
         raise report_compile_error(err, args.file, source, console) from None
+    from boruna.language import ast_json
+
     console.out(ast_json.pretty_json(program))
     return 0

@@ -1,0 +1,108 @@
+"""`boruna check` and `boruna repair` (and their `lang` aliases)."""
+import json
+
+from boruna.service import check_tool, render, repair_tool
+
+CLEAN = "fn main() -> Int {\n    42\n}\n"
+TYPO = "fn main() -> Int {\n    let count = 10\n    countt\n}\n"
+FIXED = "fn main() -> Int {\n    let count = 10\n    count\n}\n"
+NO_CANDIDATE = "fn main() -> Int {\n    zzzzqqq\n}\n"
+
+
+def _file(tmp_path, text, name="prog.ax"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_check_clean(cli, tmp_path):
+    path = _file(tmp_path, CLEAN)
+    result = cli("check", path)
+    assert (result.code, result.out, result.err) == (0, f"{path}: no diagnostics\n", "")
+
+
+def test_check_reports_location_excerpt_and_fix(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    result = cli("check", path)
+    assert result.code == 1
+    lines = result.out.splitlines()
+    assert lines[0] == "error[E003]: undefined variable: countt"
+    assert lines[1] == f" --> {path}:3:5"
+    assert lines[3] == "3 |     countt"
+    assert lines[4] == "  |     ^^^^^^"
+    assert "  = help: did you mean: 'count'?" in lines
+    assert ("  = help: fix (E003-rename-countt, confidence: Medium): rename 'countt' to 'count'"
+            in lines)
+    assert lines[-1] == f"{path}: 1 error; 1 fix available (run: boruna repair {path})"
+
+
+def test_check_json_is_the_tool_response(cli, tmp_path):
+    for text in (CLEAN, TYPO, NO_CANDIDATE, "fn main() { @ }"):
+        path = _file(tmp_path, text)
+        result = cli("check", path, "--json")
+        expected = check_tool(text, file_name=str(path))
+        assert result.out == render(expected) + "\n"
+        has_error = any(d["severity"] == "error" for d in expected["diagnostics"])
+        assert result.code == (1 if has_error else 0)
+        assert json.loads(result.out)["file"] == str(path)
+
+
+def test_lang_check_alias(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    assert cli("lang", "check", path).out == cli("check", path).out
+
+
+def test_repair_rewrites_the_file(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    result = cli("repair", path)
+    assert result.code == 0
+    assert result.out == ("applied 1 fix:\n"
+                          "  [E003] E003-rename-countt: rename 'countt' to 'count'\n"
+                          f"rewrote {path}\ndiagnostics: 1 -> 0\nverify: PASS\n")
+    assert path.read_text() == FIXED
+
+
+def test_repair_dry_run_shows_a_diff_and_keeps_the_file(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    result = cli("repair", path, "--dry-run")
+    assert result.code == 0
+    assert path.read_text() == TYPO
+    assert "-    countt\n+    count\n" in result.out
+    assert result.out.startswith("would apply 1 fix:\n")
+
+
+def test_repair_unknown_patch_id(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    result = cli("repair", path, "--apply", "E999-nope")
+    assert result.code == 1
+    assert result.out == ("no fixes applied\n  skipped all: no applicable patches found\n"
+                          "diagnostics: 1 -> 1\n"
+                          f"verify: FAIL (errors remain; run: boruna check {path})\n")
+    assert path.read_text() == TYPO
+
+
+def test_repair_clean_file_passes(cli, tmp_path):
+    path = _file(tmp_path, CLEAN)
+    result = cli("repair", path)
+    assert result.code == 0
+    assert result.out == "no fixes applied\ndiagnostics: 0 -> 0\nverify: PASS\n"
+
+
+def test_repair_json_is_the_tool_response(cli, tmp_path):
+    for text, apply, strategy, patch_id in ((TYPO, "best", "best", None),
+                                            (TYPO, "all", "all", None),
+                                            (TYPO, "E003-rename-countt", "best", "E003-rename-countt"),
+                                            (NO_CANDIDATE, "best", "best", None)):
+        path = _file(tmp_path, text)
+        result = cli("repair", path, "--apply", apply, "--json")
+        expected = repair_tool(text, strategy=strategy, patch_id=patch_id, file_name=str(path))
+        assert result.out == render(expected) + "\n"
+        assert result.code == (0 if expected["verify_passed"] else 1)
+        assert path.read_text() == expected["repaired_source"]
+
+
+def test_repair_json_dry_run_keeps_the_file(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    result = cli("repair", path, "--json", "--dry-run")
+    assert json.loads(result.out)["repaired_source"] == FIXED
+    assert path.read_text() == TYPO
