@@ -56,3 +56,32 @@ def test_control_characters_in_strings_are_rejected():
         loads('"a\tb"')
     assert info.value.message.startswith("control character (\\u0000-\\u001F) found while "
                                          "parsing a string at line 1 column 3")
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from boruna.runtime.jsonread import _Reader  # noqa: E402
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2 ** 70), max_value=2 ** 70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
+                                                                max_size=4),
+    max_leaves=20)
+
+
+def _typed(v):
+    if isinstance(v, dict):
+        return {k: _typed(x) for k, x in sorted(v.items())}
+    if isinstance(v, list):
+        return [_typed(x) for x in v]
+    return (type(v).__name__, repr(v))
+
+
+@settings(max_examples=150)
+@given(_json_values, st.booleans())
+def test_fast_path_agrees_with_the_reference_reader(value, ascii_only):
+    import json
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    slow = _Reader(text).parse_value()
+    assert _typed(loads(text)) == _typed(slow)

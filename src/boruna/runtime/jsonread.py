@@ -9,10 +9,14 @@ Nesting deeper than 128 containers is `recursion limit exceeded`.
 """
 from __future__ import annotations
 
+import json
+import re
+
 U64_MAX = 2 ** 64 - 1
 I64_MIN = -(2 ** 63)
 MAX_DEPTH = 128
 _WS = " \t\n\r"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JsonSyntaxError(ValueError):
@@ -302,8 +306,55 @@ class _Reader:
             raise self.peek_error("expected `,` or `}`")
 
 
+class _NotSerde(Exception):
+    """The fast path met something serde_json would treat differently."""
+
+
+def _reject(_text):
+    raise _NotSerde
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _NotSerde
+    return value
+
+
+def _parse_int(text: str):
+    value = int(text)
+    if value == 0 and text.startswith("-"):
+        return -0.0
+    return number_value(value)
+
+
+def _serde_compatible(value) -> bool:
+    """No nesting deeper than MAX_DEPTH and no lone surrogates in strings."""
+    work = [(value, 0)]
+    while work:
+        v, depth = work.pop()
+        t = type(v)
+        if t is str:
+            if _SURROGATE.search(v):
+                return False
+        elif t is list or t is dict:
+            if depth + 1 > MAX_DEPTH:
+                return False
+            items = v if t is list else list(v.keys()) + list(v.values())
+            work.extend((x, depth + 1) for x in items)
+    return True
+
+
 def loads(text: str):
     """Parse one JSON document; whitespace may follow, anything else is an error."""
+    try:
+        value = json.loads(text, parse_constant=_reject, parse_float=_parse_float,
+                           parse_int=_parse_int)
+    except (_NotSerde, ValueError, RecursionError):
+        pass
+    else:
+        if _serde_compatible(value):
+            return value
     reader = _Reader(text)
     value = reader.parse_value()
     if reader.skip_ws() is not None:
