@@ -1,0 +1,59 @@
+"""boruna_compile and boruna_ast through the service layer."""
+import json
+
+from boruna.language import ast_json
+from boruna.language.frontend import parse
+from boruna.service import ast_tool, compile_tool
+
+
+def test_ast_of_a_small_program_is_an_object():
+    assert ast_tool("fn main() -> Int { 1 }") == {
+        "success": True, "protocol_version": 1, "truncated": False,
+        "ast": {"module_name": None, "items": [{"Function": {
+            "name": "main", "params": [], "return_type": {"Named": "Int"}, "capabilities": [],
+            "intent": None, "requires": [], "ensures": [],
+            "body": {"stmts": [{"Expr": {"IntLit": 1}}]}, "exported": False}}]}}
+
+
+def test_ast_of_empty_source():
+    assert ast_tool("")["ast"] == {"module_name": None, "items": []}
+
+
+def test_large_ast_is_truncated_on_a_character_boundary():
+    source = 'fn main() -> String { "a' + "€" * 40_000 + '" }'
+    pretty = ast_json.pretty_json(parse(source))
+    response = ast_tool(source)
+    assert list(response) == ["success", "protocol_version", "truncated", "ast_size", "ast"]
+    assert response["truncated"] is True
+    assert response["ast_size"] == len(pretty.encode("utf-8"))
+    cut = response["ast"].encode("utf-8")
+    assert 102_400 - 3 < len(cut) <= 102_400        # "€" is 3 bytes: never split
+    assert pretty.startswith(response["ast"])
+
+
+def test_ast_parse_failure_uses_the_errors_array():
+    assert ast_tool("fn main( {") == {
+        "success": False, "protocol_version": 1,
+        "errors": [{"severity": "error", "code": "E002",
+                    "message": "expected identifier, found LBrace", "line": 1, "col": 10}]}
+
+
+def test_compile_reports_module_counts_in_seed_order():
+    response = compile_tool("fn main() -> Int { 1 + 2 }")
+    assert response == {"success": True, "protocol_version": 1, "module": {
+        "name": "module", "version": 1, "functions": 1, "types": 0, "constants": 2,
+        "entry": 0}}
+    assert list(response["module"]) == ["name", "version", "functions", "types", "constants",
+                                        "entry"]
+
+
+def test_compile_name_and_empty_source():
+    assert compile_tool("", name="")["module"] == {"name": "", "version": 1, "functions": 0,
+                                                  "types": 0, "constants": 0, "entry": 0}
+
+
+def test_compile_undefined_variable_is_e009():
+    response = compile_tool("fn main() -> Int { x }")
+    assert response["success"] is False
+    [error] = response["errors"]
+    assert (error["code"], error["message"]) == ("E009", "undefined variable: x")
