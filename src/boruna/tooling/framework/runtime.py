@@ -1,0 +1,105 @@
+"""`AppRuntime`: an App module driven one message at a time (tooling.md §3.3).
+
+`init()` runs under allow-all, `policies()`, `update()` and `view()` under deny-all (they
+must be pure). Each `send` is one cycle: update, interpret the result positionally, check
+the effect batch against the App's policy, transition, render the view.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from boruna.runtime.policy import Policy
+from boruna.runtime.values import Record
+
+from . import errors
+from .app_policy import AppPolicy
+from .effects import Effect, IgnoredEffect, parse_effects
+from .state import StateHistory
+
+MAX_CYCLES = 100_000
+DEFAULT_MAX_STEPS = 10_000_000
+MESSAGE_TYPE_ID = 0
+REQUIRED_FUNCTIONS = ("init", "update", "view")
+_CAPABILITY_FAILURES = ("capability denied:", "capability budget exceeded:")
+
+
+@dataclass
+class CycleOutcome:
+    """What one successful `send` produced."""
+
+    cycle: int
+    state: Any
+    effects: list[Effect]
+    ignored_effects: list[IgnoredEffect]
+    ui_tree: Any
+
+
+def _error_text(error: Any) -> str:
+    text = getattr(error, "message", None)
+    return text if isinstance(text, str) else str(error)
+
+
+class AppRuntime:
+    """A constructed App: `state`, `cycle`, `policy`, `history`; `send(tag, payload)`."""
+
+    def __init__(self, module, *, max_steps: int = DEFAULT_MAX_STEPS,
+                 policy: Optional[AppPolicy] = None, max_cycles: int = MAX_CYCLES):
+        self.module = module
+        self.max_cycles = max_cycles
+        self._max_steps = max_steps
+        for name in REQUIRED_FUNCTIONS:
+            if module.function_index(name) is None:
+                raise errors.missing_function(name)
+        self.state = self._call("init", (), Policy.allow_all(), pure=False)
+        if policy is not None:
+            self.policy = policy
+        elif module.function_index("policies") is not None:
+            self.policy = AppPolicy.from_value(
+                self._call("policies", (), Policy.deny_all(), pure=True))
+        else:
+            self.policy = AppPolicy.allow_all()
+        self.cycle = 0
+        self.history = StateHistory(module)
+        self.history.record(0, self.state)
+
+    def step_limit(self) -> int:
+        """Steps allowed per VM call: the caller's bound, tightened by the App's policy."""
+        asked = self.policy.step_limit() if hasattr(self, "policy") else None
+        return min(self._max_steps, asked) if asked else self._max_steps
+
+    def _call(self, name: str, args: tuple, policy: Policy, pure: bool) -> Any:
+        from boruna.runtime.execute import call_function
+
+        outcome = call_function(self.module, name, args, policy=policy,
+                                max_steps=self.step_limit())
+        if outcome.ok:
+            return outcome.result
+        text = _error_text(outcome.error)
+        if pure and text.startswith(_CAPABILITY_FAILURES):
+            raise errors.capability_in_pure(name)
+        raise errors.runtime_error(text)
+
+    def send(self, tag: str, payload: Any) -> CycleOutcome:
+        """Run one update/view cycle; raises FrameworkError (state unchanged unless `view` fails)."""
+        if self.cycle >= self.max_cycles:
+            raise errors.max_cycles_exceeded(self.max_cycles)
+        msg = Record(MESSAGE_TYPE_ID, (tag, payload))
+        result = self._call("update", (self.state, msg), Policy.deny_all(), pure=True)
+        if type(result) is not Record or len(result.fields) < 2:
+            raise errors.effect_error("update() must return a Record with [state, effects] fields")
+        new_state = result.fields[0]
+        effects, ignored = parse_effects(result.fields[1])
+        self.policy.check(effects)
+        self.cycle += 1
+        self.state = new_state
+        self.history.record(self.cycle, new_state)
+        ui_tree = self._call("view", (new_state,), Policy.deny_all(), pure=True)
+        return CycleOutcome(self.cycle, new_state, effects, ignored, ui_tree)
+
+    def rewind(self, cycle: int) -> Any:
+        """Restore the state recorded at `cycle` (raises `state error: ...` when not kept)."""
+        snap = self.history.at(cycle)
+        self.state = snap.value
+        self.cycle = snap.cycle
+        return self.state
