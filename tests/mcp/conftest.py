@@ -107,3 +107,24 @@ def mcp_server():
             session, init = opened
             pids = [p for p in _children_running_boruna_mcp() if p not in before]
             yield ServerHandle(portal, session, init, wire, pids)
+
+
+@pytest.fixture
+def call_fresh_server():
+    """`call(calls, *flags, cwd=None)`: start a server with `flags`, run `calls`
+    ([(tool, arguments)]) in order, stop it, and return the parsed payloads."""
+
+    def call(calls, *flags, cwd=None):
+        async def run_all(session):
+            out = []
+            for name, arguments in calls:
+                result = await session.call_tool(name, arguments)
+                out.append(json.loads(result.content[0].text))
+            return out
+
+        with start_blocking_portal() as portal:
+            params = server_params(*flags, cwd=cwd)
+            with portal.wrap_async_context_manager(open_session(params, [])) as opened:
+                return portal.call(run_all, opened[0])
+
+    return call

@@ -1,0 +1,77 @@
+"""boruna-mcp's command line: --help, --version, --templates-dir, --libs-dir and their defaults."""
+import json
+import subprocess
+import sys
+
+from boruna import __version__
+
+LIB = "fn triple(x: Int) -> Int {\n    x * 3\n}\n"
+USES_LIB = "import mylib\n\nfn main() -> Int {\n    triple(4)\n}\n"
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "boruna.mcp", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_version_flag():
+    done = _cli("--version")
+    assert (done.returncode, done.stdout.strip()) == (0, f"boruna-mcp {__version__}")
+
+
+def test_help_flag_documents_both_directories():
+    done = _cli("--help")
+    assert done.returncode == 0
+    assert "--templates-dir" in done.stdout and "--libs-dir" in done.stdout
+    assert done.stdout.startswith("usage: boruna-mcp")
+
+
+def test_unknown_flag_is_a_usage_error():
+    done = _cli("--bogus")
+    assert done.returncode == 2
+    assert "unrecognized arguments: --bogus" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _write_fixture_tree(root):
+    (root / "libs" / "mylib" / "src").mkdir(parents=True)
+    (root / "libs" / "mylib" / "src" / "core.ax").write_text(LIB)
+    template = root / "templates" / "hello"
+    template.mkdir(parents=True)
+    (template / "template.json").write_text(json.dumps({
+        "name": "hello", "version": "1.0.0", "description": "greets", "dependencies": [],
+        "capabilities": [], "args": {"who": {"type": "string", "required": True,
+                                             "description": "name"}}}))
+    (template / "app.ax.template").write_text('fn main() -> String { "hi {{who}}" }\n')
+
+
+def test_defaults_are_templates_and_libs_in_the_working_directory(tmp_path, call_fresh_server):
+    _write_fixture_tree(tmp_path)
+    listed, compiled, ran, applied = call_fresh_server([
+        ("boruna_template_list", {}),
+        ("boruna_compile", {"source": USES_LIB}),
+        ("boruna_run", {"source": USES_LIB}),
+        ("boruna_template_apply", {"template_name": "hello", "args": ["who=Ada"],
+                                   "validate": True}),
+    ], cwd=tmp_path)
+    assert listed == {"success": True, "protocol_version": 1, "count": 1, "templates": [
+        {"name": "hello", "version": "1.0.0", "description": "greets", "dependencies": [],
+         "capabilities": [], "args": ["who"]}]}
+    assert compiled["success"] is True and compiled["module"]["functions"] == 2
+    assert ran["result"] == 12
+    assert applied == {"success": True, "protocol_version": 1, "template_name": "hello",
+                       "output_file": "hello_app.ax",
+                       "source": 'fn main() -> String { "hi Ada" }\n', "dependencies": [],
+                       "capabilities": [], "validation": {"passed": True}}
+
+
+def test_explicit_directories_override_the_defaults(tmp_path, call_fresh_server):
+    _write_fixture_tree(tmp_path)
+    missing = tmp_path / "nowhere"
+    listed, compiled = call_fresh_server(
+        [("boruna_template_list", {}), ("boruna_compile", {"source": USES_LIB})],
+        "--templates-dir", str(missing), "--libs-dir", str(tmp_path / "libs"),
+        cwd=tmp_path.parent)
+    assert listed["success"] is False and listed["error_kind"] == "template_error"
+    assert listed["message"] == f"read templates dir: {missing}: No such file or directory"
+    assert compiled["module"]["functions"] == 2
