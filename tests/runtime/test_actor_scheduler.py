@@ -26,7 +26,7 @@ class Ctx:
     def spawn(self, fn_index):
         aid = ActorId(self.m.next_spawn_id)
         self.m.next_spawn_id += 1
-        self.m.spawns.append(fn_index)
+        self.m.spawn_requests.append(fn_index)
         return aid
 
     def send(self, target, payload):
@@ -42,10 +42,10 @@ class FakeMachine:
     def __init__(self, module, gateway, max_steps):
         self.module, self.gateway = module, gateway
         self.actor_id = 0
-        self.actor_mode = False
+        self.in_actor = False
         self.next_spawn_id = 0
-        self.spawns, self.outgoing, self.mailbox, self.senders = [], [], [], []
-        self.result = self.error = None
+        self.spawn_requests, self.outgoing, self.mailbox = [], [], []
+        self.result = self.error = self.error_obj = None
         self.ui_output = []
         self.gen = None
         self.slices = 0
@@ -62,24 +62,12 @@ class FakeMachine:
             self.result = stop.value
             return FINISHED
         except VmError as exc:
-            self.error = exc
+            self.error, self.error_obj = exc.message, exc
             return FAILED
         return BLOCKED if signal == "block" else PAUSED
 
-    def drain_spawn_requests(self):
-        out, self.spawns = self.spawns, []
-        return out
-
-    def drain_outgoing(self):
-        out, self.outgoing = self.outgoing, []
-        return out
-
-    def deliver_message(self, sender, payload):
-        self.senders.append(sender)
+    def deliver(self, payload):
         self.mailbox.append(payload)
-
-    def has_messages(self):
-        return bool(self.mailbox)
 
 
 def _module(*scripts, entry=0):
@@ -234,7 +222,6 @@ def test_child_failure_notifies_parent_and_cascades():
     system = _system(_module(main, child, grandchild))
     result = system.run()
     assert result == Err("division by zero")
-    assert system.root_machine().senders == [1]
     assert system.status_of(1) == "failed" and system.status_of(2) == "failed"
 
 
@@ -332,8 +319,7 @@ def test_external_send_and_child_gateways():
     system.spawn_root(_module(main), CapabilityGateway(policy))
     system.send(0, "hello", sender=99)
     assert system.run() == "hello"
-    assert system.root_machine().senders == [99]
-    assert system.root_machine().actor_mode is True
+    assert system.root_machine().in_actor is True
 
 
 def test_children_get_fresh_gateways_with_the_root_policy():

@@ -6,10 +6,10 @@ messages are delivered sorted by (to, from), and blocked actors with mail wake
 up. The scheduler's own events (ticks, spawns, message sends/receives) go to
 `ActorSystem.event_log`; each actor's capability events stay in its gateway.
 
-Machine hooks used beyond docs/architecture.md's `Machine` API (the actor-mode
-surface of the VM): `actor_mode`, `actor_id`, `next_spawn_id` (attributes),
-`drain_spawn_requests() -> [fn_index]`, `drain_outgoing() -> [(to, payload)]`,
-`deliver_message(sender, payload)`, `has_messages() -> bool`.
+Machine actor-mode surface used beyond docs/architecture.md's `Machine` API:
+attributes `in_actor`, `actor_id`, `next_spawn_id`, `spawn_requests` (list of
+function indices), `outgoing` (list of `(to, payload)`), `mailbox` (sized), the
+method `deliver(payload)`, and `error_obj` (the failing VmError).
 """
 from __future__ import annotations
 
@@ -54,10 +54,20 @@ def _default_machine_factory(module, gateway, max_steps: int):
     return Machine(module, gateway=gateway, max_steps=max_steps)
 
 
-def _as_vm_error(error: Any) -> VmError:
-    if isinstance(error, VmError):
-        return error
-    return VmError(str(error) if error is not None else "unknown error")
+def _machine_error(machine) -> VmError:
+    """The VmError a FAILED machine stopped with."""
+    err = getattr(machine, "error_obj", None)
+    if isinstance(err, VmError):
+        return err
+    message = getattr(machine, "error", None)
+    return VmError(str(message) if message is not None else "unknown error")
+
+
+def _take(machine, attr: str) -> list:
+    """Return and clear one of the machine's per-slice request lists."""
+    items = list(getattr(machine, attr))
+    getattr(machine, attr).clear()
+    return items
 
 
 class ActorSystem:
@@ -142,7 +152,7 @@ class ActorSystem:
             return None
         root = self._actors[0]
         root.machine.set_entry(self._module.entry)
-        root.machine.actor_mode = True
+        root.machine.in_actor = True
 
         for round_ in range(self.max_rounds):
             self.rounds = round_ + 1
@@ -174,19 +184,18 @@ class ActorSystem:
         elif status == self._blocked:
             actor.status = BLOCKED
         elif status == self._failed:
-            self._fail(actor, _as_vm_error(machine.error))
+            self._fail(actor, _machine_error(machine))
         elif status != self._paused:
             self._fail(actor, VmError(f"unexpected machine status: {status!r}"))
 
-        requests = list(machine.drain_spawn_requests())
+        requests = _take(machine, "spawn_requests")
+        outgoing = _take(machine, "outgoing")
         if actor.status == FAILED:
-            machine.drain_outgoing()      # a crashed actor's spawns and messages are dropped
-            return
+            return                        # a crashed actor's spawns and messages are dropped
         for fn_index in requests:
             if not self._spawn_child(actor, fn_index):
-                machine.drain_outgoing()
                 return
-        for target, payload in machine.drain_outgoing():
+        for target, payload in outgoing:
             self._pending.append((actor.id, target, payload))
 
     def _spawn_child(self, parent: _Actor, fn_index: int) -> bool:
@@ -200,12 +209,8 @@ class ActorSystem:
         gateway = CapabilityGateway(self._policy, MockHandler())
         machine = self._factory(module, gateway, self.max_steps)
         machine.actor_id = child_id
-        machine.actor_mode = True
-        try:
-            machine.set_entry(fn_index)
-        except VmError as exc:
-            self._fail(parent, exc)
-            return False
+        machine.in_actor = True
+        machine.set_entry(fn_index)
         self._next_id += 1
         self.event_log.actor_spawn(child_id, name)
         self._add(_Actor(child_id, machine, gateway, parent.id))
@@ -235,9 +240,9 @@ class ActorSystem:
             target = self._by_id.get(to)
             if target is not None and target.status != FAILED:
                 self.event_log.message_receive(to, payload)
-                target.machine.deliver_message(sender, payload)
+                target.machine.deliver(payload)
 
     def _wake(self) -> None:
         for actor in self._actors:
-            if actor.status == BLOCKED and actor.machine.has_messages():
+            if actor.status == BLOCKED and len(actor.machine.mailbox):
                 actor.status = RUNNABLE
