@@ -106,3 +106,19 @@ def test_repair_json_dry_run_keeps_the_file(cli, tmp_path):
     result = cli("repair", path, "--json", "--dry-run")
     assert json.loads(result.out)["repaired_source"] == FIXED
     assert path.read_text() == TYPO
+
+
+def test_repair_diff_headers_for_relative_paths(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _file(tmp_path, TYPO, "rel.ax")
+    result = cli("repair", "rel.ax", "--dry-run")
+    assert "--- a/rel.ax\n+++ b/rel.ax\n@@ -1,4 +1,4 @@\n" in result.out
+
+
+def test_check_lexer_error_is_drawn_once(cli, tmp_path):
+    path = _file(tmp_path, "fn main() -> Int {\n    let x = 1 @ 2\n    x\n}\n")
+    result = cli("check", path)
+    assert result.code == 1
+    assert result.out == (f'error[E001]: unexpected character: "@"\n --> {path}:2:15\n  |\n'
+                          "2 |     let x = 1 @ 2\n  |               ^\n\n"
+                          f"{path}: 1 error\n")

@@ -141,13 +141,13 @@ def test_missing_policy_file(cli, prog, tmp_path):
 
 
 def test_compile_error_is_drawn(cli, prog):
-    path = prog("fn main() -> Int {\n    let width = 3\n    widht * 2\n}\n", "typo.ax")
+    path = prog("fn main() -> Int {\n    let width = 3\n    widthh * 2\n}\n", "typo.ax")
     result = cli("run", path)
     assert result.code == 1
     assert result.out == ""
-    assert result.err.splitlines()[0] == "error[E009]: undefined variable: widht"
-    assert result.err.splitlines()[1] == f" --> {path}:3:5"
-    assert result.err.splitlines()[-1] == "  = help: did you mean: 'width'?"
+    assert result.err == (f"error[E009]: undefined variable: widthh\n --> {path}:3:5\n  |\n"
+                          "3 |     widthh * 2\n  |     ^^^^^^\n"
+                          "  = help: did you mean: 'width'?\n")
 
 
 def test_trace_is_printed_before_the_result(cli, prog):
@@ -192,3 +192,31 @@ def test_bytecode_json_is_refused(cli, tmp_path):
     result = cli("run", path, "--json")
     assert result.code == 1
     assert "--json needs a .ax source file" in result.err
+
+
+IMPORTING = 'import "std-validation"\nfn main() -> Int {\n    validate_required("name", "").valid\n}\n'
+
+
+def test_imports_resolve_from_the_bundled_libs(cli, prog, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)          # no ./libs here: the bundled copy is used
+    result = cli("run", prog(IMPORTING))
+    assert (result.code, result.out.splitlines()[0]) == (0, "0")
+
+
+def test_libs_dir_option_and_local_libs(cli, prog, tmp_path, monkeypatch):
+    lib = tmp_path / "mylibs" / "tiny" / "src"
+    lib.mkdir(parents=True)
+    (lib / "core.ax").write_text("fn triple(x: Int) -> Int {\n    x * 3\n}\n")
+    path = prog('import "tiny"\nfn main() -> Int {\n    triple(14)\n}\n')
+    result = cli("run", path, "--libs-dir", tmp_path / "mylibs")
+    assert (result.code, result.out.splitlines()[0]) == (0, "42")
+    (tmp_path / "mylibs").rename(tmp_path / "libs")
+    monkeypatch.chdir(tmp_path)          # ./libs wins over the bundled libraries
+    assert cli("run", path).out.splitlines()[0] == "42"
+
+
+def test_missing_libs_dir(cli, prog, tmp_path):
+    result = cli("run", prog(T01), "--libs-dir", tmp_path / "nope")
+    assert result.code == 1
+    assert result.err == (f"error: libs directory '{tmp_path / 'nope'}' does not exist or is "
+                          "not a directory\n")

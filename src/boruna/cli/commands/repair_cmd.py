@@ -24,8 +24,10 @@ def strategy_for(apply: str) -> tuple[str, str | None]:
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
+    relative = not path.startswith("/")
     lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                 fromfile=f"a/{path}", tofile=f"b/{path}")
+                                 fromfile=f"a/{path}" if relative else path,
+                                 tofile=f"b/{path}" if relative else path)
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                    for line in lines).rstrip("\n")
 

@@ -67,16 +67,18 @@ def cmd_run(args, console: Console) -> int:
 def _report(outcome, module, args, console: Console, interrupted: bool) -> int:
     if args.trace and outcome.trace:
         _print_trace(outcome, console)
-    if outcome.error_kind == "cancelled" or (interrupted and not outcome.ok):
+    failed = outcome.error is not None
+    kind = getattr(outcome, "error_kind", None) or getattr(outcome.error, "kind", None)
+    if kind == "cancelled" or (interrupted and failed):
         console.err(f"{console.err_style.warning('interrupted')}: "
                     f"stopped after {plural(outcome.steps, 'step')}")
         return EXIT_INTERRUPTED
-    if not outcome.ok:
-        kind = outcome.error_kind or "runtime_error"
-        label = "wall-clock limit" if kind == "wall_time" else "runtime error"
-        console.error(f"{label}: {outcome.error}")
+    if failed:
+        message = getattr(outcome.error, "message", None) or str(outcome.error)
+        label = "wall-clock limit exceeded" if kind == "wall_time" else "runtime error"
+        console.error(f"{label}: {message}")
         console.err(f"  after {plural(outcome.steps, 'step')}")
-        hint = _hint(outcome.error or "")
+        hint = _hint(message)
         if hint:
             console.err(f"  {console.err_style.gutter('=')} help: {hint}")
         return EXIT_FAILURE
