@@ -103,6 +103,9 @@ _TABLE = (
     OpInfo("MapLen", 0xA6),
     OpInfo("Debug", 0xA7),
     OpInfo("DebugMsg", 0xA8),
+    # Addition (not in the reference): field access resolved by name against the record's
+    # own type at run time; emitted only for field names declared at different positions.
+    OpInfo("GetFieldNamed", 0xB0, ("name",)),
     OpInfo("Nop", 0xFE),
     OpInfo("Halt", 0xFF),
 )
@@ -170,6 +173,8 @@ def debug_form(instr: tuple) -> str:
         return f"Assert {{ msg: {msg}, kind: {kind}, index: {index} }}"
     if len(instr) == 1:
         return name
+    if name == "GetFieldNamed":
+        return f'GetFieldNamed("{instr[1]}")'
     return f"{name}({', '.join(str(x) for x in instr[1:])})"
 
 
@@ -181,7 +186,10 @@ def validate(instr) -> None:
     if len(instr) - 1 != info.arity:
         raise ValueError(f"{info.name} takes {info.arity} operands, got {len(instr) - 1}")
     for i, operand in enumerate(instr[1:]):
-        if info.name == "Assert" and i == 1:
+        if info.name == "GetFieldNamed":
+            if type(operand) is not str:
+                raise ValueError("GetFieldNamed operand must be a field name")
+        elif info.name == "Assert" and i == 1:
             if operand not in ASSERT_KINDS:
                 raise ValueError(f"Assert kind must be Requires or Ensures, got {operand!r}")
         elif type(operand) is not int or operand < 0:

@@ -1,0 +1,403 @@
+# Cold-path builtins of the VM (vm.md §2.1): string, list and map opcodes that take and return
+# Python values. Included by _vm.pyx; each raises VmError with the reference's texts.
+
+import re as _re
+import sys as _sys
+
+_INT_RE = _re.compile(r"[+-]?[0-9]+\Z")
+_FLOAT_RE = _re.compile(
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
+    _re.IGNORECASE)
+# Unicode White_Space (what Rust's str::trim strips)
+_WHITE_SPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+                "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+I64_MIN = -(1 << 63)
+I64_MAX = (1 << 63) - 1
+
+
+def _parse_i64(s):
+    """Rust `str::parse::<i64>`: optional sign, ASCII digits only, in range; None on failure."""
+    if not _INT_RE.match(s):
+        return None
+    n = int(s)
+    if n < I64_MIN or n > I64_MAX:
+        return None
+    return n
+
+
+def _parse_f64(s):
+    """Rust `str::parse::<f64>` grammar (accepts `1e3`, `inf`, `NaN`, `.5`, `5.`)."""
+    if not _FLOAT_RE.match(s) or s in (".", "+.", "-."):
+        return None
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def _tn(v):
+    return type_name(v)
+
+
+def _want_str(v, expected="String"):
+    if type(v) is not str:
+        raise verr.type_error(expected, _tn(v))
+
+
+def _want_list(v):
+    if type(v) is not tuple:
+        raise verr.type_error("List", _tn(v))
+
+
+def _want_map(v):
+    if type(v) is not MapValue:
+        raise verr.type_error("Map", _tn(v))
+
+
+def _two_str(a, b):
+    if type(a) is not str:
+        raise verr.type_error("String", _tn(a))
+    if type(b) is not str:
+        raise verr.type_error("String", _tn(b))
+
+
+def _map_key(m, k):
+    _want_map(m)
+    if type(k) is not str:
+        raise verr.type_error("String", _tn(k))
+
+
+def _b_list_len(l):
+    if type(l) is tuple:
+        return len(l)
+    if type(l) is Record and l.type_id == LEGACY_LIST_TYPE_ID:
+        return len(l.fields)
+    raise verr.type_error("List", _tn(l))
+
+
+def _b_list_get(l, i):
+    if type(i) is not int:
+        raise verr.type_error("Int", _tn(i))
+    if type(l) is tuple:
+        items = l
+    elif type(l) is Record and l.type_id == LEGACY_LIST_TYPE_ID:
+        items = l.fields
+    else:
+        raise verr.type_error("List", _tn(l))
+    if i < 0 or i >= len(items):
+        raise verr.index_out_of_bounds(i, len(items))
+    return items[i]
+
+
+def _b_list_push(l, v):
+    if type(l) is tuple:
+        items = l
+    elif type(l) is Record and l.type_id == LEGACY_LIST_TYPE_ID:
+        items = l.fields
+    else:
+        raise verr.type_error("List", _tn(l))
+    _check_len(len(items) + 1)
+    return items + (v,)
+
+
+def _b_parse_int(s):
+    _want_str(s)
+    n = _parse_i64(s.strip(_WHITE_SPACE))
+    return 0 if n is None else n
+
+
+def _b_try_parse_int(s):
+    _want_str(s)
+    n = _parse_i64(s.strip(_WHITE_SPACE))
+    if n is None:
+        return Err("invalid integer: " + s)
+    return Ok(n)
+
+
+def _b_contains(h, n):
+    _two_str(h, n)
+    return n in h
+
+
+def _b_starts_with(s, p):
+    _two_str(s, p)
+    return s.startswith(p)
+
+
+def _b_ends_with(s, x):
+    _two_str(s, x)
+    return s.endswith(x)
+
+
+def _b_float_to_string(x):
+    if type(x) is not float:
+        raise verr.type_error("Float", _tn(x))
+    return float_to_string(x)
+
+
+def _b_chars(s):
+    _want_str(s)
+    _check_len(len(s))
+    return tuple(s)
+
+
+def _b_upper(s):
+    _want_str(s)
+    r = s.upper()
+    _check_str(r)
+    return r
+
+
+def _b_lower(s):
+    _want_str(s)
+    r = s.lower()
+    _check_str(r)
+    return r
+
+
+def _b_trim(s):
+    _want_str(s)
+    return s.strip(_WHITE_SPACE)
+
+
+def _b_join(l, sep):
+    if type(l) is not tuple:
+        raise verr.type_error("List", _tn(l))
+    if type(sep) is not str:
+        raise verr.type_error("String", _tn(sep))
+    for v in l:
+        if type(v) is not str:
+            raise verr.type_error("String", _tn(v))
+    total = sum(len(v) for v in l) + len(sep) * max(len(l) - 1, 0)
+    if total > MAX_STRING_BYTES // 4:
+        _check_str_len(sum(_utf8_len(v) for v in l) + _utf8_len(sep) * max(len(l) - 1, 0))
+    return sep.join(l)
+
+
+def _b_list_len_builtin(l):
+    _want_list(l)
+    return len(l)
+
+
+def _b_is_empty(l):
+    _want_list(l)
+    return len(l) == 0
+
+
+def _b_head(l):
+    _want_list(l)
+    return Some(l[0]) if l else NONE
+
+
+def _b_tail(l):
+    _want_list(l)
+    return l[1:]
+
+
+def _b_append(l, x):
+    _want_list(l)
+    _check_len(len(l) + 1)
+    return l + (x,)
+
+
+def _b_concat(a, b):
+    if type(a) is not tuple:
+        raise verr.type_error("List", _tn(a))
+    if type(b) is not tuple:
+        raise verr.type_error("List", _tn(b))
+    _check_len(len(a) + len(b))
+    return a + b
+
+
+def _b_reverse(l):
+    _want_list(l)
+    return l[::-1]
+
+
+def _b_split(s, sep):
+    _two_str(s, sep)
+    if sep == "":
+        _check_len(len(s))
+        return tuple(s)
+    if s.count(sep) + 1 > MAX_COLLECTION_LEN:
+        _check_len(s.count(sep) + 1)
+    return tuple(s.split(sep))
+
+
+def _b_replace(s, a, b):
+    if type(s) is not str or type(a) is not str or type(b) is not str:
+        raise verr.type_error("String", "non-String")
+    if a == "":
+        # Rust inserts `to` between every char and at both ends
+        n = len(s) + 1
+    else:
+        n = s.count(a)
+    if n and len(s) + n * (len(b) - len(a)) > MAX_STRING_BYTES // 4:
+        _check_str_len(_utf8_len(s) + n * (_utf8_len(b) - _utf8_len(a)))
+    if a == "":
+        return b + b.join(s) + b if s else b
+    return s.replace(a, b)
+
+
+def _b_slice(s, start, end):
+    if type(s) is not str or type(start) is not int or type(end) is not int:
+        raise verr.type_error("String, Int, Int", "wrong types")
+    if start < 0 or end < 0 or start > end:
+        return ""
+    if s.isascii():
+        if end > len(s):
+            return ""
+        return s[start:end]
+    data = s.encode("utf-8")
+    if end > len(data):
+        return ""
+    try:
+        return data[start:end].decode("utf-8") if _on_boundary(data, start) and \
+            _on_boundary(data, end) else ""
+    except UnicodeDecodeError:
+        return ""
+
+
+def _on_boundary(data, i):
+    return i == len(data) or (data[i] & 0xC0) != 0x80
+
+
+def _b_int_parse(s):
+    _want_str(s)
+    n = _parse_i64(s)
+    return NONE if n is None else Some(n)
+
+
+def _b_float_parse(s):
+    _want_str(s)
+    f = _parse_f64(s)
+    return NONE if f is None else Some(f)
+
+
+def _b_bool_to_string(b):
+    if type(b) is not bool:
+        raise verr.type_error("Bool", _tn(b))
+    return "true" if b else "false"
+
+
+def _b_map_get(m, k):
+    _map_key(m, k)
+    return Some(m[k]) if k in m else NONE
+
+
+def _b_map_set(m, k, v):
+    _map_key(m, k)
+    if k not in m:
+        _check_len(len(m) + 1)
+    d = dict(m)
+    d[k] = v
+    return MapValue(d)
+
+
+def _b_map_remove(m, k):
+    _map_key(m, k)
+    d = dict(m)
+    d.pop(k, None)
+    return MapValue(d)
+
+
+def _b_map_contains(m, k):
+    _map_key(m, k)
+    return k in m
+
+
+def _b_map_keys(m):
+    _want_map(m)
+    return tuple(m.keys())
+
+
+def _b_map_values(m):
+    _want_map(m)
+    return tuple(m.values())
+
+
+def _b_map_len(m):
+    _want_map(m)
+    return len(m)
+
+
+def _b_debug(v):
+    try:
+        _sys.stderr.write(display(v) + "\n")
+    except Exception:
+        pass
+    return v
+
+
+def _b_debug_msg(msg, v):
+    text = msg if type(msg) is str else display(msg)
+    try:
+        _sys.stderr.write(text + " " + display(v) + "\n")
+    except Exception:
+        pass
+    return v
+
+
+def _utf8_len(s):
+    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass"))
+
+
+def _check_str_len(nbytes):
+    if nbytes > MAX_STRING_BYTES:
+        raise VmError(f"string too large: {nbytes} bytes exceeds the limit of "
+                      f"{MAX_STRING_BYTES} bytes", "memory_limit")
+
+
+def _check_str(s):
+    if len(s) > MAX_STRING_BYTES // 4:
+        _check_str_len(_utf8_len(s))
+
+
+def _check_len(n):
+    if n > MAX_COLLECTION_LEN:
+        raise VmError(f"collection too large: {n} elements exceeds the limit of "
+                      f"{MAX_COLLECTION_LEN} elements", "memory_limit")
+
+
+# opcode tag -> (number of operands popped, function)
+COLD_OPS = {
+    0x81: (1, _b_list_len),
+    0x82: (2, _b_list_get),
+    0x83: (2, _b_list_push),
+    0x84: (1, _b_parse_int),
+    0x85: (2, _b_contains),
+    0x86: (2, _b_starts_with),
+    0x87: (1, _b_try_parse_int),
+    0x89: (1, _b_float_to_string),
+    0x8B: (1, _b_chars),
+    0x8C: (2, _b_contains),
+    0x8D: (2, _b_starts_with),
+    0x8E: (2, _b_ends_with),
+    0x8F: (1, _b_upper),
+    0x90: (1, _b_lower),
+    0x91: (1, _b_trim),
+    0x92: (2, _b_join),
+    0x93: (1, _b_list_len_builtin),
+    0x94: (1, _b_is_empty),
+    0x95: (1, _b_head),
+    0x96: (1, _b_tail),
+    0x97: (2, _b_append),
+    0x98: (2, _b_concat),
+    0x99: (1, _b_reverse),
+    0x9A: (2, _b_split),
+    0x9B: (3, _b_replace),
+    0x9C: (3, _b_slice),
+    0x9D: (1, _b_int_parse),
+    0x9E: (1, _b_float_parse),
+    0x9F: (1, _b_bool_to_string),
+    0xA0: (2, _b_map_get),
+    0xA1: (3, _b_map_set),
+    0xA2: (2, _b_map_remove),
+    0xA3: (2, _b_map_contains),
+    0xA4: (1, _b_map_keys),
+    0xA5: (1, _b_map_values),
+    0xA6: (1, _b_map_len),
+    0xA7: (1, _b_debug),
+    0xA8: (2, _b_debug_msg),
+}

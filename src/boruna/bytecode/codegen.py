@@ -1,0 +1,686 @@
+"""Codegen: checked AST -> `Module` (vm.md §2.3–§2.4, language.md §3.6).
+
+The emitted op sequences are the reference's, so a program's `steps` and the module counts
+match it. Where the reference's code is wrong (spec/README.md rule 3) the code differs and
+docs/compatibility.md ("Codegen and VM") lists each case:
+
+* an expression whose reference code would leave no value where one is needed (an `if`
+  without `else`, `send`, a block ending in a statement) pushes Unit from a never-written
+  local slot, and as a discarded statement it is not followed by a `Pop`;
+* `for` bodies pop their value (the reference leaks one stack slot per iteration);
+* record literals store fields in declaration order (missing fields are Unit);
+* a field name declared at different positions by different records compiles to the
+  additive `GetFieldNamed` op, resolved against the record's own type at run time;
+* a variant name declared at different indexes by different enums compiles to one match arm
+  per enum with an exact (type, variant) tag (`match_tag_exact`);
+* a string-literal `match` whose arms all fail raises `no match found for value`, and a
+  catch-all arm ends the match instead of falling into later arms;
+* a function whose end is a jump target always ends with `Ret`;
+* block-local names go out of scope at the end of their block (slots are still never reused).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from boruna.bytecode.module import Function, MatchArm, Module, TypeInfo
+from boruna.bytecode.opcodes import BUILTINS, STEP_INPUT_CAP_ID
+from boruna.language import ast
+from boruna.language.errors import CompileError
+from boruna.runtime.capabilities import from_source_name
+from boruna.runtime.values import NONE, FnRef
+
+SOME_TYPE_ID = 65534
+RESULT_TYPE_ID = 65533
+
+# contexts an expression is compiled in
+VALUE = 0     # exactly one value must be left on the stack
+DISCARD = 1   # the value is not wanted; leave nothing
+TAIL = 2      # a function's final expression: a value or nothing (Ret returns Unit)
+
+EXACT_TAG_BASE = 1000
+
+
+def match_tag_exact(type_id: int, variant: int) -> int:
+    """Match-arm tag that hits only `Enum{type_id, variant}` (an addition; vm.md §2.2 tags
+    are all >= -5)."""
+    return -(EXACT_TAG_BASE + type_id * 256 + variant)
+
+
+def type_string(t) -> str:
+    """The informational type string of a type expression (vm.md §1.3)."""
+    if t is None:
+        return "Unit"
+    if isinstance(t, ast.Named):
+        return t.name
+    if isinstance(t, ast.OptionType):
+        return f"Option<{type_string(t.inner)}>"
+    if isinstance(t, ast.ResultType):
+        return f"Result<{type_string(t.ok)}, {type_string(t.err)}>"
+    if isinstance(t, ast.ListType):
+        return f"List<{type_string(t.inner)}>"
+    if isinstance(t, ast.MapType):
+        return f"Map<{type_string(t.key)}, {type_string(t.value)}>"
+    if isinstance(t, ast.FnType):
+        params = ", ".join(type_string(p) for p in t.params)
+        return f"Fn({params}) -> {type_string(t.ret)}"
+    return str(t)
+
+
+def _err(message: str, node=None) -> CompileError:
+    return CompileError("E008", message, getattr(node, "line", 0) or 0,
+                        getattr(node, "col", 0) or 0)
+
+
+# ---------------------------------------------------------------- reference-value analysis
+
+def block_leaves_value(block: ast.Block) -> bool:
+    """True if the reference's code for `block` leaves exactly one value (or diverges)."""
+    if not block.stmts:
+        return False
+    last = block.stmts[-1]
+    if isinstance(last, ast.ExprStmt):
+        return expr_leaves_value(last.expr)
+    return isinstance(last, ast.Return)
+
+
+def expr_leaves_value(e) -> bool:
+    """True if the reference's code for `e` leaves exactly one value on every path."""
+    if isinstance(e, ast.If):
+        return (e.else_block is not None and block_leaves_value(e.then_block)
+                and block_leaves_value(e.else_block))
+    if isinstance(e, ast.Match):
+        return all(expr_leaves_value(arm.body) for arm in e.arms)
+    if isinstance(e, ast.BlockExpr):
+        return block_leaves_value(e.block)
+    if isinstance(e, ast.Send):
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- module-level tables
+
+class _ModuleInfo:
+    def __init__(self, program: ast.Program):
+        self.fn_ids: dict[str, int] = {}
+        for i, f in enumerate(program.functions()):
+            self.fn_ids[f.name] = i
+        self.types: list[TypeInfo] = []
+        self.type_ids: dict[str, int] = {}
+        for t in program.type_defs():
+            self.type_ids.setdefault(t.name, len(self.types))
+            if isinstance(t.kind, ast.RecordKind):
+                members = [(n, type_string(ty)) for n, ty in t.kind.fields]
+                self.types.append(TypeInfo(t.name, "Record", members))
+            else:
+                members = [(n, None if ty is None else type_string(ty))
+                           for n, ty in t.kind.variants]
+                self.types.append(TypeInfo(t.name, "Enum", members))
+        # field name -> set of positions among record types; variant name -> [(tid, idx)]
+        self.field_positions: dict[str, list[int]] = {}
+        self.variant_sites: dict[str, list[tuple[int, int]]] = {}
+        for tid, t in enumerate(self.types):
+            for pos, (name, _) in enumerate(t.members):
+                if t.is_record:
+                    self.field_positions.setdefault(name, []).append(pos)
+                else:
+                    self.variant_sites.setdefault(name, []).append((tid, pos))
+
+
+# ---------------------------------------------------------------- function emitter
+
+class _FnGen:
+    def __init__(self, mod: "_Gen", fn: ast.FnDef):
+        self.mod = mod
+        self.info = mod.info
+        self.fn = fn
+        self.code: list[tuple] = []
+        self.tables: list[list[MatchArm]] = []
+        self.names: dict[str, int] = {}
+        self.next_local = 0
+        self.unit_slot: Optional[int] = None
+        self.caps: list[int] = []
+        self.stubs: list[tuple[list[int], list[tuple]]] = []   # deferred fail code
+        for name in fn.capabilities:
+            cap = from_source_name(name)
+            if cap is not None:
+                self.caps.append(cap.id)
+
+    # -- helpers
+    def emit(self, *ins) -> int:
+        self.code.append(tuple(ins))
+        return len(self.code) - 1
+
+    def patch(self, at: int, target: int) -> None:
+        op = self.code[at]
+        self.code[at] = (op[0], target)
+
+    def alloc(self) -> int:
+        slot = self.next_local
+        self.next_local += 1
+        return slot
+
+    def const(self, value) -> int:
+        return self.mod.const(value)
+
+    def push_unit(self) -> None:
+        if self.unit_slot is None:
+            self.unit_slot = self.alloc()
+        self.emit("LoadLocal", self.unit_slot)
+
+    # -- function
+    def generate(self) -> Function:
+        fn = self.fn
+        for p in fn.params:
+            self.names[p.name] = self.alloc()
+        for i, clause in enumerate(fn.requires):
+            self.expr(clause, VALUE)
+            msg = self.const(f"precondition {i + 1} failed in `{fn.name}`")
+            self.emit("Assert", msg, "Requires", i)
+        self.block_body(fn.body, VALUE if fn.ensures else TAIL)
+        if fn.ensures:
+            if self.code and self.code[-1] == ("Ret",):
+                self.code.pop()
+            slot = self.alloc()
+            self.names["result"] = slot
+            self.emit("StoreLocal", slot)
+            for i, clause in enumerate(fn.ensures):
+                self.expr(clause, VALUE)
+                msg = self.const(f"postcondition {i + 1} failed in `{fn.name}`")
+                self.emit("Assert", msg, "Ensures", i)
+            self.emit("LoadLocal", slot)
+            self.emit("Ret")
+        else:
+            end = len(self.code)
+            ends_in_ret = bool(self.code) and self.code[-1] == ("Ret",)
+            if not ends_in_ret or self._jumps_to(end):
+                self.emit("Ret")
+        if len(fn.params) > 255:
+            raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn)
+        for jumps, stub in self.stubs:
+            start = len(self.code)
+            for j in jumps:
+                self.patch(j, start)
+            self.code.extend(stub)
+        return Function(fn.name, len(fn.params), self.next_local, self.code, self.caps,
+                        fn.intent, self.tables)
+
+    def _jumps_to(self, target: int) -> bool:
+        for ins in self.code:
+            if ins[0] in ("Jmp", "JmpIf", "JmpIfNot") and ins[1] == target:
+                return True
+        for table in self.tables:
+            if any(arm.target == target for arm in table):
+                return True
+        return False
+
+    # -- blocks and statements
+    def block_body(self, block: ast.Block, ctx: int) -> bool:
+        """The function body: names stay visible afterwards (for `ensures`)."""
+        return self.stmts(block.stmts, ctx)
+
+    def block(self, block: ast.Block, ctx: int) -> bool:
+        saved = dict(self.names)
+        left = self.stmts(block.stmts, ctx)
+        self.names = saved
+        return left
+
+    def stmts(self, stmts: list, ctx: int) -> bool:
+        """Emit statements; returns True if a value was left on the stack."""
+        for s in stmts[:-1]:
+            if isinstance(s, ast.ExprStmt):
+                if self.expr(s.expr, DISCARD):
+                    self.emit("Pop")
+            else:
+                self.stmt(s)
+        if not stmts:
+            if ctx == VALUE:
+                self.push_unit()
+                return True
+            return False
+        last = stmts[-1]
+        if isinstance(last, ast.ExprStmt):
+            left = self.expr(last.expr, ctx)
+            if ctx == DISCARD and left:
+                self.emit("Pop")
+                return False
+            return left
+        self.stmt(last)
+        if ctx == VALUE and not isinstance(last, ast.Return):
+            self.push_unit()
+            return True
+        return ctx == VALUE
+
+    def stmt(self, s) -> None:
+        if isinstance(s, ast.Let):
+            self.expr(s.value, VALUE)
+            slot = self.alloc()
+            self.names[s.name] = slot
+            self.emit("StoreLocal", slot)
+        elif isinstance(s, ast.Assign):
+            self.expr(s.value, VALUE)
+            slot = self.names.get(s.target)
+            if slot is None:
+                raise _err(f"undefined variable: {s.target}", s)
+            self.emit("StoreLocal", slot)
+        elif isinstance(s, ast.Return):
+            if s.value is None:
+                self.emit("PushConst", self.const(None))
+            else:
+                self.expr(s.value, VALUE)
+            self.emit("Ret")
+        elif isinstance(s, ast.While):
+            top = len(self.code)
+            self.expr(s.condition, VALUE)
+            exit_jump = self.emit("JmpIfNot", 0)
+            self.block(s.body, DISCARD)
+            self.emit("Jmp", top)
+            self.patch(exit_jump, len(self.code))
+        elif isinstance(s, ast.For):
+            self.expr(s.iter, VALUE)
+            lst = self.alloc()
+            self.emit("StoreLocal", lst)
+            self.emit("PushConst", self.const(0))
+            idx = self.alloc()
+            self.emit("StoreLocal", idx)
+            var = self.alloc()
+            top = len(self.code)
+            self.emit("LoadLocal", idx)
+            self.emit("LoadLocal", lst)
+            self.emit("ListLen")
+            self.emit("Lt")
+            exit_jump = self.emit("JmpIfNot", 0)
+            self.emit("LoadLocal", lst)
+            self.emit("LoadLocal", idx)
+            self.emit("ListGet")
+            self.emit("StoreLocal", var)
+            saved = dict(self.names)
+            self.names[s.var] = var
+            self.block(s.body, DISCARD)
+            self.names = saved
+            self.emit("LoadLocal", idx)
+            self.emit("PushConst", self.const(1))
+            self.emit("Add")
+            self.emit("StoreLocal", idx)
+            self.emit("Jmp", top)
+            self.patch(exit_jump, len(self.code))
+        elif isinstance(s, ast.ExprStmt):
+            if self.expr(s.expr, DISCARD):
+                self.emit("Pop")
+        else:
+            raise _err(f"unsupported statement: {type(s).__name__}", s)
+
+    # -- expressions
+    def expr(self, e, ctx: int) -> bool:
+        """Emit `e`; returns True if it left a value (always True for VALUE)."""
+        t = type(e)
+        if t is ast.If:
+            return self.if_expr(e, ctx)
+        if t is ast.Match:
+            return self.match_expr(e, ctx)
+        if t is ast.BlockExpr:
+            return self.block(e.block, ctx)
+        if t is ast.Send:
+            self.expr(e.target, VALUE)
+            self.expr(e.message, VALUE)
+            self.emit("SendMsg")
+            if ctx == VALUE:
+                self.push_unit()
+                return True
+            return False
+        self.simple_expr(e)
+        return True
+
+    def simple_expr(self, e) -> None:
+        t = type(e)
+        if t is ast.IntLit or t is ast.FloatLit or t is ast.StringLit or t is ast.BoolLit:
+            self.emit("PushConst", self.const(e.value))
+        elif t is ast.NoneLit:
+            self.emit("PushConst", self.const(NONE))
+        elif t is ast.Ident:
+            slot = self.names.get(e.name)
+            if slot is not None:
+                self.emit("LoadLocal", slot)
+            elif e.name in self.info.fn_ids:
+                self.emit("PushConst", self.const(FnRef(self.info.fn_ids[e.name])))
+            else:
+                raise _err(f"undefined: {e.name}", e)
+        elif t is ast.Binary:
+            self.expr(e.left, VALUE)
+            self.expr(e.right, VALUE)
+            self.emit(e.op)
+        elif t is ast.Unary:
+            self.expr(e.expr, VALUE)
+            self.emit(e.op)
+        elif t is ast.Call:
+            self.call(e)
+        elif t is ast.FieldAccess:
+            self.expr(e.object, VALUE)
+            self.field_access(e)
+        elif t is ast.RecordLit:
+            self.record_lit(e)
+        elif t is ast.EnumVariant:
+            self.enum_variant(e)
+        elif t is ast.ListLit:
+            if len(e.items) > 255:
+                raise _err(f"list literal has {len(e.items)} elements; max 255", e)
+            for item in e.items:
+                self.expr(item, VALUE)
+            self.emit("MakeList", len(e.items))
+        elif t is ast.SomeExpr:
+            self.expr(e.expr, VALUE)
+            self.emit("PushConst", self.const(True))
+            self.emit("Pop")
+            self.emit("MakeEnum", SOME_TYPE_ID, 1)
+        elif t is ast.OkExpr:
+            self.expr(e.expr, VALUE)
+            self.emit("MakeEnum", RESULT_TYPE_ID, 0)
+        elif t is ast.ErrExpr:
+            self.expr(e.expr, VALUE)
+            self.emit("MakeEnum", RESULT_TYPE_ID, 1)
+        elif t is ast.Spawn:
+            if not isinstance(e.expr, ast.Ident):
+                raise _err("spawn requires a function name", e)
+            fid = self.info.fn_ids.get(e.expr.name)
+            if fid is None:
+                raise _err(f"unknown function: {e.expr.name}", e)
+            self.emit("SpawnActor", fid)
+        elif t is ast.Receive:
+            self.emit("ReceiveMsg")
+        elif t is ast.Emit:
+            self.expr(e.expr, VALUE)
+            self.emit("Dup")
+            self.emit("EmitUi")
+        else:
+            raise _err(f"unsupported expression: {t.__name__}", e)
+
+    def call(self, e: ast.Call) -> None:
+        n = len(e.args)
+        if isinstance(e.func, ast.Ident):
+            name = e.func.name
+            builtin = BUILTINS.get(name)
+            if builtin is not None and builtin[0] == n:
+                for a in e.args:
+                    self.expr(a, VALUE)
+                if name == "step_input":
+                    self.emit("CapCall", STEP_INPUT_CAP_ID, 1)
+                    if STEP_INPUT_CAP_ID not in self.caps:
+                        self.caps.append(STEP_INPUT_CAP_ID)
+                else:
+                    self.emit(builtin[1])
+                return
+            fid = self.info.fn_ids.get(name)
+            if fid is not None:
+                for a in e.args:
+                    self.expr(a, VALUE)
+                if n > 255:
+                    raise _err(f"call to `{name}` has {n} arguments; max 255", e)
+                self.emit("Call", fid, n)
+                return
+        for a in e.args:
+            self.expr(a, VALUE)
+        self.expr(e.func, VALUE)
+        if n > 255:
+            raise _err(f"call has {n} arguments; max 255", e)
+        self.emit("CallIndirect", n)
+
+    def field_access(self, e: ast.FieldAccess) -> None:
+        name = e.field
+        if name.isdigit() and name.isascii() and int(name) <= 255:
+            self.emit("GetField", int(name))
+            return
+        positions = self.info.field_positions.get(name)
+        if not positions:
+            self.emit("GetField", 0)
+        elif all(p == positions[0] for p in positions):
+            self.emit("GetField", positions[0])
+        else:
+            self.emit("GetFieldNamed", name)
+
+    def record_lit(self, e: ast.RecordLit) -> None:
+        info = self.info
+        tid = info.type_ids.get(e.type_name)
+        decl = info.types[tid] if tid is not None else None
+        if decl is not None and not decl.is_record:
+            decl = None
+        type_id = tid if tid is not None else 0
+        if e.spread is not None:
+            fields = decl.member_names() if decl is not None else []
+            if len(fields) > 255:
+                raise _err(f"record literal has {len(fields)} fields; max 255", e)
+            self.expr(e.spread, VALUE)
+            base = self.alloc()
+            self.emit("StoreLocal", base)
+            overrides = {}
+            for fname, fexpr in e.fields:
+                overrides.setdefault(fname, fexpr)
+            for pos, fname in enumerate(fields):
+                if fname in overrides:
+                    self.expr(overrides[fname], VALUE)
+                else:
+                    self.emit("LoadLocal", base)
+                    self.emit("GetField", pos)
+            self.emit("MakeRecord", type_id, len(fields))
+            return
+        written = [f for f, _ in e.fields]
+        if decl is None or written == decl.member_names():
+            if len(e.fields) > 255:
+                raise _err(f"record literal has {len(e.fields)} fields; max 255", e)
+            for _, fexpr in e.fields:
+                self.expr(fexpr, VALUE)
+            self.emit("MakeRecord", type_id, len(e.fields))
+            return
+        # rule-3 fix: evaluate in literal order, store in declaration order
+        declared = decl.member_names()
+        extra = [f for f in dict.fromkeys(written) if f not in declared]
+        order = declared + extra
+        if len(order) > 255:
+            raise _err(f"record literal has {len(order)} fields; max 255", e)
+        slots: dict[str, int] = {}
+        for fname, fexpr in e.fields:
+            self.expr(fexpr, VALUE)
+            slot = self.alloc()
+            self.emit("StoreLocal", slot)
+            slots.setdefault(fname, slot)
+        for fname in order:
+            if fname in slots:
+                self.emit("LoadLocal", slots[fname])
+            else:
+                self.push_unit()
+        self.emit("MakeRecord", type_id, len(order))
+
+    def enum_variant(self, e: ast.EnumVariant) -> None:
+        info = self.info
+        tid = info.type_ids.get(e.enum_name)
+        if tid is None:
+            raise _err(f"unknown enum: {e.enum_name}", e)
+        decl = info.types[tid]
+        if not decl.is_enum:
+            raise _err(f"'{e.enum_name}' is not an enum", e)
+        names = decl.member_names()
+        if e.variant not in names:
+            raise _err(f"enum '{e.enum_name}' has no variant '{e.variant}'", e)
+        idx = names.index(e.variant)
+        if e.payload is not None:
+            self.expr(e.payload, VALUE)
+        else:
+            self.emit("PushConst", self.const(None))
+        if idx > 255:
+            raise _err(f"enum has {idx} variants; max 255", e)
+        self.emit("MakeEnum", tid, idx)
+
+    # -- if
+    def if_expr(self, e: ast.If, ctx: int) -> bool:
+        self.expr(e.condition, VALUE)
+        if expr_leaves_value(e) or ctx == VALUE:
+            jf = self.emit("JmpIfNot", 0)
+            self.block(e.then_block, VALUE)
+            if e.else_block is None:
+                jend = self.emit("Jmp", 0)
+                self.patch(jf, len(self.code))
+                self.push_unit()
+            else:
+                jend = self.emit("Jmp", 0)
+                self.patch(jf, len(self.code))
+                self.block(e.else_block, VALUE)
+            self.patch(jend, len(self.code))
+            return True
+        inner = DISCARD if ctx == DISCARD else TAIL
+        jf = self.emit("JmpIfNot", 0)
+        self.block(e.then_block, inner)
+        if e.else_block is None:
+            self.patch(jf, len(self.code))
+        else:
+            jend = self.emit("Jmp", 0)
+            self.patch(jf, len(self.code))
+            self.block(e.else_block, inner)
+            self.patch(jend, len(self.code))
+        return False
+
+    # -- match
+    def match_expr(self, e: ast.Match, ctx: int) -> bool:
+        if expr_leaves_value(e) or ctx == VALUE:
+            arm_ctx, left = VALUE, True
+        else:
+            arm_ctx, left = (DISCARD if ctx == DISCARD else TAIL), False
+        chain = any(isinstance(a.pattern, ast.StringPat) for a in e.arms) or any(
+            isinstance(a.pattern, ast.IntPat) and not 0 <= a.pattern.value < 2**31
+            for a in e.arms)
+        self.expr(e.value, VALUE)
+        if chain:
+            self.match_chain(e, arm_ctx)
+        else:
+            self.match_table(e, arm_ctx)
+        return left
+
+    def match_chain(self, e: ast.Match, arm_ctx: int) -> None:
+        scrut = self.alloc()
+        self.emit("StoreLocal", scrut)
+        end_jumps: list[int] = []
+        pending_fail: Optional[int] = None
+        has_catchall = False
+        last = len(e.arms) - 1
+        for i, arm in enumerate(e.arms):
+            if pending_fail is not None:
+                self.patch(pending_fail, len(self.code))
+                pending_fail = None
+            pat = arm.pattern
+            saved = dict(self.names)
+            if isinstance(pat, (ast.StringPat, ast.IntPat)):
+                self.emit("LoadLocal", scrut)
+                self.emit("PushConst", self.const(pat.value))
+                self.emit("Eq")
+                pending_fail = self.emit("JmpIfNot", 0)
+                self.expr(arm.body, arm_ctx)
+                if i != last:
+                    end_jumps.append(self.emit("Jmp", 0))
+            else:
+                if isinstance(pat, ast.IdentPat):
+                    self.emit("LoadLocal", scrut)
+                    slot = self.alloc()
+                    self.emit("StoreLocal", slot)
+                    self.names[pat.name] = slot
+                self.expr(arm.body, arm_ctx)
+                # rule-3 fix: a catch-all ends the match instead of falling into later arms
+                if i != last:
+                    end_jumps.append(self.emit("Jmp", 0))
+                has_catchall = True
+            self.names = saved
+        if pending_fail is not None:
+            if has_catchall:
+                end_jumps.append(pending_fail)
+            else:
+                # rule-3 fix: no arm matched -> `no match found for value` (out of line)
+                table = len(self.tables)
+                self.tables.append([])
+                self.stubs.append(([pending_fail], [("LoadLocal", scrut), ("Match", table)]))
+        end = len(self.code)
+        for j in end_jumps:
+            self.patch(j, end)
+
+    def match_table(self, e: ast.Match, arm_ctx: int) -> None:
+        table_index = len(self.tables)
+        table: list[MatchArm] = []
+        self.tables.append(table)
+        self.emit("Match", table_index)
+        end_jumps: list[int] = []
+        last = len(e.arms) - 1
+        for i, arm in enumerate(e.arms):
+            start = len(self.code)
+            for tag in self.pattern_tags(arm.pattern):
+                table.append(MatchArm(tag, start))
+            saved = dict(self.names)
+            binder = _innermost_ident(arm.pattern)
+            if binder is not None:
+                slot = self.alloc()
+                self.emit("StoreLocal", slot)
+                self.names[binder] = slot
+            else:
+                self.emit("Pop")
+            self.expr(arm.body, arm_ctx)
+            self.names = saved
+            if i != last:
+                end_jumps.append(self.emit("Jmp", 0))
+        end = len(self.code)
+        for j in end_jumps:
+            self.patch(j, end)
+
+    def pattern_tags(self, p) -> list[int]:
+        if isinstance(p, (ast.WildcardPat, ast.IdentPat, ast.StringPat)):
+            return [-1]
+        if isinstance(p, ast.BoolPat):
+            return [1 if p.value else 0]
+        if isinstance(p, ast.NonePat):
+            return [-2]
+        if isinstance(p, ast.SomePat):
+            return [-3]
+        if isinstance(p, ast.OkPat):
+            return [-4]
+        if isinstance(p, ast.ErrPat):
+            return [-5]
+        if isinstance(p, ast.IntPat):
+            return [p.value]
+        if isinstance(p, ast.VariantPat):
+            sites = self.info.variant_sites.get(p.name)
+            if not sites:
+                return [-1]
+            if all(idx == sites[0][1] for _, idx in sites):
+                return [sites[0][1]]
+            return [match_tag_exact(tid, idx) for tid, idx in sites]
+        return [-1]
+
+
+def _innermost_ident(p) -> Optional[str]:
+    while True:
+        if isinstance(p, ast.IdentPat):
+            return p.name
+        if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat)):
+            p = p.inner
+        elif isinstance(p, ast.VariantPat) and p.inner is not None:
+            p = p.inner
+        else:
+            return None
+
+
+# ---------------------------------------------------------------- module emitter
+
+class _Gen:
+    def __init__(self, program: ast.Program, name: str):
+        self.program = program
+        self.name = name
+        self.info = _ModuleInfo(program)
+        self.constants: list = []
+
+    def const(self, value) -> int:
+        self.constants.append(value)
+        return len(self.constants) - 1
+
+    def generate(self) -> Module:
+        functions = [_FnGen(self, f).generate() for f in self.program.functions()]
+        entry = self.info.fn_ids.get("main", 0)
+        return Module(name=self.name, constants=self.constants, globals=[],
+                      types=self.info.types, functions=functions, entry=entry)
+
+
+def generate(program: ast.Program, name: str = "module") -> Module:
+    """Compile a checked program to a Module; raises CompileError E008."""
+    return _Gen(program, name).generate()
