@@ -6,13 +6,16 @@ from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
 from boruna.service.errors import guard_source
 
+APP_MODULE_NAME = "app"
+
 
 @tool_boundary
 def validate_app_tool(source: str) -> dict:
-    """Which App functions exist and the detected State/Msg types.
+    """Which App functions exist, the detected State/Msg types, and every violation.
 
     Protocol violations are `success: true, valid: false` with `errors`; only a source that
-    does not lex or parse fails (the `errors` shape of `boruna_compile`).
+    does not lex or parse fails (the `errors` shape of `boruna_compile`), and
+    `framework_error` means the validator itself failed.
     """
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
@@ -23,29 +26,30 @@ def validate_app_tool(source: str) -> dict:
         program = parse(source)
     except CompileError as err:
         return compile_failure(err)
-    report = validate_app(program)
-    return ok(
-        has_init=report.has_init,
-        has_update=report.has_update,
-        has_view=report.has_view,
-        has_policies=report.has_policies,
-        state_type=report.state_type,
-        message_type=report.message_type,
-        errors=list(report.errors),
-        valid=not report.errors and report.has_init and report.has_update and report.has_view,
-    )
+    try:
+        report = validate_app(program)
+    except Exception as exc:  # the validator itself broke: the seed's framework_error
+        return fail("framework_error", f"validator failed: {type(exc).__name__}: {exc}")
+    return ok(**report.to_dict())
 
 
 @tool_boundary
 def framework_test_tool(source: str, messages) -> dict:
-    """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding."""
+    """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding.
+
+    A failing construction or cycle is `framework_error` carrying the partial cycles.
+    """
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
     from boruna.tooling.framework import run_app_test
 
     guard_source(source)
     try:
-        module = compile_source(source, name="app")
+        module = compile_source(source, name=APP_MODULE_NAME)
     except CompileError as err:
         return compile_failure(err)
-    return run_app_test(module, list(messages))
+    result = run_app_test(module, list(messages))
+    if result.ok:
+        return ok(**result.to_dict())
+    fields = result.to_dict()
+    return fail("framework_error", fields.pop("message"), **fields)
