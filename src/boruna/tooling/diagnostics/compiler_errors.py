@@ -44,7 +44,7 @@ def type_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
             if not line:
                 line = find_identifier_line(ctx.lines, name) or 0
                 col = 0
-            location = ctx.span_location(line, col, len(name.encode("utf-8")))
+            location = ctx.span_location(line, col, len(name.encode("utf-8", "surrogatepass")))
             diag = Diagnostic(code, "error", err.message, location)
             patch = rename_patch(ctx, code, name, line, col)
             if patch is not None:

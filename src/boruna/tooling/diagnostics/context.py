@@ -78,4 +78,4 @@ class CheckContext:
     def byte_col(self, line: int, index: int) -> int:
         """1-based byte column of 0-based character `index` on `line`."""
         text = self.line_text(line) or ""
-        return len(text[:index].encode("utf-8")) + 1
+        return len(text[:index].encode("utf-8", "surrogatepass")) + 1

@@ -38,7 +38,7 @@ def _check_literal(ctx: CheckContext, lit: A.RecordLit) -> list[Diagnostic]:
         if position is not None:
             line, index = position
             col = ctx.byte_col(line, index)
-            location = ctx.span_location(line, col, len(name.encode("utf-8")))
+            location = ctx.span_location(line, col, len(name.encode("utf-8", "surrogatepass")))
         else:
             line, index = _fallback_line(ctx, name), None
             location = ctx.location(line)

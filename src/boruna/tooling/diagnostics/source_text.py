@@ -102,7 +102,7 @@ def byte_col_to_index(line: str, col: int) -> int:
     for index, ch in enumerate(line):
         if consumed >= target:
             return index
-        consumed += len(ch.encode("utf-8"))
+        consumed += len(ch.encode("utf-8", "surrogatepass"))
     return len(line)
 
 
