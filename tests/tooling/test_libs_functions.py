@@ -366,8 +366,6 @@ def test_all_libraries_import_together_without_clashes():
     src = imports + '\nfn main() -> Int { authz_can_read(authz_default_policy(), "viewer") ' \
                     '+ http_is_error(500) + pagination_info(1, 10, 30).total_pages }\n'
     assert run_source(src) == 5
-    from boruna.language.frontend import parse
     names = [n for lib in sorted(SMOKE) for n in _function_names(lib)]
     dup = sorted({n for n in names if names.count(n) > 1})
     assert dup == []
-    assert parse(src) is not None
