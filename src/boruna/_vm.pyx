@@ -610,8 +610,15 @@ cdef class Machine:
         for k in range(n):
             self.locals[self.lp + k].tag = T_UNIT
         args = list(args)
-        for k in range(min(len(args), n)):
-            from_py(&self.locals[self.lp + k], args[k])
+        try:
+            for k in range(min(len(args), n)):
+                from_py(&self.locals[self.lp + k], args[k])
+        except Exception as exc:
+            for k in range(n):
+                vclear(&self.locals[self.lp + k])
+            self._set_error(exc)
+            self.done = True
+            return
         self.frames[0].func = fn_index
         self.frames[0].ip = 0
         self.frames[0].stack_base = self.sp
