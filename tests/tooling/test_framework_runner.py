@@ -230,3 +230,23 @@ def test_t14_auth_app_template_end_to_end():
                                                 "reason": "unknown effect kind"}]}
     assert r.cycles[2]["state"] == [1, "", "viewer", "session", "ready", "", 1]
     assert r.cycles[2]["effects"] == 0 and r.total_cycles == 3
+
+
+SPIN = "fn spin(n: Int) -> Int { let mut i = 0 while i < n { i = i + 1 } i }\n"
+
+
+def test_wall_clock_budget_covers_the_whole_run():
+    src = COUNTER.replace("UpdateResult { state: state, effects: [] }",
+                          "UpdateResult { state: State { count: spin(200000), label: \"c\" }, effects: [] }") + SPIN
+    r = run_app_test(src, ["tick"] * 10_000, max_wall_ms=50)
+    assert r.ok is False
+    assert r.error.endswith("runtime error: wall-clock execution limit exceeded (50 ms)")
+    assert len(r.cycles) < 10_000
+
+
+def test_cancel_event_stops_the_run():
+    import threading
+    stop = threading.Event()
+    stop.set()
+    r = run_app_test(COUNTER, ["add:1"], cancel_event=stop)
+    assert r.ok is False and r.error == "runtime error: execution cancelled"

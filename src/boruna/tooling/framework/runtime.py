@@ -6,6 +6,7 @@ the effect batch against the App's policy, transition, render the view.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -44,10 +45,15 @@ class AppRuntime:
     """A constructed App: `state`, `cycle`, `policy`, `history`; `send(tag, payload)`."""
 
     def __init__(self, module, *, max_steps: int = DEFAULT_MAX_STEPS,
-                 policy: Optional[AppPolicy] = None, max_cycles: int = MAX_CYCLES):
+                 policy: Optional[AppPolicy] = None, max_cycles: int = MAX_CYCLES,
+                 max_wall_ms: Optional[int] = None, cancel_event=None):
         self.module = module
         self.max_cycles = max_cycles
         self._max_steps = max_steps
+        self._max_wall_ms = max_wall_ms
+        self._deadline = (time.monotonic() + max_wall_ms / 1000.0
+                          if max_wall_ms is not None else None)
+        self._cancel_event = cancel_event
         for name in REQUIRED_FUNCTIONS:
             if module.function_index(name) is None:
                 raise errors.missing_function(name)
@@ -68,13 +74,29 @@ class AppRuntime:
         asked = self.policy.step_limit() if hasattr(self, "policy") else None
         return min(self._max_steps, asked) if asked else self._max_steps
 
+    def _wall_time_error(self):
+        return errors.runtime_error(
+            f"wall-clock execution limit exceeded ({self._max_wall_ms} ms)")
+
+    def _remaining_ms(self) -> Optional[int]:
+        """What is left of the run's wall-clock budget (None = unbounded)."""
+        if self._deadline is None:
+            return None
+        left = int((self._deadline - time.monotonic()) * 1000)
+        if left <= 0:
+            raise self._wall_time_error()
+        return left
+
     def _call(self, name: str, args: tuple, policy: Policy, pure: bool) -> Any:
         from boruna.runtime.execute import call_function
 
         outcome = call_function(self.module, name, args, policy=policy,
-                                max_steps=self.step_limit())
+                                max_steps=self.step_limit(), max_wall_ms=self._remaining_ms(),
+                                cancel_event=self._cancel_event)
         if outcome.ok:
             return outcome.result
+        if outcome.error_kind == "wall_time":
+            raise self._wall_time_error()
         text = _error_text(outcome.error)
         if pure and text.startswith(_CAPABILITY_FAILURES):
             raise errors.capability_in_pure(name)

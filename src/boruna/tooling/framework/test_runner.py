@@ -63,18 +63,21 @@ def _policy_of(policy) -> Optional[AppPolicy]:
 def run_app_test(source_or_module, messages: Union[str, list[str]],
                  policy: Union[AppPolicy, dict, None] = None,
                  max_steps: int = DEFAULT_MAX_STEPS, libs_dir=None,
-                 max_cycles: int = MAX_CYCLES) -> AppTestResult:
+                 max_cycles: int = MAX_CYCLES, max_wall_ms: Optional[int] = None,
+                 cancel_event=None) -> AppTestResult:
     """Run the App (source text or compiled Module) through `messages`.
 
     `messages` is a list of `"tag:payload"` strings or the CLI's comma-separated string.
-    `policy` overrides the App's own `policies()`; `max_steps` bounds every VM call.
+    `policy` overrides the App's own `policies()`; `max_steps` bounds every VM call and
+    `max_wall_ms` the whole run; `cancel_event` (a threading.Event) stops it.
     Raises `CompileError` for source that does not compile.
     """
     module = _module_of(source_or_module, libs_dir)
     items = split_message_list(messages)
     try:
         app = AppRuntime(module, max_steps=max_steps, policy=_policy_of(policy),
-                         max_cycles=max_cycles)
+                         max_cycles=max_cycles, max_wall_ms=max_wall_ms,
+                         cancel_event=cancel_event)
     except FrameworkError as exc:
         return AppTestResult(ok=False, error=exc.message)
     brief = lambda value: format_value_brief(value, module)     # noqa: E731
