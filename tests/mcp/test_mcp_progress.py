@@ -72,7 +72,7 @@ def test_all_notifications_arrive_before_the_response(mcp_server):
 
 def test_short_run_sends_no_notifications(mcp_server):
     payload, received, wire = _call_with_progress(mcp_server, {"source": "fn main() -> Int { 7 }"})
-    assert payload["result"] == 7 and payload["steps"] == 2
+    assert payload["result"] == 7 and payload["steps"] == 3
     assert received == [] and _progress_values(wire) == []
 
 

@@ -99,7 +99,8 @@ class BorunaServer:
                 raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
 
         meta = ctx.meta or {}
-        token_present = meta.get("progressToken") is not None and tool.name == "boruna_run"
+        token = meta.get("progressToken", meta.get("progress_token"))
+        token_present = token is not None and tool.name == "boruna_run"
         env = ToolEnv(templates_dir=self.templates_dir, libs_dir=self.libs_dir,
                       on_progress=_progress_reporter(ctx, token_present))
         work = functools.partial(self._invoke, tool, args, env)

@@ -46,14 +46,44 @@ def check_max_steps(max_steps) -> int:
     return max_steps
 
 
-def runtime_failure(outcome) -> dict:
+class CallRecorder:
+    """A capability handler wrapper remembering which capabilities answered, for progress."""
+
+    def __init__(self, handler=None):
+        from boruna.runtime.handlers import MockHandler
+
+        self.handler = handler if handler is not None else MockHandler()
+        self.names: list[str] = []
+
+    def handle(self, cap, args):
+        result = self.handler.handle(cap, args)
+        self.names.append(cap.wire_name)
+        return result
+
+    def drain(self) -> list[str]:
+        names, self.names = self.names, []
+        return names
+
+
+def progress_relay(on_progress, recorder: CallRecorder):
+    """`on_progress(steps)` for the VM, forwarding `(steps, message)` to the caller."""
+    from boruna.runtime.gateway import progress_message
+
+    def relay(steps):
+        on_progress(steps, progress_message(recorder.drain()))
+
+    return relay
+
+
+def runtime_failure(outcome, max_wall_ms) -> dict:
     """`runtime_error` (or `limit_exceeded` for the wall clock) from a failed run."""
-    error = outcome.error
-    if getattr(error, "kind", None) == "wall_time":
-        ms = error.limit
-        return fail("limit_exceeded", f"wall-clock execution limit of {ms} ms exceeded",
-                    limit_kind="wall_ms", limit=ms, phase="execution", steps=outcome.steps)
-    return fail("runtime_error", str(error), steps=outcome.steps)
+    if outcome.error_kind == "wall_time":
+        return fail("limit_exceeded", f"wall-clock execution limit of {max_wall_ms} ms exceeded",
+                    limit_kind="wall_ms", limit=max_wall_ms, phase="execution",
+                    steps=outcome.steps)
+    if outcome.error_kind == "cancelled":
+        return fail("cancelled", "execution cancelled", steps=outcome.steps)
+    return fail("runtime_error", outcome.error, steps=outcome.steps)
 
 
 @tool_boundary
@@ -63,8 +93,9 @@ def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
 
     `policy`: None/"allow-all"/"deny-all"/Policy object or dict. `limits`: dict with
     `max_wall_ms`, `max_output_bytes` (`max_memory_mb` is refused). `on_progress(steps,
-    message)` is called after every unfinished 100,000-step slice; `cancel_event`
-    (threading.Event) stops the run early.
+    message)` is called after every unfinished 100,000-step slice (`message` is None,
+    "cap: <name>" or "caps: <a>, <b>" for the slice's capability calls); `cancel_event`
+    (threading.Event) stops the run between slices (`error_kind: "cancelled"`).
     """
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
@@ -88,11 +119,13 @@ def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
     except PolicyRejected as rejected:
         return rejected.response
 
+    recorder = CallRecorder()
     outcome = run(module, policy=resolved, max_steps=steps_cap, trace=bool(trace),
-                  max_wall_ms=max_wall_ms, on_progress=on_progress,
+                  max_wall_ms=max_wall_ms, handler=recorder,
+                  on_progress=None if on_progress is None else progress_relay(on_progress, recorder),
                   slice_steps=PROGRESS_SLICE, cancel_event=cancel_event)
-    if outcome.error is not None:
-        return runtime_failure(outcome)
+    if not outcome.ok:
+        return runtime_failure(outcome, max_wall_ms)
 
     result = format_value(outcome.result, module)
     ui_output = [format_value(tree, module) for tree in outcome.ui_output]
@@ -107,8 +140,6 @@ def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
 
     response = ok(result=result, steps=outcome.steps, ui_output=ui_output)
     if trace:
-        entries = list(outcome.trace)
-        total = getattr(outcome, "trace_total", len(entries))
-        response["trace"] = entries[:TRACE_LIMIT]
-        response["trace_truncated"] = total > TRACE_LIMIT
+        response["trace"] = list(outcome.trace)[:TRACE_LIMIT]
+        response["trace_truncated"] = bool(outcome.trace_truncated)
     return response

@@ -17,6 +17,7 @@ from boruna.service.policy_argument import PolicyRejected, resolve_policy
 from boruna.service.running import check_max_steps
 
 EVENT_LOG_LIMIT = 1000
+SLICE_STEPS = 100_000
 SEAL_KIND = "replay-verified-event-log"
 SEAL_NOTE = (
     "This seal is a deterministic replay proof over the VM event log (every event of the "
@@ -59,12 +60,44 @@ def first_divergence(original: list[dict], replayed: list[dict]) -> str | None:
     return None
 
 
-def _run_failure(outcome) -> dict:
-    error = outcome.error
-    if getattr(error, "kind", None) in ("capability_denied", "capability_budget_exceeded"):
-        return fail("capability_denied", str(error), capability=error.capability,
-                    steps=outcome.steps)
-    return fail("runtime_error", str(error), steps=outcome.steps)
+class RecordedRun:
+    """One run with its event log: `error` is the VmError (None on success)."""
+
+    def __init__(self, machine, log):
+        self.result = machine.result
+        self.steps = machine.steps
+        self.error = machine.error_obj if machine.error is not None else None
+        self.log = log
+
+
+def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None) -> RecordedRun:
+    """Run `module`'s entry on a VM whose gateway records the full event log."""
+    from boruna import _vm
+    from boruna.runtime.errors import VmError
+    from boruna.runtime.gateway import CapabilityGateway, EventLog
+
+    log = EventLog()
+    gateway = CapabilityGateway(policy, handler, event_log=log)
+    machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps)
+    machine.set_entry(module.entry)
+    while not machine.finished and machine.error is None:
+        if cancel_event is not None and cancel_event.is_set():
+            run = RecordedRun(machine, log)
+            run.error = VmError("execution cancelled", "cancelled")
+            return run
+        if machine.execute_bounded(SLICE_STEPS) != _vm.PAUSED:
+            break
+    return RecordedRun(machine, log)
+
+
+def _run_failure(run: RecordedRun) -> dict:
+    error = run.error
+    if error.kind in ("capability_denied", "capability_budget_exceeded"):
+        return fail("capability_denied", error.message, capability=error.capability,
+                    steps=run.steps)
+    if error.kind == "cancelled":
+        return fail("cancelled", error.message, steps=run.steps)
+    return fail("runtime_error", error.message, steps=run.steps)
 
 
 @tool_boundary
@@ -74,7 +107,6 @@ def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
     from boruna.runtime.encoding import format_value
-    from boruna.runtime.execute import run
     from boruna.runtime.handlers import ReplayHandler
 
     guard_source(source)
@@ -90,18 +122,18 @@ def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
     except PolicyRejected as rejected:
         return rejected.response
 
-    original = run(module, policy=resolved, max_steps=steps_cap, cancel_event=cancel_event)
+    original = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event)
     if original.error is not None:
         return _run_failure(original)
-    log = original.event_log
+    log = original.log
     events = [encode_event(e, module) for e in log.events]
 
-    replay = run(module, policy=resolved, max_steps=steps_cap, cancel_event=cancel_event,
-                 handler=ReplayHandler(log.capability_results()))
+    replay = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event,
+                          handler=ReplayHandler(log.capability_results()))
     if replay.error is not None:
-        verified, reason = False, f"replay execution failed: {replay.error}"
+        verified, reason = False, f"replay execution failed: {replay.error.message}"
     else:
-        reason = first_divergence(events, [encode_event(e, module) for e in replay.event_log.events])
+        reason = first_divergence(events, [encode_event(e, module) for e in replay.log.events])
         verified = reason is None
 
     digest = hashlib.sha256(canonical_log(log.version, events).encode("utf-8")).hexdigest()
