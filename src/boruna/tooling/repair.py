@@ -124,17 +124,34 @@ def strategy_mode(strategy: Optional[str], patch_id: Optional[str]) -> str:
 
 # ---------------------------------------------------------------- the repair loop
 
+def _parse_error(found: DiagnosticSet):
+    return next((d for d in found.diagnostics if d.id in PARSE_CODES), None)
+
+
+def _position(diag) -> tuple[int, int]:
+    if diag.location is None:
+        return (0, 0)
+    return (diag.location.line, diag.location.col or 0)
+
+
 def _worse(before: DiagnosticSet, after: DiagnosticSet) -> Optional[str]:
-    """Why `after` is worse than `before`, or None when it is not."""
-    before_parses = not any(d.id in PARSE_CODES for d in before.diagnostics)
-    broken = next((d for d in after.diagnostics if d.id in PARSE_CODES), None)
-    if before_parses and broken is not None:
-        first_line = broken.message.split("\n", 1)[0]
-        where = f" at line {broken.location.line}" if broken.location else ""
-        return f"patch would make the source fail to parse{where}: {first_line}"
-    if after.error_count > before.error_count:
-        return (f"patch would increase the errors from {before.error_count} "
-                f"to {after.error_count}")
+    """Why `after` is worse than `before`, or None when it is not.
+
+    Source that parsed must keep parsing and must not gain errors. Source that did not parse
+    improves when it parses afterwards or when its first parse error moves further down.
+    """
+    before_broken, after_broken = _parse_error(before), _parse_error(after)
+    if before_broken is None:
+        if after_broken is not None:
+            first_line = after_broken.message.split("\n", 1)[0]
+            where = f" at line {after_broken.location.line}" if after_broken.location else ""
+            return f"patch would make the source fail to parse{where}: {first_line}"
+        if after.error_count > before.error_count:
+            return (f"patch would increase the errors from {before.error_count} "
+                    f"to {after.error_count}")
+        return None
+    if after_broken is not None and _position(after_broken) <= _position(before_broken):
+        return "patch does not get the parser past the error"
     return None
 
 

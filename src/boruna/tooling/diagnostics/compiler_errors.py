@@ -7,6 +7,7 @@ from boruna.language.errors import CompileError
 from . import registry as R
 from .context import CheckContext
 from .model import Confidence, Diagnostic, SuggestedPatch
+from .parse_fixes import parse_error_patches
 from .source_text import find_identifier_line
 from .undefined_names import rename_patch
 
@@ -30,7 +31,9 @@ def parse_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
     message = err.message
     if "check" not in message and "hint" not in message:
         message += PARSE_SUFFIX
-    return Diagnostic(R.E002_PARSE, "error", message, ctx.location(err.line or 1, err.col))
+    diag = Diagnostic(R.E002_PARSE, "error", message, ctx.location(err.line or 1, err.col))
+    diag.patches.extend(parse_error_patches(err.message, err.line, err.col, ctx))
+    return diag
 
 
 def type_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:

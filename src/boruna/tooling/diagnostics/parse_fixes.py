@@ -1,0 +1,82 @@
+"""Patches for E002 parse errors (an addition): a keyword typo the parser already recognised
+(`fnn` → `fn`), blocks left open at the end of the file, and a stray `}` at item level.
+Repair re-parses the result, so a wrong guess is never applied."""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .context import CheckContext
+from .model import Confidence, SuggestedPatch, TextEdit
+
+DID_YOU_MEAN = re.compile(r"\n  did you mean: '([a-z]+)'\?")
+FOUND_IDENT = re.compile(r"found '([A-Za-z_][A-Za-z0-9_]*)'")
+
+
+def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
+                        ) -> list[SuggestedPatch]:
+    """Patches for the parser's `message` at (line, col); empty when no safe guess exists."""
+    out = []
+    for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace):
+        patch = build(message, line, col, ctx)
+        if patch is not None:
+            out.append(patch)
+    return out
+
+
+def _brace_balance(ctx: CheckContext) -> int:
+    """`{` minus `}` over code (strings and comments excluded)."""
+    return sum(text.count("{") - text.count("}") for text in ctx.masked)
+
+
+def _keyword_typo(message: str, line: int, col: int, ctx: CheckContext
+                  ) -> Optional[SuggestedPatch]:
+    keyword = DID_YOU_MEAN.search(message)
+    typo = FOUND_IDENT.search(message.split("\n", 1)[0])
+    text = ctx.line_text(line)
+    index = ctx.index_of(line, col)
+    if keyword is None or typo is None or text is None or index is None:
+        return None
+    word, kw = typo.group(1), keyword.group(1)
+    if text[index:index + len(word)] != word:
+        return None
+    return SuggestedPatch(
+        id=f"E002-keyword-{word}",
+        description=f"replace '{word}' with the keyword '{kw}'",
+        confidence=Confidence.MEDIUM,
+        rationale=f"'{word}' is one edit away from the keyword '{kw}' the parser expected here",
+        edits=[TextEdit(line, text, text[:index] + kw + text[index + len(word):], ctx.file)])
+
+
+def _close_open_blocks(message: str, line: int, col: int, ctx: CheckContext
+                       ) -> Optional[SuggestedPatch]:
+    missing = _brace_balance(ctx)
+    if "found end of input" not in message or missing <= 0 or not ctx.lines or missing > 64:
+        return None
+    closing = "\n".join("    " * depth + "}" for depth in range(missing - 1, -1, -1))
+    last = ctx.lines[-1]
+    noun = "block" if missing == 1 else "blocks"
+    return SuggestedPatch(
+        id="E002-close-blocks",
+        description=f"close {missing} open {noun} at the end of the file",
+        confidence=Confidence.MEDIUM,
+        rationale=(f"the file ends with {missing} unclosed '{{'; appending the missing '}}' "
+                   "completes it"),
+        edits=[TextEdit(len(ctx.lines), last, f"{last}\n{closing}", ctx.file)])
+
+
+def _drop_stray_brace(message: str, line: int, col: int, ctx: CheckContext
+                      ) -> Optional[SuggestedPatch]:
+    if not message.startswith("expected item, found RBrace") or _brace_balance(ctx) >= 0:
+        return None
+    text = ctx.line_text(line)
+    index = ctx.index_of(line, col)
+    if text is None or index is None or text[index:index + 1] != "}":
+        return None
+    rest = text[:index] + text[index + 1:]
+    return SuggestedPatch(
+        id="E002-remove-stray-brace",
+        description=f"remove the unmatched '}}' on line {line}",
+        confidence=Confidence.MEDIUM,
+        rationale="this '}' closes nothing: every block before it is already closed",
+        edits=[TextEdit(line, text, rest if rest.strip() else "", ctx.file)])
