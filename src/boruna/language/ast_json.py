@@ -312,3 +312,89 @@ def dumps_pretty(obj) -> str:
 def pretty_json(program: ast.Program) -> str:
     """The declaration-order pretty AST text of a Program (language.md §5.3)."""
     return dumps_pretty(to_json_obj(program))
+
+
+class _BoundedSink:
+    """Collects text up to `limit` UTF-8 bytes and only counts the rest."""
+
+    __slots__ = ("parts", "size", "limit")
+
+    def __init__(self, limit: int):
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+
+    def write(self, text: str) -> None:
+        n = len(text) if text.isascii() else len(text.encode("utf-8"))
+        if self.size < self.limit:
+            self.parts.append(text)
+        self.size += n
+
+    def newline(self, width: int) -> None:
+        """A line break followed by `width` spaces, materialized only below the limit."""
+        if self.size < self.limit:
+            self.parts.append("\n" + " " * width)
+        self.size += 1 + width
+
+
+def _measure(obj, sink: _BoundedSink, level: int) -> None:
+    write = sink.write
+    if obj is None:
+        write("null")
+    elif obj is True:
+        write("true")
+    elif obj is False:
+        write("false")
+    elif isinstance(obj, str):
+        write(json.dumps(obj, ensure_ascii=False))
+    elif isinstance(obj, int):
+        write(int.__repr__(obj))
+    elif isinstance(obj, float):
+        write(format_float(obj))
+    elif isinstance(obj, dict):
+        if not obj:
+            write("{}")
+            return
+        write("{")
+        first = True
+        for key, value in obj.items():
+            if not first:
+                write(",")
+            first = False
+            sink.newline(2 * (level + 1))
+            write(_key(key))
+            write(": ")
+            _measure(value, sink, level + 1)
+        sink.newline(2 * level)
+        write("}")
+    elif isinstance(obj, (list, tuple)):
+        if not obj:
+            write("[]")
+            return
+        write("[")
+        first = True
+        for item in obj:
+            if not first:
+                write(",")
+            first = False
+            sink.newline(2 * (level + 1))
+            _measure(item, sink, level + 1)
+        sink.newline(2 * level)
+        write("]")
+    else:
+        raise TypeError(f"not JSON-serializable: {type(obj).__name__}")
+
+
+def pretty_json_limited(program_or_obj, limit_bytes: int) -> tuple[str, int]:
+    """`(prefix, size)`: the pretty text's first `limit_bytes` UTF-8 bytes, never cutting a
+    character, and the full text's byte size. Memory stays bounded by the limit even when
+    the full text would be huge (deep nesting makes pretty JSON quadratic in size)."""
+    obj = (to_json_obj(program_or_obj) if isinstance(program_or_obj, ast.Node)
+           else program_or_obj)
+    sink = _BoundedSink(limit_bytes)
+    call_deep(_measure, obj, sink, 0)
+    text = "".join(sink.parts)
+    if sink.size <= limit_bytes:
+        return text, sink.size
+    prefix = text.encode("utf-8")[:limit_bytes].decode("utf-8", "ignore")
+    return prefix, sink.size
