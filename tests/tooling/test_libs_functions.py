@@ -369,3 +369,43 @@ def test_all_libraries_import_together_without_clashes():
     names = [n for lib in sorted(SMOKE) for n in _function_names(lib)]
     dup = sorted({n for n in names if names.count(n) > 1})
     assert dup == []
+
+
+def test_an_app_built_from_libraries_runs_under_the_framework():
+    from boruna.tooling.framework import run_app_test, validate_app
+
+    app = """\
+import "std-http"
+import "std-ui"
+import "std-validation"
+type State { status: String, fetched: Int }
+type Msg { tag: String, payload: String }
+type UpdateResult { state: State, effects: List<Effect> }
+fn init() -> State { State { status: "idle", fetched: 0 } }
+fn update(state: State, msg: Msg) -> UpdateResult {
+    match msg.tag {
+        "load" => UpdateResult { state: State { ..state, status: "loading" },
+                                 effects: [http_get("/api/items", "loaded")] },
+        "loaded" => {
+            if http_is_success(msg.payload) == 1 {
+                UpdateResult { state: State { ..state, status: "ready", fetched: state.fetched + 1 }, effects: [] }
+            } else {
+                UpdateResult { state: State { ..state, status: "failed" }, effects: [] }
+            }
+        },
+        "name" => {
+            let v: ValidationResult = validate_min_length("name", msg.payload, 3)
+            UpdateResult { state: State { ..state, status: v.error_message }, effects: [] }
+        },
+        _ => UpdateResult { state: state, effects: [] },
+    }
+}
+fn view(state: State) -> UINode { card(state.status, empty_node()) }
+"""
+    assert validate_app(app.replace('import "', "// import \"")).valid
+    r = run_app_test(app, ["load", "loaded:200", "loaded:503", "name:Al"], libs_dir=str(LIBS))
+    assert r.ok, r.error
+    assert [c["effects"] for c in r.cycles] == [1, 0, 0, 0]
+    assert r.cycles[1]["state"] == ["ready", 1] and r.cycles[1]["ui_tree"] == ["card", "ready"]
+    assert r.cycles[2]["state"] == ["failed", 1]
+    assert r.final_state == ["too short", 1]
