@@ -201,10 +201,12 @@ def test_from_full_dict_accepts_lower_case_confidence():
         "id": "E003", "severity": "error", "message": "m", "location": None,
         "suggested_patches": [{"id": "p", "description": "d", "confidence": "high",
                                "rationale": "r", "edits": [
-                                   {"file": "x.ax", "start_line": 1, "old_text": "a",
-                                    "new_text": "b"}]}], "related": []}]}
+                                   {"file": "x.ax", "start_line": 1,
+                                    "old_text": "fn main() -> Int { 1 }",
+                                    "new_text": "fn main() -> Int { 2 }"}]}], "related": []}]}
     found = DiagnosticSet.from_full_dict(doc)
-    result = repair_diagnostics("a\n", found, "best")
-    assert result.repaired_source == "b\n"
+    result = repair_diagnostics("fn main() -> Int { 1 }\n", found, "best")
+    assert result.repaired_source == "fn main() -> Int { 2 }\n"
+    assert result.applied == [{"diagnostic_id": "E003", "patch_id": "p", "description": "d"}]
     with pytest.raises((ValueError, KeyError, TypeError)):
         DiagnosticSet.from_full_dict({"diagnostics": [{"id": "E1", "severity": "fatal"}]})

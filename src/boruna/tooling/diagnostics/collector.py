@@ -45,7 +45,7 @@ def check_source(source: str, file: str = "<source>") -> DiagnosticSet:
         result.diagnostics.append(parse_diagnostic(
             CompileError("E002", "program is nested too deeply to analyse", 1, 0), ctx))
         return result
-    ctx = CheckContext.build(source, file, program)
+    ctx.attach(program)
     name_error = None
     try:
         _check_names(program)

@@ -26,18 +26,23 @@ class CheckContext:
     @classmethod
     def build(cls, source: str, file: str, program: Optional[A.Program] = None
               ) -> "CheckContext":
-        ctx = cls(source=source, file=file, program=program, lines=split_lines(source),
+        ctx = cls(source=source, file=file, lines=split_lines(source),
                   masked=code_mask(source))
         if program is not None:
-            for td in program.type_defs():
-                if td.name in ctx.type_defs:
-                    continue            # the first definition of a name wins, as in codegen
-                ctx.type_defs[td.name] = td
-                if isinstance(td.kind, A.RecordKind):
-                    ctx.records[td.name] = list(td.kind.fields)
-                else:
-                    ctx.enums[td.name] = list(td.kind.variants)
+            ctx.attach(program)
         return ctx
+
+    def attach(self, program: A.Program) -> None:
+        """Record the parsed program and index its record and enum types."""
+        self.program = program
+        for td in program.type_defs():
+            if td.name in self.type_defs:
+                continue            # the first definition of a name wins, as in codegen
+            self.type_defs[td.name] = td
+            if isinstance(td.kind, A.RecordKind):
+                self.records[td.name] = list(td.kind.fields)
+            else:
+                self.enums[td.name] = list(td.kind.variants)
 
     def line_text(self, line: int) -> Optional[str]:
         """The raw text of 1-based `line`, or None when out of range."""

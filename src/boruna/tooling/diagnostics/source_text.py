@@ -4,6 +4,7 @@ brace matching and identifier search never look inside them.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 
 
@@ -48,49 +49,21 @@ def replace_word_at(line: str, positions: list[int], old: str, new: str) -> str:
     return line
 
 
+# A string literal as the lexer reads it (`"`, units, closing `"` or end of text), or a
+# `//` comment. Scanning left to right, whichever starts first wins, as in the lexer.
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\[^\n])*"?|//[^\n]*')
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
 def code_mask(text: str) -> list[str]:
     """The lines of `text` with string literals and comments blanked to spaces.
 
     Lengths are preserved, so an index into a masked line is an index into the real line.
     Strings follow the lexer: `"`, then units (a char other than `"`/`\\`, or `\\` plus any
-    char except newline), then `"`; an unterminated string runs to the end of the text.
+    char except newline), then `"`; an unterminated string runs to where matching stops.
     """
-    out: list[str] = []
-    current: list[str] = []
-    in_string = False
-    in_comment = False
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\n":
-            out.append("".join(current))
-            current = []
-            in_comment = False
-            i += 1
-            continue
-        if in_comment:
-            current.append(" ")
-        elif in_string:
-            if ch == "\\" and i + 1 < n and text[i + 1] != "\n":
-                current.append("  ")
-                i += 2
-                continue
-            if ch == '"':
-                in_string = False
-            current.append(" ")
-        elif ch == '"':
-            in_string = True
-            current.append(" ")
-        elif ch == "/" and i + 1 < n and text[i + 1] == "/":
-            in_comment = True
-            current.append(" ")
-        else:
-            current.append(ch)
-        i += 1
-    if current or (text and not text.endswith("\n")):
-        out.append("".join(current))
-    return [line[:-1] if line.endswith("\r") else line for line in out]
+    masked = _STRING_OR_COMMENT.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group()), text)
+    return split_lines(masked)
 
 
 def byte_col_to_index(line: str, col: int) -> int:
