@@ -210,3 +210,10 @@ def test_from_full_dict_accepts_lower_case_confidence():
     assert result.applied == [{"diagnostic_id": "E003", "patch_id": "p", "description": "d"}]
     with pytest.raises((ValueError, KeyError, TypeError)):
         DiagnosticSet.from_full_dict({"diagnostics": [{"id": "E1", "severity": "fatal"}]})
+
+
+def test_e003_suggests_long_builtin_names():
+    src = 'fn main() -> Int {\n    __builtin_string_lenn("abc")\n}\n'
+    [diag] = check_source(src).diagnostics
+    assert diag.message.endswith("did you mean: '__builtin_string_len'?")
+    assert diag.patches[0].edits[0].new_text == '    __builtin_string_len("abc")'

@@ -21,6 +21,15 @@ SHORT_BUILTINS = ("list_len", "list_get", "list_push", "parse_int", "try_parse_i
                   "str_contains", "str_starts_with")
 
 
+def _builtin_names() -> tuple[str, ...]:
+    """The seven short builtins first (the reference's list), then every other builtin."""
+    try:
+        from boruna.language.names import BUILTIN_ARITIES
+    except ImportError:
+        return SHORT_BUILTINS
+    return SHORT_BUILTINS + tuple(n for n in BUILTIN_ARITIES if n not in SHORT_BUILTINS)
+
+
 class _Found(Exception):
     def __init__(self, scope: list[str]):
         super().__init__()
@@ -168,7 +177,7 @@ def candidates(ctx: CheckContext, code: str, name: str, line: int, col: int) -> 
                 out.append(item.name)
                 if item is enclosing:
                     out.extend(scope)
-        return out + list(SHORT_BUILTINS)
+        return out + list(_builtin_names())
     for item in program.items:
         if isinstance(item, A.FnDef):
             out.append(item.name)
