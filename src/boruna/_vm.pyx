@@ -336,6 +336,7 @@ cdef class Machine:
     cdef public int64_t max_steps
     cdef int64_t alloc_bytes
     cdef int64_t next_walk
+    cdef int64_t mem_cap
     cdef bint tracing
     cdef bint cancelled
     cdef bint started
@@ -386,7 +387,7 @@ cdef class Machine:
         self.nglobals = 0
 
     def __init__(self, module, *, gateway=None, max_steps=10_000_000, trace=False,
-                 max_wall_ms=None):
+                 max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY):
         self.module = module
         self.gateway = gateway
         self.max_steps = max(0, min(int(max_steps), I64_MAX_C - 1))
@@ -401,7 +402,8 @@ cdef class Machine:
         self.trace_total = 0
         self.steps = 0
         self.alloc_bytes = 0
-        self.next_walk = C_WALK_MIN
+        self.mem_cap = max(0, int(max_value_memory))
+        self.next_walk = min(C_WALK_MIN, self.mem_cap // 4)
         self.cancelled = False
         self.started = False
         self.done = False
@@ -688,7 +690,7 @@ cdef class Machine:
 
     cdef int _memory_walk(self) except -1:
         cdef int64_t k, total = 0
-        cdef int64_t cap = MAX_VALUE_MEMORY
+        cdef int64_t cap = self.mem_cap
         roots = []
         for k in range(self.sp):
             if self.stack[k].tag == T_OBJ:
@@ -705,6 +707,10 @@ cdef class Machine:
             o = work.pop()
             t = type(o)
             if t is str:
+                if PyUnicode_GET_LENGTH(o) >= 256:
+                    if id(o) in seen:
+                        continue
+                    seen.add(id(o))
                 total += approx_size(o)
             elif t is tuple or t is Record or t is MapValue:
                 if len(o.fields if t is Record else o) >= 16:
@@ -729,7 +735,7 @@ cdef class Machine:
             if total > cap:
                 raise VmError(f"memory limit exceeded: live values use more than {cap} bytes",
                               "memory_limit")
-        self.next_walk = self.alloc_bytes + max(C_WALK_MIN, total)
+        self.next_walk = self.alloc_bytes + max(min(C_WALK_MIN, cap // 4), total)
         return 0
 
     # ------------------------------------------------------------ cold helpers

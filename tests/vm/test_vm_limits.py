@@ -1,0 +1,187 @@
+"""Step limit, call depth, operand stack, memory caps, wall clock, cancellation, progress."""
+import threading
+
+import pytest
+
+from boruna import _vm
+from boruna.bytecode.module import Function, Module
+from boruna.compiler import compile_source
+from boruna.runtime.execute import run
+
+ONE_PLUS_TWO = "fn main() -> Int { 1 + 2 }\n"
+
+
+@pytest.mark.parametrize("max_steps, ok, steps", [
+    (0, False, 1), (1, False, 2), (4, False, 5), (5, True, 5), (6, True, 5),
+])
+def test_step_limit_boundaries(max_steps, ok, steps):
+    out = run(ONE_PLUS_TWO, max_steps=max_steps)
+    assert out.ok is ok
+    assert out.steps == steps
+    if not ok:
+        assert out.error == f"max execution steps exceeded ({max_steps})"
+        assert out.error_kind == "runtime_error"
+
+
+@pytest.mark.parametrize("slice_steps", [1, 3, 1000])
+def test_step_limit_identical_when_sliced(slice_steps):
+    src = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
+    out = run(src, max_steps=1000, slice_steps=slice_steps, on_progress=lambda s: None)
+    assert out.error == "max execution steps exceeded (1000)"
+    assert out.steps == 1001
+
+
+def test_deep_recursion_reports_call_depth_not_python_error():
+    src = "fn down(n: Int) -> Int {\n    if n == 0 { 0 } else { down(n - 1) + 1 }\n}\n" \
+          "fn main() -> Int { down(100000) }\n"
+    out = run(src)
+    assert out.error == "stack overflow (max 256)"
+    assert out.steps == 2 + 255 * 8
+
+
+def test_recursion_to_exactly_255_frames_succeeds():
+    src = "fn down(n: Int) -> Int {\n    if n == 0 { 0 } else { down(n - 1) + 1 }\n}\n" \
+          "fn main() -> Int { down(254) }\n"
+    out = run(src)
+    assert out.ok and out.result == 254
+
+
+def test_operand_stack_limit_4096():
+    # hand-built: push a constant forever
+    module = Module("m", constants=[1], functions=[
+        Function("main", 0, 0, [("PushConst", 0), ("Jmp", 0)])])
+    out = run(module)
+    assert out.error == "stack overflow (max 4096)"
+    assert out.steps == 4096 * 2 + 1
+
+
+def test_for_body_values_do_not_leak_onto_the_stack():
+    src = "fn main() -> Int {\n    let mut n = 0\n    for x in __builtin_string_chars(\"" + "a" * 5000 + \
+          "\") {\n        n = n + 1\n        x\n    }\n    n\n}\n"
+    out = run(src)
+    assert out.ok, out.error
+    assert out.result == 5000
+
+
+def test_string_size_cap():
+    src = "fn main() -> Int {\n    let mut s = \"ab\"\n    while true {\n        s = s ++ s\n    }\n    0\n}\n"
+    out = run(src)
+    assert not out.ok
+    assert out.error == ("string too large: 33554432 bytes exceeds the limit of "
+                         "16777216 bytes")
+
+
+def test_list_size_cap():
+    src = "fn main() -> Int {\n    let mut xs = [0, 1, 2, 3, 4, 5, 6, 7]\n    while true {\n" \
+          "        xs = __builtin_list_concat(xs, xs)\n    }\n    0\n}\n"
+    out = run(src)
+    assert out.error == ("collection too large: 1048576 elements exceeds the limit of "
+                         "1000000 elements")
+
+
+def test_total_value_memory_cap():
+    # 1 MiB strings kept alive in a growing list: fails at the machine's live-value cap
+    src = """fn main() -> Int {
+    let mut s = "abcdefgh"
+    let mut i = 0
+    while i < 17 {
+        s = s ++ s
+        i = i + 1
+    }
+    let mut keep = []
+    let mut n = 0
+    while true {
+        keep = list_push(keep, s ++ __builtin_int_to_string(n))
+        n = n + 1
+    }
+    0
+}
+"""
+    m = _vm.Machine(compile_source(src), max_value_memory=32 * 1024 * 1024)
+    assert m.run() == _vm.FAILED
+    assert m.error == "memory limit exceeded: live values use more than 33554432 bytes"
+    assert m.error_kind == "memory_limit"
+
+
+def test_memory_cap_counts_shared_values_once():
+    # a 1 MiB string referenced 200 times is 1 MiB live, not 200 MiB
+    src = """fn main() -> Int {
+    let mut s = "abcdefgh"
+    let mut i = 0
+    while i < 17 {
+        s = s ++ s
+        i = i + 1
+    }
+    let mut keep = []
+    let mut n = 0
+    let mut t = ""
+    while n < 200 {
+        keep = list_push(keep, s)
+        t = s ++ "x"
+        n = n + 1
+    }
+    list_len(keep) + __builtin_string_len(t)
+}
+"""
+    m = _vm.Machine(compile_source(src), max_value_memory=32 * 1024 * 1024)
+    assert m.run() == _vm.FINISHED, m.error
+    assert m.result == 200 + 1024 * 1024 + 1
+
+
+def test_default_caps_are_documented_values():
+    assert _vm.MAX_VALUE_MEMORY == 256 * 1024 * 1024
+    assert _vm.MAX_STRING_BYTES == 16 * 1024 * 1024
+    assert _vm.MAX_COLLECTION_LEN == 1_000_000
+
+
+def test_wall_clock_limit():
+    src = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
+    out = run(src, max_wall_ms=20, max_steps=10**12)
+    assert out.error == "wall-clock execution limit exceeded (20 ms)"
+    assert out.error_kind == "wall_time"
+    assert out.steps % 1024 == 0
+
+
+def test_cancel_event_stops_between_slices():
+    src = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
+    ev = threading.Event()
+    seen = []
+
+    def progress(steps):
+        seen.append(steps)
+        if len(seen) == 3:
+            ev.set()
+
+    out = run(src, max_steps=10**12, slice_steps=1000, on_progress=progress, cancel_event=ev)
+    assert out.error_kind == "cancelled"
+    assert out.error == "execution cancelled"
+    assert out.steps == 3000
+    assert seen == [1000, 2000, 3000]
+
+
+def test_execute_bounded_statuses_and_resume():
+    m = _vm.Machine(compile_source(ONE_PLUS_TWO))
+    m.set_entry(0)
+    assert m.execute_bounded(2) == _vm.PAUSED and m.steps == 2
+    assert m.execute_bounded(2) == _vm.PAUSED and m.steps == 4
+    assert m.execute_bounded(2) == _vm.FINISHED and m.steps == 5
+    assert m.result == 3
+    assert m.execute_bounded(2) == _vm.FINISHED
+
+
+def test_no_functions_is_invalid_function_index_zero():
+    out = run("type P { a: Int }\n")
+    assert out.error == "invalid function index: 0"
+    assert out.steps == 0
+
+
+def test_receive_blocks_in_actor_mode_and_resumes_with_message():
+    m = _vm.Machine(compile_source("fn main() -> Int { receive }\n"))
+    m.in_actor = True
+    m.set_entry(0)
+    assert m.execute_bounded(100) == _vm.BLOCKED
+    assert m.steps == 1
+    m.deliver(41)
+    assert m.execute_bounded(100) == _vm.FINISHED
+    assert m.result == 41
+    assert m.steps == 4
