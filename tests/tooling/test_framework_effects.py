@@ -141,3 +141,18 @@ def test_state_history_bounded_rewindable_and_diffable():
     assert [c.field for c in diff_values(1, 1.0)] == ["root"]
     assert diff_values((1,), (True,))[0].field == "root"
     assert diff_values("a", "a") == []
+
+
+def test_value_to_ui_tree():
+    from boruna.tooling.framework import value_to_ui_tree
+    tree = value_to_ui_tree((Record(1, ("card", "Title", 3)), "hi", Record(2, (5, "x")), 1.5))
+    assert tree.to_dict() == {"tag": "list", "props": {}, "children": [
+        {"tag": "card", "props": {"field_1": "Title", "field_2": 3}, "children": []},
+        {"tag": "text", "props": {"value": "hi"}, "children": []},
+        {"tag": "div", "props": {"field_1": "x"}, "children": []},
+        {"tag": "raw", "props": {"value": 1.5}, "children": []}]}
+    deep = ()
+    for _ in range(50_000):
+        deep = (deep,)
+    node = value_to_ui_tree(deep)
+    assert node.tag == "list" and node.children[0].tag == "list"

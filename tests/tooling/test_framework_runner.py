@@ -250,3 +250,17 @@ def test_cancel_event_stops_the_run():
     stop.set()
     r = run_app_test(COUNTER, ["add:1"], cancel_event=stop)
     assert r.ok is False and r.error == "runtime error: execution cancelled"
+
+
+def test_deeply_nested_state_is_reported_not_crashing():
+    src = COUNTER.replace('UpdateResult { state: state, effects: [] }',
+                          'UpdateResult { state: State { count: 1, label: nest(30000) }, effects: [] }') + (
+        "fn nest(n: Int) -> List<Int> { let mut x = [] let mut i = 0 "
+        "while i < n { x = [x] i = i + 1 } x }\n")
+    r = run_app_test(src, ["deep"])
+    assert r.ok
+    for value in (r.final_state[1], r.cycles[0]["ui_tree"][1]):
+        depth, node = 0, value
+        while node:
+            node, depth = node[0], depth + 1
+        assert depth == 30000

@@ -18,7 +18,16 @@ MAX_SNAPSHOTS = 1000
 class Snapshot:
     cycle: int
     value: Any
-    json: str           # compact JSON of the brief encoding
+    module: Any = None
+
+    @property
+    def json(self) -> str:
+        """Compact JSON of the brief encoding (computed on demand; values can be deep)."""
+        data = format_value_brief(self.value, self.module)
+        try:
+            return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        except RecursionError:
+            raise state_error(f"cycle {self.cycle} state is too deeply nested for JSON") from None
 
 
 @dataclass(frozen=True)
@@ -36,9 +45,7 @@ class StateHistory:
         self._snapshots: deque[Snapshot] = deque(maxlen=limit)
 
     def record(self, cycle: int, value: Any) -> Snapshot:
-        text = json.dumps(format_value_brief(value, self._module), separators=(",", ":"),
-                          ensure_ascii=False)
-        snap = Snapshot(cycle, value, text)
+        snap = Snapshot(cycle, value, self._module)
         self._snapshots.append(snap)
         return snap
 
