@@ -264,3 +264,20 @@ def test_deeply_nested_state_is_reported_not_crashing():
         while node:
             node, depth = node[0], depth + 1
         assert depth == 30000
+
+
+def test_capability_use_in_update_is_a_purity_error():
+    src = COUNTER.replace('UpdateResult { state: state, effects: [] }',
+                          'UpdateResult { state: State { count: 0, label: step_input("x") }, effects: [] }')
+    r = run_app_test(src, ["other"])
+    assert r.error == "cycle 1 failed: function `update` must not have capability annotations"
+
+
+def test_capability_use_in_init_is_allowed_and_in_policies_denied():
+    src = COUNTER.replace('State { count: 0, label: "c" }',
+                          'State { count: 0, label: step_input("seed") }')
+    r = run_app_test(src, [])
+    assert r.ok and type(r.init_state[1]) is str
+    denied = run_app_test(policy_app().replace(
+        "fn policies() -> PolicySet {", 'fn policies() -> PolicySet { let s = step_input("p")'), [])
+    assert denied.error == "runtime error: capability denied: step.input"

@@ -62,7 +62,7 @@ class AppRuntime:
             self.policy = policy
         elif module.function_index("policies") is not None:
             self.policy = AppPolicy.from_value(
-                self._call("policies", (), Policy.deny_all(), pure=True))
+                self._call("policies", (), Policy.deny_all(), pure=False))
         else:
             self.policy = AppPolicy.allow_all()
         self.cycle = 0
