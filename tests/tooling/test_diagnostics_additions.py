@@ -217,3 +217,34 @@ def test_e003_suggests_long_builtin_names():
     [diag] = check_source(src).diagnostics
     assert diag.message.endswith("did you mean: '__builtin_string_len'?")
     assert diag.patches[0].edits[0].new_text == '    __builtin_string_len("abc")'
+
+
+OPTION_RESULT_BOOL = '''fn f(o: Option<Int>, r: Result<Int, String>, b: Bool) -> Int {
+    let x = match o {
+        Some(v) => v
+    }
+    let y = match r { Err(e) => 0 }
+    let z = match b {
+        true => 1
+    }
+    x + y + z
+}
+fn main() -> Int { f(Some(1), Err("e"), true) }
+'''
+
+
+def test_e005_on_option_result_and_bool_parameters():
+    found = check_source(OPTION_RESULT_BOOL).diagnostics
+    assert [(d.id, d.message, d.location.line) for d in found] == [
+        ("E005", "non-exhaustive match on 'o' of type 'Option<Int>': missing patterns: None", 2),
+        ("E005", "non-exhaustive match on 'r' of type 'Result<Int, String>': missing patterns: "
+                 "Ok", 5),
+        ("E005", "non-exhaustive match on 'b' of type 'Bool': missing patterns: false", 6)]
+    assert found[0].patches[0].edits[0].new_text == (
+        '        None => __builtin_guard(0, false, "TODO: handle None")\n    }')
+
+
+def test_e005_complete_builtin_matches_are_quiet():
+    src = ("fn f(o: Option<Int>, b: Bool) -> Int {\n    let x = match o { None => 0, Some(v) => v }\n"
+           "    match b { true => x, false => 0 }\n}\nfn main() -> Int { f(None, true) }\n")
+    assert ids(src) == []

@@ -243,3 +243,15 @@ def test_best_prefers_highest_confidence_and_last_on_ties():
     assert [a["patch_id"] for a in best.applied] == ["med2"]
     every = repair_diagnostics(src, DiagnosticSet("<source>", [diag]), "all")
     assert [a["patch_id"] for a in every.applied] == ["med1"]
+
+
+def test_patches_below_an_insertion_still_apply():
+    src = ("fn f(o: Option<Int>, b: Bool) -> Int {\n    let x = match o {\n        Some(v) => v\n"
+           "    }\n    let z = match b {\n        true => 1\n    }\n    x + z\n}\n"
+           "fn main() -> Int { f(Some(1), true) }\n")
+    result = repair_source(src)
+    assert [a["description"] for a in result.applied] == [
+        "add missing match arms: None", "add missing match arms: false"]
+    assert result.skipped == [] and result.verify_passed
+    assert result.repaired_source.split("\n")[7] == (
+        '        false => __builtin_guard(0, false, "TODO: handle false")')

@@ -89,6 +89,33 @@ def apply_patch(text: str, patch: SuggestedPatch) -> str:
     return out
 
 
+class LineShifts:
+    """Maps line numbers of the checked source to the text after earlier patches, so a patch
+    below an inserted or deleted line still finds its line."""
+
+    def __init__(self) -> None:
+        self._shifts: list[tuple[int, int]] = []     # (last original line replaced, delta)
+
+    def line(self, original: int) -> int:
+        return original + sum(delta for end, delta in self._shifts if end < original)
+
+    def rebase(self, patch: SuggestedPatch) -> SuggestedPatch:
+        if not self._shifts:
+            return patch
+        edits = [TextEdit(self.line(e.start_line), e.old_text, e.new_text, e.file)
+                 for e in patch.edits]
+        return SuggestedPatch(patch.id, patch.description, patch.confidence, patch.rationale,
+                              edits)
+
+    def record(self, patch: SuggestedPatch) -> None:
+        """Remember the line-count change of an applied patch (original coordinates)."""
+        for edit in patch.edits:
+            replaced = max(len(split_lines(edit.old_text)), 1)
+            delta = len(split_lines(edit.new_text)) - replaced
+            if delta:
+                self._shifts.append((edit.start_line + replaced - 1, delta))
+
+
 # ---------------------------------------------------------------- selection
 
 def select_patches(diagnostics: DiagnosticSet, mode: str, target: Optional[str] = None
@@ -168,9 +195,10 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
         result.skipped.append({"diagnostic_id": "all", "reason": NO_PATCHES_REASON})
     current_text = source
     current = diagnostics if fresh else check_source(source, file)
+    shifts = LineShifts()
     for diagnostic_id, patch in selection:
         try:
-            candidate = apply_patch(current_text, patch)
+            candidate = apply_patch(current_text, shifts.rebase(patch))
         except PatchFailed as failure:
             result.skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
             continue
@@ -181,6 +209,7 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
                 result.skipped.append({"diagnostic_id": diagnostic_id, "reason": reason})
                 continue
             current_text, current = candidate, checked
+            shifts.record(patch)
         result.applied.append({"diagnostic_id": diagnostic_id, "patch_id": patch.id,
                                "description": patch.description})
     result.repaired_source = current_text

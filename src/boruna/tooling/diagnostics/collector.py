@@ -13,6 +13,9 @@ from .model import Diagnostic, DiagnosticSet
 from .record_fields import check_record_fields
 from .type_consistency import check_type_consistency
 
+# Tests set this to True so that an analyzer bug surfaces instead of being contained.
+STRICT = False
+
 # Run in this order; each appends its findings in AST order.
 ANALYZERS = (check_exhaustiveness, check_record_fields, check_capabilities,
              check_type_consistency, check_entry_point)
@@ -75,10 +78,6 @@ def _deep(fn, *args):
     except ImportError:
         return fn(*args)
     return call_deep(fn, *args)
-
-
-# Tests set this to True so that an analyzer bug surfaces instead of being contained.
-STRICT = False
 
 
 def _safe(thunk, fallback):

@@ -1,9 +1,10 @@
-"""E005 non-exhaustive match (tooling.md §1.5): a `match` on an enum-typed parameter that
-misses variants. The patch inserts one arm per missing variant that compiles and, when
+"""E005 non-exhaustive match (tooling.md §1.5): a `match` on a parameter of an enum type
+declared in the file — or, an addition, of type Option, Result or Bool — that misses cases. The patch inserts one arm per missing variant that compiles and, when
 reached, stops the program with a clear `TODO` guard failure instead of guessing a value.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 from boruna.language import ast as A
@@ -12,42 +13,94 @@ from . import registry as R
 from .context import CheckContext
 from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
 from .source_text import leading_whitespace, matching_close_brace
-from .walk import function_exprs
+from .walk import function_exprs, type_text
+
+
+@dataclass(frozen=True)
+class Cases:
+    """The cases a scrutinee type has: `label` for messages, case names, which take a
+    payload, the stub label prefix, and the word for a case in messages."""
+
+    label: str
+    names: tuple[str, ...]
+    with_payload: frozenset
+    prefix: str
+    noun: str = "variants"
+
+
+BUILTIN_CASES = {
+    "Option": (("None", "Some"), frozenset({"Some"})),
+    "Result": (("Ok", "Err"), frozenset({"Ok", "Err"})),
+    "Bool": (("true", "false"), frozenset()),
+}
+
+
+def _cases(ctx: CheckContext, ty) -> Optional[Cases]:
+    """What a parameter of type `ty` can be matched against, when that is known."""
+    if isinstance(ty, A.Named) and ty.name in ctx.enums:
+        variants = ctx.enums[ty.name]
+        return Cases(ty.name, tuple(name for name, _ in variants),
+                     frozenset(name for name, payload in variants if payload is not None),
+                     f"{ty.name}::")
+    kind = ("Option" if isinstance(ty, A.OptionType) else
+            "Result" if isinstance(ty, A.ResultType) else
+            "Bool" if isinstance(ty, A.Named) and ty.name == "Bool" else None)
+    if kind is None:
+        return None
+    names, with_payload = BUILTIN_CASES[kind]
+    return Cases(type_text(ty), names, with_payload, "", "patterns")
+
+
+def _covered(pattern) -> Optional[str]:
+    """The case name an arm pattern covers (payload sub-patterns are not inspected)."""
+    if isinstance(pattern, A.VariantPat):
+        return pattern.name
+    if isinstance(pattern, A.NonePat):
+        return "None"
+    if isinstance(pattern, A.SomePat):
+        return "Some"
+    if isinstance(pattern, A.OkPat):
+        return "Ok"
+    if isinstance(pattern, A.ErrPat):
+        return "Err"
+    if isinstance(pattern, A.BoolPat):
+        return "true" if pattern.value else "false"
+    return None
 
 
 def check_exhaustiveness(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
-        param_enums = {}
+        param_cases = {}
         for param in fn.params:
-            if isinstance(param.ty, A.Named) and param.ty.name in ctx.enums:
-                param_enums[param.name] = param.ty.name
-        if not param_enums:
+            cases = _cases(ctx, param.ty)
+            if cases is not None:
+                param_cases[param.name] = cases
+        if not param_cases:
             continue
         for expr in function_exprs(fn):
             if not (isinstance(expr, A.Match) and isinstance(expr.value, A.Ident)):
                 continue
-            enum_name = param_enums.get(expr.value.name)
-            if enum_name is None:
+            cases = param_cases.get(expr.value.name)
+            if cases is None:
                 continue
-            diag = _check_match(ctx, expr, expr.value.name, enum_name)
+            diag = _check_match(ctx, expr, expr.value.name, cases)
             if diag is not None:
                 out.append(diag)
     return out
 
 
-def _check_match(ctx: CheckContext, match: A.Match, scrutinee: str, enum_name: str
+def _check_match(ctx: CheckContext, match: A.Match, scrutinee: str, cases: Cases
                  ) -> Optional[Diagnostic]:
     if any(isinstance(arm.pattern, (A.WildcardPat, A.IdentPat)) for arm in match.arms):
         return None
-    variants = ctx.enums[enum_name]
-    covered = {arm.pattern.name for arm in match.arms if isinstance(arm.pattern, A.VariantPat)}
-    missing = sorted({name for name, _ in variants} - covered)
+    covered = {_covered(arm.pattern) for arm in match.arms}
+    missing = sorted(set(cases.names) - covered)
     if not missing:
         return None
     names = ", ".join(missing)
-    message = (f"non-exhaustive match on '{scrutinee}' of type '{enum_name}': "
-               f"missing variants: {names}")
+    message = (f"non-exhaustive match on '{scrutinee}' of type '{cases.label}': "
+               f"missing {cases.noun}: {names}")
     close = _closing_brace(ctx, match)
     location = ctx.location(match.line, match.col)
     if location is not None and close is not None:
@@ -55,9 +108,7 @@ def _check_match(ctx: CheckContext, match: A.Match, scrutinee: str, enum_name: s
         location.end_col = ctx.byte_col(close[0], close[1]) + 1
     diag = Diagnostic(R.E005_NON_EXHAUSTIVE_MATCH, "error", message, location)
     if close is not None:
-        with_payload = {name for name, payload in variants if payload is not None}
-        diag.patches.append(_add_arms_patch(ctx, match, close, enum_name, missing,
-                                            with_payload))
+        diag.patches.append(_add_arms_patch(ctx, match, close, cases, missing))
     return diag
 
 
@@ -72,10 +123,10 @@ def _closing_brace(ctx: CheckContext, match: A.Match) -> Optional[tuple[int, int
     return found[0] + 1, found[1]
 
 
-def stub_arm(enum_name: str, variant: str, has_payload: bool) -> str:
+def stub_arm(prefix: str, case: str, has_payload: bool) -> str:
     """One compiling stub arm: traps with a labelled guard failure if ever reached."""
-    pattern = f"{variant}(_)" if has_payload else variant
-    return f'{pattern} => __builtin_guard(0, false, "TODO: handle {enum_name}::{variant}")'
+    pattern = f"{case}(_)" if has_payload else case
+    return f'{pattern} => __builtin_guard(0, false, "TODO: handle {prefix}{case}")'
 
 
 def _arm_indent(ctx: CheckContext, match: A.Match, close_line: int) -> str:
@@ -87,12 +138,12 @@ def _arm_indent(ctx: CheckContext, match: A.Match, close_line: int) -> str:
     return leading_whitespace(close_text) + "    "
 
 
-def _add_arms_patch(ctx: CheckContext, match: A.Match, close: tuple[int, int], enum_name: str,
-                    missing: list[str], with_payload: set[str]) -> SuggestedPatch:
+def _add_arms_patch(ctx: CheckContext, match: A.Match, close: tuple[int, int], cases: Cases,
+                    missing: list[str]) -> SuggestedPatch:
     close_line, close_index = close
     text = ctx.line_text(close_line) or ""
     masked = ctx.masked_text(close_line)
-    arms = [stub_arm(enum_name, v, v in with_payload) for v in missing]
+    arms = [stub_arm(cases.prefix, v, v in cases.with_payload) for v in missing]
     if masked[:close_index].strip() == "":
         # The `}` starts its line: insert one arm per line above it.
         indent = _arm_indent(ctx, match, close_line)
