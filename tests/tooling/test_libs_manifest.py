@@ -108,3 +108,29 @@ def test_default_libs_dir_falls_back_to_the_shipped_tree(tmp_path, monkeypatch):
     assert (default_libs_dir() / "std-ui" / "package.ax.json").is_file()
     (tmp_path / "libs").mkdir()
     assert default_libs_dir() == Path("libs")
+
+
+def make_lib(root: Path, name: str, source: str) -> Path:
+    d = root / name / "src"
+    d.mkdir(parents=True)
+    (d / "core.ax").write_text(source)
+    return root
+
+
+@pytest.mark.parametrize("source, message", [
+    ('fn main() -> String { "x" }\n', 'expected Int, got "x"'),
+    ("fn main() -> Int { 1 / 0 }\n", "runtime error: division by zero"),
+    ("fn main() -> Int { nope }\n", "compile error: type error: undefined variable: nope"),
+])
+def test_self_test_failures(tmp_path, source, message):
+    from boruna.tooling.libs import self_test
+    make_lib(tmp_path, "std-x", source)
+    with pytest.raises(LibraryError) as info:
+        self_test(tmp_path, "std-x")
+    assert info.value.message == message
+
+
+def test_self_test_of_a_missing_library(tmp_path):
+    from boruna.tooling.libs import self_test
+    with pytest.raises(LibraryError, match="^library 'std-x' not found$"):
+        self_test(tmp_path, "std-x")
