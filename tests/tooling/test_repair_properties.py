@@ -40,6 +40,8 @@ SEEDS = [
     "fn helper(a: Int) -> Int { a }\nfn main() -> Int {\n    let label: String = helperr(1)\n"
     "    helper(\"x\")\n}\n",
     "enum E { A, B(Int) }\nfn f(e: E) -> Int { match e { A => 1 } }\n",
+    "fn f(o: Option<Int>, b: Bool) -> Int {\n    let x = match o {\n        Some(v) => v\n    }\n"
+    "    match b { true => x }\n}\nfn main() -> Int { f(None, true) }\n",
 ]
 
 # Small source fragments that keep programs plausible while breaking them in many ways.
