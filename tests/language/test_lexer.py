@@ -175,3 +175,12 @@ def test_bytes_input_is_decoded_and_invalid_utf8_is_e001():
 ])
 def test_rust_debug_quoting(text, quoted):
     assert rust_debug_str(text) == quoted
+
+
+def test_comments_are_kept_only_on_request():
+    source = "a // one\n\n// two\nb"
+    assert tokenize(source, comments=True) == [
+        Token("Ident", "a", 1, 1), Token("Comment", " one", 1, 3),
+        Token("Newline", None, 2, 1), Token("Comment", " two", 3, 1),
+        Token("Ident", "b", 4, 1)]
+    assert [t.kind for t in tokenize(source)] == ["Ident", "Newline", "Ident"]

@@ -12,8 +12,8 @@ import re
 import unicodedata
 
 from .errors import CompileError
-from .tokens import (EOF, FLOAT, IDENT, INT, KEYWORD_SET, NEWLINE, PUNCTUATION, STRING,
-                     Token)
+from .tokens import (COMMENT, EOF, FLOAT, IDENT, INT, KEYWORD_SET, NEWLINE, PUNCTUATION,
+                     STRING, Token)
 
 I64_MAX = 2**63 - 1
 
@@ -131,8 +131,12 @@ def _bad_character(src: str, pos: int, line: int, line_start: int) -> CompileErr
     return _lex_error(src, line, line_start, pos, ch)
 
 
-def lex(src: str) -> TokenStream:
-    """Scan `src` into a `TokenStream`; raise `CompileError` E001 on the first bad span."""
+def lex(src: str, comments: bool = False) -> TokenStream:
+    """Scan `src` into a `TokenStream`; raise `CompileError` E001 on the first bad span.
+
+    With `comments=True` line comments are kept as `Comment` tokens (value: the text after
+    `//`) for tools such as a formatter; the parser never sees them.
+    """
     if isinstance(src, (bytes, bytearray)):
         # bytes that are not UTF-8 become lone surrogates, reported as E001 below
         src = bytes(src).decode("utf-8", "surrogateescape")
@@ -185,7 +189,12 @@ def lex(src: str) -> TokenStream:
                 c_app(1)
                 last_nl = True
         elif group == "cm":
-            pass            # trivia: never a token, never breaks a Newline run
+            if comments:    # trivia: never a parser token, never breaks a Newline run
+                start = m.start(2)
+                k_app(COMMENT)
+                v_app(m.group(2)[2:])
+                l_app(line)
+                c_app(start - line_start + 1 + adj)
         elif group == "int":
             start = m.start(6)
             text = m.group(6)
@@ -241,6 +250,7 @@ def _finish(src, kinds, values, lines, cols, line, line_start) -> TokenStream:
     return TokenStream(kinds, values, lines, cols, line, eof_col)
 
 
-def tokenize(src: str) -> list[Token]:
-    """The architecture's token API: `lex(src)` as a list of `Token` (Newlines included)."""
-    return lex(src).tokens()
+def tokenize(src: str, comments: bool = False) -> list[Token]:
+    """The architecture's token API: `lex(src)` as a list of `Token` (Newlines included;
+    `Comment` tokens too when `comments` is true)."""
+    return lex(src, comments).tokens()

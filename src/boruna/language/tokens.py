@@ -23,6 +23,7 @@ FLOAT = "FloatLit"
 STRING = "StringLit"
 NEWLINE = "Newline"
 EOF = "EOF"          # sentinel closing every token stream; never shown in a message
+COMMENT = "Comment"  # only with lex(..., comments=True); never given to the parser
 
 # Punctuation: source text -> kind name (longest spellings first matters only to the lexer).
 PUNCTUATION: dict[str, str] = {
