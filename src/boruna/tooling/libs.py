@@ -113,7 +113,7 @@ def parse_manifest(text: str, origin: str = MANIFEST_FILE) -> PackageManifest:
 def read_manifest(path: Union[str, Path]) -> PackageManifest:
     """Read `package.ax.json` (or the one inside directory `path`)."""
     path = Path(path)
-    if path.is_dir():
+    if not _is_file(path):
         path = path / MANIFEST_FILE
     try:
         text = path.read_text(encoding="utf-8")
@@ -123,6 +123,13 @@ def read_manifest(path: Union[str, Path]) -> PackageManifest:
 
 
 # ------------------------------------------------------------------ lookup
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
 
 def _inside(root: Path, path: Path) -> bool:
     try:
@@ -138,12 +145,19 @@ def list_libraries(libs_dir: Union[str, Path]) -> list[LibraryInfo]:
     A missing directory has no libraries; an unreadable manifest raises LibraryError.
     """
     root = Path(libs_dir)
-    if not root.is_dir():
+    try:
+        if not root.is_dir():
+            return []
+    except (OSError, ValueError):
         return []
+    try:
+        entries = sorted(root.iterdir())
+    except OSError as exc:
+        raise LibraryError(f"read {root}: {exc.strerror or exc}") from None
     found = []
-    for entry in sorted(root.iterdir()):
+    for entry in entries:
         manifest_path = entry / MANIFEST_FILE
-        if not entry.is_dir() or not manifest_path.is_file() or not _inside(root, manifest_path):
+        if not _is_file(manifest_path) or not _inside(root, manifest_path):
             continue
         m = read_manifest(manifest_path)
         found.append(LibraryInfo(entry.name, m.name, m.version, m.description,
@@ -165,7 +179,7 @@ def locate_library(libs_dir: Union[str, Path], name: str) -> Path:
     root = Path(libs_dir)
     for candidate in dict.fromkeys((name, library_dir_name(name))):
         source = root / candidate / SOURCE_FILE
-        if source.is_file() and _inside(root, source):
+        if _is_file(source) and _inside(root, source):
             return source
     raise LibraryError(f"library '{name}' not found")
 

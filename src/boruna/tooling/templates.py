@@ -139,6 +139,14 @@ def _io_detail(exc: Exception) -> str:
     return str(exc)
 
 
+def _is_file(path: Path) -> bool:
+    """`Path.is_file` that treats an unreadable path (e.g. EACCES, ELOOP) as absent."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _inside(root: Path, path: Path) -> bool:
     """True when `path` (symlinks resolved) lies within `root` (symlinks resolved)."""
     try:
@@ -153,9 +161,13 @@ def _inside(root: Path, path: Path) -> bool:
 def list_templates(templates_dir: Union[str, Path]) -> list[TemplateInfo]:
     """Every template of `templates_dir`, sorted by manifest name; raises TemplateError."""
     root = Path(templates_dir)
-    if not root.exists():
+    try:
+        exists, is_dir = root.exists(), root.is_dir()
+    except (OSError, ValueError) as exc:
+        raise TemplateError(f"read templates dir: {root}: {_io_detail(exc)}") from None
+    if not exists:
         raise TemplateError(f"read templates dir: {root}: No such file or directory")
-    if not root.is_dir():
+    if not is_dir:
         raise TemplateError(f"read templates dir: {root}: Not a directory")
     try:
         entries = sorted(root.iterdir())
@@ -165,7 +177,7 @@ def list_templates(templates_dir: Union[str, Path]) -> list[TemplateInfo]:
     for entry in entries:
         manifest_path = entry / MANIFEST_FILE
         try:
-            if not entry.is_dir() or not manifest_path.is_file():
+            if not entry.is_dir() or not _is_file(manifest_path):
                 continue
         except OSError:
             continue
@@ -258,7 +270,7 @@ def render(text: str, values: dict[str, str]) -> str:
 def _load_manifest(root: Path, name: str) -> tuple[Path, TemplateManifest]:
     template_dir = root / name
     manifest_path = template_dir / MANIFEST_FILE
-    if not manifest_path.is_file():
+    if not _is_file(manifest_path):
         raise TemplateError(f"template '{name}' not found")
     if not _inside(root, manifest_path):
         raise TemplateError(f"invalid template name '{name}'")
@@ -305,7 +317,7 @@ def apply_template(templates_dir: Union[str, Path], name: str,
         if manifest.args[arg_name].required and arg_name not in values:
             raise TemplateError(f"missing required argument: {arg_name}")
     template_path = template_dir / TEMPLATE_FILE
-    if not template_path.is_file():
+    if not _is_file(template_path):
         raise TemplateError(f"template file not found: {TEMPLATE_FILE}")
     if not _inside(root, template_path):
         raise TemplateError(f"invalid template name '{name}'")
