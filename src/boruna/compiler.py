@@ -5,14 +5,33 @@ from typing import Optional
 
 from boruna.bytecode.codegen import generate
 from boruna.bytecode.module import Module
+from boruna.language.errors import CompileError
+
+
+def _generate(program, name: str) -> Module:
+    from boruna.language.deep_stack import call_deep
+    try:
+        return call_deep(generate, program, name)
+    except CompileError:
+        raise
+    except (RecursionError, MemoryError):
+        raise CompileError("E008", "program nests too deeply to compile", 1, 1) from None
+    except Exception as exc:    # a bug of ours: still a structured error, never a traceback
+        raise CompileError("E008", f"internal codegen error: {type(exc).__name__}: {exc}",
+                           1, 1) from None
+
+
+def compile_program(program, name: str = "module") -> Module:
+    """Generate code for an already checked `ast.Program`; raises CompileError E008."""
+    return _generate(program, name)
 
 
 def compile_source(source: str, name: str = "module", libs_dir: Optional[str] = None) -> Module:
     """Lex, parse, name-check (`language.frontend.check`) and generate code.
 
-    Raises `boruna.language.errors.CompileError` (E001/E002/E009/E008).
+    Raises `boruna.language.errors.CompileError` (E001/E002/E009/E008) and nothing else.
     """
     from boruna.language.frontend import check
 
     program = check(source, libs_dir=libs_dir)
-    return generate(program, name)
+    return _generate(program, name)

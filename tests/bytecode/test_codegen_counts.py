@@ -155,3 +155,13 @@ def test_benchmark_programs_results_and_steps(template, n, result, steps):
     assert out.ok, out.error
     assert out.result == result
     assert out.steps == steps
+
+
+def test_deeply_nested_program_compiles_and_runs():
+    depth = 5000
+    src = "fn main() -> Int {\n    " + "(" * depth + "1" + " + 1)" * depth + "\n}\n"
+    out = run(src)
+    assert out.ok, out.error
+    assert out.result == depth + 1
+    nested = "fn main() -> Int {\n    list_len(" + "[" * depth + "]" * depth + ")\n}\n"
+    assert run(nested).result == 1
