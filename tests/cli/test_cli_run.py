@@ -103,7 +103,7 @@ def test_step_limit_alias(cli, prog):
 def test_deny_all_policy(cli, prog):
     path = prog(STEP_INPUT)
     allowed = cli("run", path)
-    assert (allowed.code, allowed.out.splitlines()[0]) == (0, "")
+    assert (allowed.code, allowed.out.splitlines()[0]) == (0, '""')
     denied = cli("run", path, "--policy", "deny-all")
     assert denied.code == 1
     assert denied.err.startswith("error: runtime error: capability denied: step.input\n")
