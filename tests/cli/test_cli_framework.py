@@ -66,3 +66,26 @@ def test_test_missing_view_fails(cli, tmp_path):
     result = cli("framework", "test", bad, "-m", "x")
     assert result.code == 1
     assert "missing required function: view" in result.err
+
+
+FAILING = """type State { n: Int }
+type Msg { tag: String, payload: Int }
+type UpdateResult { state: State, effects: List<Int> }
+fn init() -> State { State { n: 1 } }
+fn update(state: State, msg: Msg) -> UpdateResult {
+    UpdateResult { state: State { n: state.n * 10 / msg.payload }, effects: [] }
+}
+fn view(state: State) -> Int { state.n }
+"""
+
+
+def test_failing_cycle_stops_with_exit_1(cli, tmp_path):
+    app = tmp_path / "fail.ax"
+    app.write_text(FAILING)
+    result = cli("framework", "test", app, "-m", "a:2,b:0,c:1")
+    assert result.code == 1
+    assert result.out == "init state: [1]\ncycle 1 (a:2): state=[5]\n  view: 5\n"
+    assert result.err == "error: cycle 2 (b:0) failed: runtime error: division by zero\n"
+    as_json = cli("framework", "test", app, "-m", "a:2,b:0,c:1", "--json")
+    assert as_json.code == 1
+    assert as_json.out == render(framework_test_tool(FAILING, ["a:2", "b:0", "c:1"])) + "\n"

@@ -220,3 +220,11 @@ def test_missing_libs_dir(cli, prog, tmp_path):
     assert result.code == 1
     assert result.err == (f"error: libs directory '{tmp_path / 'nope'}' does not exist or is "
                           "not a directory\n")
+
+
+def test_json_source_over_1_mb_is_refused(cli, prog):
+    text = "// " + "x" * 1_048_576 + "\nfn main() -> Int { 1 }\n"
+    path = prog(text)
+    result = cli("run", path, "--json")
+    assert (result.code, result.out, result.err) == (1, "", "error: source exceeds 1 MB limit\n")
+    assert cli("run", path).out == "1\nsteps: 3\n"
