@@ -43,7 +43,7 @@ def test_number_typing_follows_serde():
     ("01", "invalid number at line 1 column 2"),
     ("NaN", "expected value at line 1 column 1"),
     ('{\n  "a": 1,\n  }', "trailing comma at line 3 column 3"),
-    ("[" * 129, "recursion limit exceeded at line 1 column 129"),
+    ("[" * 129, "recursion limit exceeded at line 1 column 128"),
 ])
 def test_syntax_errors(text, message):
     with pytest.raises(JsonSyntaxError) as info:
@@ -85,3 +85,12 @@ def test_fast_path_agrees_with_the_reference_reader(value, ascii_only):
     text = json.dumps(value, ensure_ascii=ascii_only)
     slow = _Reader(text).parse_value()
     assert _typed(loads(text)) == _typed(slow)
+
+
+def test_nesting_limit_is_127_containers():
+    assert loads("[" * 127 + "]" * 127) is not None
+    with pytest.raises(JsonSyntaxError) as info:
+        loads("[" * 128 + "]" * 128)
+    assert info.value.message == "recursion limit exceeded at line 1 column 128"
+    with pytest.raises(JsonSyntaxError):
+        loads('{"a":' * 128 + "1" + "}" * 128)

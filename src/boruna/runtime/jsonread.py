@@ -5,7 +5,7 @@ int, float, bool, None) and raises `JsonSyntaxError` whose message is serde's,
 e.g. `EOF while parsing a value at line 1 column 0` or
 `trailing characters at line 1 column 25`. Numbers follow serde_json's typing:
 integers within u64/i64 stay `int`, larger magnitudes and `-0` become `float`.
-Nesting deeper than 128 containers is `recursion limit exceeded`.
+More than 127 nested containers is `recursion limit exceeded`.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import re
 
 U64_MAX = 2 ** 64 - 1
 I64_MIN = -(2 ** 63)
-MAX_DEPTH = 128
+MAX_DEPTH = 127  # serde_json: remaining_depth 128, the 128th nested container fails
 _WS = " \t\n\r"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
