@@ -319,3 +319,18 @@ def test_policy_show_text():
 
 def test_validate_policy_value_accepts_decoded_documents():
     assert validate_policy_value({"default_allow": True}).normalized_json() == ALLOW_ALL
+
+
+def test_deeply_nested_mcp_objects_are_rejected_cleanly():
+    doc = {"default_allow": True}
+    inner = doc
+    for _ in range(5000):
+        inner["x"] = {}
+        inner = inner["x"]
+    with pytest.raises(PolicyError) as info:
+        parse_policy(doc)
+    assert info.value.message == 'policy.unknown_field: unknown field "x" at x'
+    deep = {"net_policy": {"allowed_domains": [[[]]]}}
+    with pytest.raises(PolicyError) as info:
+        parse_policy(deep)
+    assert info.value.message == "policy.parse_error: invalid type: sequence, expected a string"

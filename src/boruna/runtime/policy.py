@@ -371,16 +371,27 @@ def _check_unknown_fields(doc: dict) -> None:
 def _normalise_numbers(v: Any) -> Any:
     """Give a decoded JSON value serde_json's number typing (see jsonread.number_value);
     non-finite floats (unrepresentable in JSON) become null."""
-    t = type(v)
-    if t is dict:
-        return {k: _normalise_numbers(x) for k, x in v.items()}
-    if t is list or t is tuple:
-        return [_normalise_numbers(x) for x in v]
-    if t is float and not math.isfinite(v):
-        return None
-    if t is int:
-        return number_value(v)
-    return v
+    root: list = [None]
+    work: list = [(v, root, 0)]
+    while work:
+        x, target, key = work.pop()
+        t = type(x)
+        if t is dict:
+            out: Any = {}
+            for k, item in x.items():
+                out[k] = None
+                work.append((item, out, k))
+        elif t is list or t is tuple:
+            out = [None] * len(x)
+            work.extend((item, out, i) for i, item in enumerate(x))
+        elif t is float and not math.isfinite(x):
+            out = None
+        elif t is int:
+            out = number_value(x)
+        else:
+            out = x
+        target[key] = out
+    return root[0]
 
 
 def validate_policy_value(doc: Any) -> Policy:
