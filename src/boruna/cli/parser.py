@@ -93,7 +93,7 @@ def build_parser() -> Parser:
                               parser_class=Parser)
 
     p = _leaf(sub, "compile", "compile_cmd:cmd_compile", "compile a .ax file to bytecode (.axbc)")
-    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="bytecode file to write (default: FILE with the extension .axbc)")
     _libs_flag(p)
@@ -103,7 +103,7 @@ def build_parser() -> Parser:
               "Compile and run a program (or run compiled bytecode) and print its result, "
               "its UI output and the step count. A long run shows its progress on stderr "
               "when that is a terminal; Ctrl-C stops it and reports the steps so far.")
-    p.add_argument("file", metavar="FILE", help="source (.ax) or bytecode (.axbc) file")
+    p.add_argument("file", metavar="FILE", help="source (.ax) or bytecode (.axbc) file; - reads source from standard input")
     p.add_argument("-p", "--policy", default="allow-all", metavar="POLICY",
                    help="capability policy: allow-all (default), deny-all, or a policy JSON file")
     p.add_argument("--max-steps", "--step-limit", dest="max_steps", type=_non_negative_int,
@@ -117,7 +117,7 @@ def build_parser() -> Parser:
     _json_flag(p)
 
     p = _leaf(sub, "ast", "ast_cmd:cmd_ast", "print the syntax tree of a .ax file as JSON")
-    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
     _json_flag(p, "the boruna_ast tool's JSON response")
 
     def add_check(sub_parsers, name="check"):
@@ -125,7 +125,7 @@ def build_parser() -> Parser:
                   "report diagnostics (errors, warnings, suggested fixes) for a .ax file",
                   "Report every diagnostic of a .ax file with its location and suggested "
                   "fixes. Exit status 1 when any diagnostic is an error.")
-        c.add_argument("file", metavar="FILE", help="source file (.ax)")
+        c.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
         _json_flag(c)
         return c
 
@@ -134,7 +134,7 @@ def build_parser() -> Parser:
                   "apply suggested fixes to a .ax file",
                   "Apply the diagnostics' suggested fixes and rewrite the file. Exit status 1 "
                   "when errors remain after the repair.")
-        r.add_argument("file", metavar="FILE", help="source file (.ax)")
+        r.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
         r.add_argument("--apply", default="best", metavar="best|all|PATCH_ID",
                        help="which fixes: 'best' (the most confident per diagnostic, "
                             "default), 'all' (one per diagnostic) or one patch id")
@@ -156,11 +156,11 @@ def build_parser() -> Parser:
                        "framework_command")
     p = _leaf(gsub, "validate", "framework_cmd:cmd_validate",
               "check that a .ax file follows the App protocol")
-    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
     _json_flag(p)
     p = _leaf(gsub, "test", "framework_cmd:cmd_test",
               "run an app through a sequence of messages")
-    p.add_argument("file", metavar="FILE", help="source file (.ax)")
+    p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
     p.add_argument("-m", "--messages", action="append", default=[], metavar="MSGS",
                    help='comma-separated "tag:payload" messages, e.g. "increment:1,reset" '
                         "(repeatable)")

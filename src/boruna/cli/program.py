@@ -9,12 +9,22 @@ from pathlib import Path
 
 from boruna.cli.console import Console
 from boruna.cli.errors import CliError
-from boruna.cli.files import read_bytes, read_text
+from boruna.cli.files import decode_utf8, read_bytes, read_text
 from boruna.cli.render import format_compile_error
+
+
+STDIN = "-"
+
+
+def label(path: str) -> str:
+    """How a source path is shown in messages: `<stdin>` for `-`."""
+    return "<stdin>" if path == STDIN else path
 
 
 def module_name(path: str) -> str:
     """The module name for a file: its stem (`examples/hello.ax` -> `hello`)."""
+    if path == STDIN:
+        return "module"
     return Path(path).stem or "module"
 
 
@@ -45,7 +55,7 @@ def resolve_templates_dir(option: str | None) -> str:
 
 def report_compile_error(err, path: str, source: str, console: Console) -> CliError:
     """Draw a CompileError on stderr; the returned CliError ends the command with exit 1."""
-    console.err(format_compile_error(err, path, source, console.err_style))
+    console.err(format_compile_error(err, label(path), source, console.err_style))
     return CliError(None)
 
 
@@ -77,4 +87,14 @@ def is_bytecode_path(path: str) -> bool:
 
 
 def read_source(path: str) -> str:
+    """The source text of FILE; `-` reads standard input."""
+    if path == STDIN:
+        import sys
+
+        stream = getattr(sys.stdin, "buffer", None)
+        try:
+            data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+        except (OSError, ValueError) as exc:
+            raise CliError(f"cannot read standard input: {exc}") from None
+        return decode_utf8(data, "<stdin>")
     return read_text(path)

@@ -166,7 +166,8 @@ def format_diagnostics_summary(diags: list, path: str, style: Style) -> str:
     text = f"{path}: {', '.join(parts)}"
     fixable = sum(1 for d in diags if any(field(p, "edits") for p in _patches(d)))
     if fixable:
-        text += f"; {plural(fixable, 'fix', 'fixes')} available (run: boruna repair {path})"
+        command = "boruna repair - --dry-run" if path == "<stdin>" else f"boruna repair {path}"
+        text += f"; {plural(fixable, 'fix', 'fixes')} available (run: {command})"
     return text
 
 

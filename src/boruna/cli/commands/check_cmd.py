@@ -5,7 +5,7 @@ from __future__ import annotations
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import read_source
+from boruna.cli.program import label, read_source
 from boruna.cli.render import enum_text, field, format_diagnostic, format_diagnostics_summary
 
 
@@ -15,20 +15,21 @@ def _has_errors(diagnostics) -> bool:
 
 def cmd_check(args, console: Console) -> int:
     source = read_source(args.file)
+    name = label(args.file)
     if args.json:
         from boruna.service import check_tool
 
-        response = call_tool(check_tool, source, file_name=args.file)
+        response = call_tool(check_tool, source, file_name=name)
         print_response(console, response)
         if not response.get("success"):
             return EXIT_FAILURE
         return EXIT_FAILURE if _has_errors(response.get("diagnostics", [])) else EXIT_OK
     from boruna.tooling.diagnostics import check_source
 
-    diagnostics = list(check_source(source, file=args.file).diagnostics)
+    diagnostics = list(check_source(source, file=name).diagnostics)
     style = console.out_style
     for diag in diagnostics:
-        console.out(format_diagnostic(diag, args.file, source, style))
+        console.out(format_diagnostic(diag, name, source, style))
         console.out("")
-    console.out(format_diagnostics_summary(diagnostics, args.file, style))
+    console.out(format_diagnostics_summary(diagnostics, name, style))
     return EXIT_FAILURE if _has_errors(diagnostics) else EXIT_OK

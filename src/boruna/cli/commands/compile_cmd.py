@@ -6,7 +6,9 @@ from pathlib import Path
 from boruna.cli.console import Console
 from boruna.cli.files import write_bytes
 from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import compile_file, module_name, read_source, resolve_libs_dir
+from boruna.cli.errors import UsageError
+from boruna.cli.program import (STDIN, compile_file, module_name, read_source,
+                                resolve_libs_dir)
 from boruna.cli.render import plural
 
 
@@ -16,6 +18,8 @@ def default_output(path: str) -> str:
 
 def cmd_compile(args, console: Console) -> int:
     """Compile FILE and write its bytecode; print `compiled A -> B` and the module counts."""
+    if args.file == STDIN and not args.output:
+        raise UsageError("compiling standard input needs -o OUT.axbc")
     source = read_source(args.file)
     libs_dir = resolve_libs_dir(args.libs_dir)
     out = args.output or default_output(args.file)

@@ -12,7 +12,8 @@ from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.files import write_text
 from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import read_source
+from boruna.cli.errors import UsageError
+from boruna.cli.program import STDIN, label, read_source
 from boruna.cli.render import field, plural
 
 
@@ -33,15 +34,17 @@ def unified_diff(path: str, before: str, after: str) -> str:
 
 
 def cmd_repair(args, console: Console) -> int:
+    if args.file == STDIN and not (args.dry_run or args.json):
+        raise UsageError("standard input cannot be rewritten; use --dry-run or --json")
     source = read_source(args.file)
     strategy, patch_id = strategy_for(args.apply)
     if args.json:
         from boruna.service import repair_tool
 
         response = call_tool(repair_tool, source, strategy=strategy, patch_id=patch_id,
-                             file_name=args.file)
+                             file_name=label(args.file))
         if (response.get("success") and response.get("patches_applied") and not args.dry_run
-                and response.get("repaired_source") != source):
+                and args.file != STDIN and response.get("repaired_source") != source):
             write_text(args.file, response["repaired_source"])
         print_response(console, response)
         if not response.get("success"):
@@ -49,7 +52,7 @@ def cmd_repair(args, console: Console) -> int:
         return EXIT_OK if response.get("verify_passed") else EXIT_FAILURE
     from boruna.tooling.repair import repair_source
 
-    result = repair_source(source, strategy=strategy, patch_id=patch_id, file=args.file)
+    result = repair_source(source, strategy=strategy, patch_id=patch_id, file=label(args.file))
     _print_report(result, source, args, console)
     return EXIT_OK if result.verify_passed else EXIT_FAILURE
 
@@ -71,7 +74,7 @@ def _print_report(result, source: str, args, console: Console) -> None:
         console.out(f"  skipped {field(s, 'diagnostic_id')}: {field(s, 'reason')}")
     if applied and changed:
         if args.dry_run:
-            console.out(unified_diff(args.file, source, result.repaired_source))
+            console.out(unified_diff(label(args.file), source, result.repaired_source))
         else:
             write_text(args.file, result.repaired_source)
             console.out(f"rewrote {args.file}")
@@ -79,4 +82,4 @@ def _print_report(result, source: str, args, console: Console) -> None:
     if result.verify_passed:
         console.out(f"verify: {style.ok('PASS')}")
     else:
-        console.out(f"verify: {style.error('FAIL')} (errors remain; run: boruna check {args.file})")
+        console.out(f"verify: {style.error('FAIL')} (errors remain; run: boruna check {label(args.file)})")
