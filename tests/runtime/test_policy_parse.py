@@ -334,3 +334,13 @@ def test_deeply_nested_mcp_objects_are_rejected_cleanly():
     with pytest.raises(PolicyError) as info:
         parse_policy(deep)
     assert info.value.message == "policy.parse_error: invalid type: sequence, expected a string"
+
+
+def test_policies_compare_by_their_normalized_content():
+    assert parse_policy("allow-all") == parse_policy_text('{"default_allow":true}')
+    assert parse_policy("deny-all") == parse_policy_text("[]")
+    assert parse_policy_text('{"net_policy":{}}') == parse_policy_text(
+        '{"net_policy":{"timeout_ms":30000}}')
+    assert parse_policy_text('{"net_policy":{}}') != parse_policy_text("{}")
+    assert parse_policy_text('{"rules":{"random":{"allow":true,"budget":1}}}') == parse_policy(
+        {"rules": {"random": {"allow": True, "budget": 1}}})
