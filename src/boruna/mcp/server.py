@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import logging
 import os
 import sys
@@ -25,9 +26,11 @@ from mcp.server.lowlevel.server import Server
 from mcp.server.models import InitializationOptions
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from boruna import __version__
 from boruna.mcp.params import describe_validation_error, input_schema
+from boruna.mcp.stdin_lines import SanitizedLines
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
 from boruna.service import render
 from boruna.service.boundary import internal_error
@@ -149,7 +152,11 @@ class BorunaServer:
 
     async def serve_stdio(self) -> None:
         server = self.build()
-        async with stdio_server() as (read_stream, write_stream):
+        stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8",
+                                                 errors="replace"))
+        lines = SanitizedLines(stdin)
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):
+            lines.reply = lambda error: write_stream.send(SessionMessage(error))
             await server.run(read_stream, write_stream, self.initialization_options())
 
 

@@ -1,0 +1,86 @@
+"""The server's stdin as an async iterator of JSON-RPC lines, made safe to decode.
+
+The SDK silently drops a line it cannot decode, so its sender would wait forever. Here:
+- lone UTF-16 surrogate escapes (`\\ud800`, legal JSON that the SDK's decoder rejects) are
+  replaced by U+FFFD, so the request is answered like any other;
+- a line that is not JSON is answered with JSON-RPC -32700 (id null), and a JSON value that
+  is not a JSON-RPC message with -32600 (echoing its id when it has one); blank lines are
+  skipped.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _replace_surrogates(value):
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_replace_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def sanitize_line(line: str) -> str:
+    """`line` with lone surrogate escapes neutralised (unchanged when there are none)."""
+    if not _SURROGATE_ESCAPE.search(line):
+        return line
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return line
+    return json.dumps(_replace_surrogates(message), ensure_ascii=False) + "\n"
+
+
+def rejection(line: str):
+    """None for a decodable JSON-RPC line, else the JSONRPCError to answer it with."""
+    import mcp_types as types
+
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return None
+    except Exception:
+        pass
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return types.JSONRPCError(jsonrpc="2.0", id=None,
+                                  error=types.ErrorData(code=-32700, message="Parse error"))
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+        request_id = None
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id,
+                              error=types.ErrorData(code=-32600, message="Invalid Request"))
+
+
+class SanitizedLines:
+    """Async iteration over an anyio text file's JSON-RPC lines (see the module docstring).
+
+    `reply` (set once the transport is open) is an async callable sending a JSONRPCError.
+    """
+
+    def __init__(self, async_file):
+        self._file = async_file
+        self.reply = None
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            line = await self._file.readline()
+            if not line:
+                raise StopAsyncIteration
+            if not line.strip():
+                continue
+            line = sanitize_line(line)
+            error = rejection(line)
+            if error is None:
+                return line
+            if self.reply is not None:
+                await self.reply(error)

@@ -1,0 +1,99 @@
+"""boruna-mcp at the byte level: malformed lines are answered, never dropped or fatal."""
+import json
+import queue
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from boruna.mcp.stdin_lines import rejection, sanitize_line
+
+REPO_ROOT = __file__.rsplit("/tests/", 1)[0]
+
+
+class RawServer:
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-m", "boruna.mcp"], cwd=REPO_ROOT,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def receive(self, timeout=30):
+        return json.loads(self.lines.get(timeout=timeout))
+
+    def request(self, request_id, method, params):
+        self.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method,
+                              "params": params}))
+        return self.receive()
+
+
+@pytest.fixture(scope="module")
+def raw_server():
+    server = RawServer()
+    init = server.request(1, "initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
+                                            "clientInfo": {"name": "raw", "version": "0"}})
+    assert init["result"]["serverInfo"]["name"] == "boruna-mcp"
+    assert init["result"]["protocolVersion"] == "2025-03-26"
+    server.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    yield server
+    server.proc.stdin.close()
+    assert server.proc.wait(timeout=30) == 0
+    assert "Traceback" not in server.proc.stderr.read()
+
+
+def test_a_line_that_is_not_json_gets_a_parse_error(raw_server):
+    raw_server.send("this is not json {")
+    assert raw_server.receive() == {"jsonrpc": "2.0", "id": None,
+                                    "error": {"code": -32700, "message": "Parse error"}}
+
+
+def test_json_that_is_not_a_message_gets_invalid_request_with_its_id(raw_server):
+    raw_server.send('{"id": 9, "params": {}}')
+    assert raw_server.receive() == {"jsonrpc": "2.0", "id": 9,
+                                    "error": {"code": -32600, "message": "Invalid Request"}}
+
+
+def test_lone_surrogate_escapes_are_answered(raw_server):
+    raw_server.send('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":'
+                    '"boruna_run","arguments":{"source":"fn main() -> String { \\"a\\ud800\\" }"}}}')
+    reply = raw_server.receive()
+    assert reply["id"] == 3
+    payload = json.loads(reply["result"]["content"][0]["text"])
+    assert payload["result"] == "a\ufffd"
+
+
+def test_arguments_of_the_wrong_shape_are_invalid_params(raw_server):
+    reply = raw_server.request(4, "tools/call", {"name": "boruna_run", "arguments": [1, 2]})
+    assert reply["error"]["code"] == -32602
+
+
+def test_missing_arguments_mean_an_empty_object(raw_server):
+    reply = raw_server.request(5, "tools/call", {"name": "boruna_capability_list"})
+    payload = json.loads(reply["result"]["content"][0]["text"])
+    assert payload["success"] is True and reply["result"]["isError"] is False
+    missing = raw_server.request(6, "tools/call", {"name": "boruna_compile"})
+    assert missing["error"] == {"code": -32602, "message":
+                                "failed to deserialize parameters: missing field `source`"}
+
+
+def test_unknown_method_is_method_not_found(raw_server):
+    assert raw_server.request(7, "prompts/get", {"name": "x"})["error"]["code"] == -32601
+
+
+def test_sanitize_line_only_touches_lone_surrogates():
+    pair = '{"s": "\\ud83d\\ude00"}'
+    assert json.loads(sanitize_line(pair)) == {"s": "😀"}
+    assert json.loads(sanitize_line('{"s": "x\\udc00y"}')) == {"s": "x\ufffdy"}
+    plain = '{"s": "no escapes"}\n'
+    assert sanitize_line(plain) is plain
+    assert rejection('{"jsonrpc": "2.0", "method": "ping", "id": 1}') is None
