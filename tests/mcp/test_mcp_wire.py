@@ -97,3 +97,22 @@ def test_sanitize_line_only_touches_lone_surrogates():
     plain = '{"s": "no escapes"}\n'
     assert sanitize_line(plain) is plain
     assert rejection('{"jsonrpc": "2.0", "method": "ping", "id": 1}') is None
+
+
+def test_closing_stdin_ends_the_server_even_during_a_long_run():
+    import time
+
+    server = RawServer()
+    server.request(1, "initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
+                                     "clientInfo": {"name": "raw", "version": "0"}})
+    server.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    server.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "boruna_run", "arguments": {
+            "source": "fn main() -> Int {\n    while true {\n    }\n    0\n}\n",
+            "max_steps": 10**15}}}))
+    time.sleep(0.5)
+    started = time.monotonic()
+    server.proc.stdin.close()
+    assert server.proc.wait(timeout=30) == 0
+    assert time.monotonic() - started < 10
+    assert "Traceback" not in server.proc.stderr.read()
