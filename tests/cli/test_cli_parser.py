@@ -64,3 +64,13 @@ def test_bad_color_choice(cli):
 
 def test_color_flag_after_the_command_is_accepted(cli):
     assert cli("codes", "--color", "never").code == 0
+
+
+def test_max_steps_accepts_underscores_and_u64_range(cli, tmp_path):
+    prog = tmp_path / "p.ax"
+    prog.write_text("fn main() -> Int { 1 }")
+    assert cli("run", prog, "--max-steps", "1_000").out == "1\nsteps: 3\n"
+    assert cli("run", prog, "--max-steps", str(2**64 - 1), "--json").code == 0
+    too_big = cli("run", prog, "--max-steps", str(2**64))
+    assert too_big.code == 2
+    assert f"'{2**64}' is larger than the maximum {2**64 - 1}" in too_big.err

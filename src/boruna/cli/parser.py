@@ -41,13 +41,19 @@ class Parser(argparse.ArgumentParser):
         raise ParserExit(EXIT_USAGE)
 
 
+U64_MAX = 2**64 - 1
+
+
 def _non_negative_int(text: str) -> int:
+    """An integer in 0..2^64-1 (the range of the VM's u64 limits); `_` separators allowed."""
     try:
         value = int(text.replace("_", ""), 10)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'")
+    if value > U64_MAX:
+        raise argparse.ArgumentTypeError(f"'{text}' is larger than the maximum {U64_MAX}")
     return value
 
 
