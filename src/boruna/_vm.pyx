@@ -40,19 +40,65 @@ cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object, Py_ssize_t*) except NULL
     Py_ssize_t PyTuple_GET_SIZE(object)
     PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)
+    PyObject* PyTuple_New_raw "PyTuple_New"(Py_ssize_t) except NULL
+    void PyTuple_SET_ITEM_raw "PyTuple_SET_ITEM"(PyObject*, Py_ssize_t, PyObject*)
+    PyObject* PyLong_FromLongLong_raw "PyLong_FromLongLong"(long long) except NULL
+    PyObject* PyFloat_FromDouble_raw "PyFloat_FromDouble"(double) except NULL
+    PyObject* Py_True_raw "Py_True"
+    PyObject* Py_False_raw "Py_False"
+    PyObject* Py_None_raw "Py_None"
 
 cdef extern from *:
     """
     #include <stdint.h>
+    #include "structmember.h"
     static inline int bor_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
     static inline int bor_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
     static inline int bor_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+    static PyTypeObject* bor_rec_type = NULL;
+    static Py_ssize_t bor_rec_tid_off = 0, bor_rec_fields_off = 0;
+    /* Record instances are built and read through their __slots__ offsets (set once from the
+       member descriptors; when Record has no such slots the VM uses the class instead). */
+    static int bor_init_record(PyObject* type, PyObject* tid_d, PyObject* fields_d) {
+        if (Py_TYPE(tid_d) != &PyMemberDescr_Type || Py_TYPE(fields_d) != &PyMemberDescr_Type)
+            return 0;
+        bor_rec_tid_off = ((PyMemberDescrObject*)tid_d)->d_member->offset;
+        bor_rec_fields_off = ((PyMemberDescrObject*)fields_d)->d_member->offset;
+        if (bor_rec_tid_off <= 0 || bor_rec_fields_off <= 0) return 0;
+        Py_INCREF(type);
+        bor_rec_type = (PyTypeObject*)type;
+        return 1;
+    }
+    static inline int bor_is_record(PyObject* o) { return Py_TYPE(o) == bor_rec_type; }
+    static inline PyObject* bor_rec_fields(PyObject* o) {
+        return *(PyObject**)((char*)o + bor_rec_fields_off);
+    }
+    /* steals tid and fields */
+    static PyObject* bor_new_record(PyObject* tid, PyObject* fields) {
+        PyObject* o = bor_rec_type->tp_alloc(bor_rec_type, 0);
+        if (o == NULL) { Py_DECREF(tid); Py_DECREF(fields); return NULL; }
+        *(PyObject**)((char*)o + bor_rec_tid_off) = tid;
+        *(PyObject**)((char*)o + bor_rec_fields_off) = fields;
+        return o;
+    }
     """
+    int64_t BOR_I64_MIN "INT64_MIN"
+    int64_t BOR_I64_MAX "INT64_MAX"
+    int bor_init_record(object, object, object)
+    bint bor_is_record(PyObject*)
+    PyObject* bor_rec_fields(PyObject*)
+    PyObject* bor_new_record(PyObject*, PyObject*) except NULL
     int bor_add(int64_t a, int64_t b, int64_t *r)
     int bor_sub(int64_t a, int64_t b, int64_t *r)
     int bor_mul(int64_t a, int64_t b, int64_t *r)
 
 include "_vm_builtins.pxi"
+
+cdef bint REC_FAST = False
+try:
+    REC_FAST = bor_init_record(Record, Record.__dict__["type_id"], Record.__dict__["fields"]) == 1
+except Exception:
+    REC_FAST = False
 
 # ---------------------------------------------------------------- limits
 
@@ -69,8 +115,8 @@ cdef int C_MAX_DEPTH = 256
 cdef int64_t C_MAX_LOCALS = 1 << 22
 cdef int64_t C_MAX_STR_CHARS_FAST = (16 * 1024 * 1024) // 4
 cdef int64_t C_WALK_MIN = 64 * 1024 * 1024
-cdef int64_t I64_MAX_C = 0x7FFFFFFFFFFFFFFF
-cdef int64_t I64_MIN_C = -0x7FFFFFFFFFFFFFFF - 1
+cdef int64_t I64_MAX_C = BOR_I64_MAX
+cdef int64_t I64_MIN_C = BOR_I64_MIN
 
 # run status returned by execute_bounded
 FINISHED = 0
@@ -120,6 +166,26 @@ cdef inline object to_py(Val* v):
     if t == T_UNIT:
         return None
     return <object>v.o
+
+cdef inline PyObject* take_owned(Val* v) except NULL:
+    """Move `v` out as a new reference (v becomes Unit)."""
+    cdef int t = v.tag
+    cdef PyObject* r
+    if t == T_OBJ:
+        r = v.o
+    elif t == T_INT:
+        r = PyLong_FromLongLong_raw(v.i)
+    elif t == T_FLOAT:
+        r = PyFloat_FromDouble_raw(v.f)
+    elif t == T_BOOL:
+        r = Py_True_raw if v.i else Py_False_raw
+        _incref(r)
+    else:
+        r = Py_None_raw
+        _incref(r)
+    v.tag = T_UNIT
+    return r
+
 
 cdef int from_py(Val* d, object o) except -1:
     """Store Python value `o` into the empty slot `d`."""
@@ -829,6 +895,7 @@ cdef class Machine:
         cdef object err = None
         cdef object status = PAUSED
         cdef object o, o2
+        cdef PyObject* pt
 
         if budget > 0:
             slice_end = steps + budget
@@ -1252,10 +1319,13 @@ cdef class Machine:
                         err = verr.stack_underflow()
                         break
                     a = &stack[sp - 1]
-                    if a.tag != T_OBJ or type(<object>a.o) is not Record:
+                    if a.tag != T_OBJ or not (bor_is_record(a.o) if REC_FAST else type(<object>a.o) is Record):
                         err = verr.type_error("Record", vtype_name(a))
                         break
-                    o = (<object>a.o).fields
+                    if REC_FAST:
+                        o = <object>bor_rec_fields(a.o)
+                    else:
+                        o = (<object>a.o).fields
                     k = ins[1]
                     if k >= PyTuple_GET_SIZE(o):
                         err = verr.type_error("valid field index", "out of bounds")
@@ -1270,17 +1340,22 @@ cdef class Machine:
                     if sp < n:
                         err = verr.stack_underflow()
                         break
-                    o = tuple([to_py(&stack[sp - n + k]) for k in range(n)])
+                    pt = PyTuple_New_raw(n)
                     for k in range(n):
-                        vclear(&stack[sp - n + k])
+                        PyTuple_SET_ITEM_raw(pt, k, take_owned(&stack[sp - n + k]))
                     sp -= <int>n
                     if op == OP_MAKERECORD:
-                        o = Record(ins[1], o)
+                        if REC_FAST:
+                            pt = bor_new_record(PyLong_FromLongLong_raw(ins[1]), pt)
+                        else:
+                            o = Record(ins[1], <object>pt)
+                            _decref(pt)
+                            pt = <PyObject*>o
+                            _incref(pt)
+                            o = None
                     stack[sp].tag = T_OBJ
-                    stack[sp].o = <PyObject*>o
-                    _incref(stack[sp].o)
+                    stack[sp].o = pt
                     sp += 1
-                    o = None
                     self.alloc_bytes += 120 + 8 * n
                     if self.alloc_bytes >= self.next_walk:
                         self.sp = sp
