@@ -48,3 +48,31 @@ def test_deep_nesting_does_not_hit_the_recursion_limit():
         v = (v,)
     text = display(v)
     assert text == "[" * 50_001 + "]" * 50_001
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from boruna.runtime.display import _display_iterative  # noqa: E402
+
+_leaves = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5)
+           | st.just(NONE) | st.builds(ActorId, st.integers(0, 99))
+           | st.builds(FnRef, st.integers(0, 99)))
+_values = st.recursive(_leaves, lambda inner: (
+    st.lists(inner, max_size=4).map(tuple)
+    | st.builds(Some, inner) | st.builds(Ok, inner) | st.builds(Err, inner)
+    | st.builds(Record, st.integers(0, 9), st.lists(inner, max_size=3).map(tuple))
+    | st.builds(Enum, st.integers(0, 9), st.integers(0, 9), inner)
+    | st.dictionaries(st.text(max_size=3), inner, max_size=3).map(MapValue)), max_leaves=30)
+
+
+@settings(max_examples=200)
+@given(_values)
+def test_fast_and_iterative_paths_agree(value):
+    assert display(value) == _display_iterative(value)
+
+
+def test_switch_to_the_iterative_path_mid_value():
+    v = 1
+    for i in range(450):
+        v = Some(v) if i % 2 else (v, "x")
+    assert display(v) == _display_iterative(v)

@@ -63,8 +63,43 @@ def _scalar(v) -> str | None:
     return None
 
 
+_RECURSION_DEPTH = 200   # deeper values continue on the iterative path
+
+
 def display(value) -> str:
     """Display(value) exactly as the reference's `impl Display for Value`."""
+    return _display(value, 0)
+
+
+def _display(v, depth: int) -> str:
+    """Recursive fast path; hands subtrees deeper than _RECURSION_DEPTH to the iterative one."""
+    t = type(v)
+    if t is str:
+        return '"' + v + '"'
+    if t is int:
+        return str(v)
+    if t is bool:
+        return "true" if v else "false"
+    if t is float:
+        return float_to_string(v)
+    if depth >= _RECURSION_DEPTH:
+        return _display_iterative(v)
+    d = depth + 1
+    if t is tuple:
+        return "[" + ", ".join([_display(x, d) for x in v]) + "]"
+    if t is Record:
+        return f"Record#{v.type_id}{{" + ", ".join([_display(x, d) for x in v.fields]) + "}"
+    if t is Some or t is Ok or t is Err:
+        return t.TAG + "(" + _display(v.value, d) + ")"
+    if t is Enum:
+        return f"Enum#{v.type_id}::{v.variant}(" + _display(v.payload, d) + ")"
+    if t is MapValue or isinstance(v, dict):
+        return "{" + ", ".join([f"{k}: {_display(x, d)}" for k, x in sorted(v.items())]) + "}"
+    leaf = _scalar(v)
+    return leaf if leaf is not None else repr(v)
+
+
+def _display_iterative(value) -> str:
     leaf = _scalar(value)
     if leaf is not None:
         return leaf
