@@ -7,7 +7,7 @@ LEVELS = [
     [], ["compile"], ["run"], ["ast"], ["check"], ["repair"], ["codes"],
     ["framework"], ["framework", "validate"], ["framework", "test"],
     ["workflow"], ["workflow", "validate"], ["template"], ["template", "list"],
-    ["template", "apply"], ["capability"], ["capability", "list"], ["policy"],
+    ["template", "apply"], ["symbols"], ["capability"], ["capability", "list"], ["policy"],
     ["policy", "validate"], ["lang"], ["lang", "check"], ["lang", "repair"], ["lang", "codes"],
 ]
 

@@ -126,6 +126,11 @@ def build_parser() -> Parser:
     p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
     _json_flag(p, "the boruna_ast tool's JSON response")
 
+    p = _leaf(sub, "symbols", "symbols_cmd:cmd_symbols",
+              "list the functions, records and enums a .ax file declares")
+    p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
+    _json_flag(p, "the boruna_symbols tool's JSON response")
+
     def add_check(sub_parsers, name="check"):
         c = _leaf(sub_parsers, name, "check_cmd:cmd_check",
                   "report diagnostics (errors, warnings, suggested fixes) for a .ax file",
