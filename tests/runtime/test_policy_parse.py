@@ -344,3 +344,11 @@ def test_policies_compare_by_their_normalized_content():
     assert parse_policy_text('{"net_policy":{}}') != parse_policy_text("{}")
     assert parse_policy_text('{"rules":{"random":{"allow":true,"budget":1}}}') == parse_policy(
         {"rules": {"random": {"allow": True, "budget": 1}}})
+
+
+def test_rust_debug_quoting_of_found_names():
+    from boruna.runtime.policy import rust_debug_str
+    assert rust_debug_str('a"b\\c\n\t\r\0\x01\x7f é\u0301\u00a0日本') == (
+        '"a\\"b\\\\c\\n\\t\\r\\0\\u{1}\\u{7f} é\\u{301}\\u{a0}日本"')
+    assert _error('{"rules":{"caf\u00e9\\u0007":{"allow":true,"budget":0}}}').message == (
+        'policy.invalid_capability: unknown capability "café\\u{7}"')

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import unicodedata
 from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -184,7 +185,8 @@ class PolicyError(Exception):
 
 
 def rust_debug_str(s: str) -> str:
-    """`{:?}` of a Rust &str: quoted, with `"` `\\` and control characters escaped."""
+    """`{:?}` of a Rust &str: quoted; `"` `\\` `\\n` `\\r` `\\t` `\\0` escaped, other
+    non-printable and grapheme-extending characters as `\\u{hex}`."""
     out = ['"']
     for ch in s:
         if ch == '"':
@@ -199,7 +201,8 @@ def rust_debug_str(s: str) -> str:
             out.append("\\t")
         elif ch == "\0":
             out.append("\\0")
-        elif ch == " " or ch.isprintable():
+        elif ch == " " or (ch.isprintable() and (ch < "\u0300"
+                                                  or unicodedata.category(ch) not in ("Mn", "Me"))):
             out.append(ch)
         else:
             out.append("\\u{%x}" % ord(ch))
