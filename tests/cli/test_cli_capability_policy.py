@@ -69,3 +69,20 @@ def test_policy_validate_directory(cli, tmp_path):
     assert result.code == 1
     assert result.out == ""
     assert result.err == f"error: policy.io_error: cannot read '{tmp_path}': is a directory\n"
+
+
+def test_policy_show(cli, tmp_path):
+    path = write(tmp_path / "p.json", '{"schema_version": 1, "default_allow": false, '
+                                      '"rules": {"net.fetch": {"allow": true, "budget": 3}}}')
+    result = cli("policy", "show", path)
+    assert result.code == 0
+    assert result.out == ("Schema version: 1\nDefault behavior: deny\nRules:\n"
+                          "  net.fetch      allow  budget=3\nNet policy: (default)\n")
+    assert cli("policy", "show", "allow-all").out.splitlines()[1] == "Default behavior: allow"
+
+
+def test_policy_show_invalid(cli, tmp_path):
+    path = write(tmp_path / "p.json", UNKNOWN_FIELD)
+    result = cli("policy", "show", path)
+    assert result.code == 1
+    assert result.err.startswith(f"error: {path}: policy.unknown_field: ")

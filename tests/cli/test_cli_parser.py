@@ -8,7 +8,7 @@ LEVELS = [
     ["framework"], ["framework", "validate"], ["framework", "test"],
     ["workflow"], ["workflow", "validate"], ["template"], ["template", "list"],
     ["template", "apply"], ["symbols"], ["capability"], ["capability", "list"], ["policy"],
-    ["policy", "validate"], ["lang"], ["lang", "check"], ["lang", "repair"], ["lang", "codes"],
+    ["policy", "validate"], ["policy", "show"], ["lang"], ["lang", "check"], ["lang", "repair"], ["lang", "codes"],
 ]
 
 

@@ -216,6 +216,9 @@ def build_parser() -> Parser:
     p = _leaf(gsub, "validate", "policy_cmd:cmd_validate", "validate a policy JSON file")
     p.add_argument("file", metavar="FILE", help="policy file (.json)")
     _json_flag(p)
+    p = _leaf(gsub, "show", "policy_cmd:cmd_show",
+              "print the effective policy of a policy file (or allow-all / deny-all)")
+    p.add_argument("file", metavar="FILE", help="policy file (.json), allow-all or deny-all")
 
     grp, gsub = _group(sub, "lang", "language tools under their reference names "
                        "(lang check, lang repair, lang codes)", "lang_command")

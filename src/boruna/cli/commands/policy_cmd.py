@@ -29,3 +29,17 @@ def cmd_validate(args, console: Console) -> int:
         raise CliError(f"{args.file}: {option.message}")
     console.out(f"{console.out_style.ok('OK')}: {args.file}")
     return EXIT_OK
+
+
+def cmd_show(args, console: Console) -> int:
+    """`boruna policy show FILE|allow-all|deny-all`: the effective policy as text."""
+    option = load_policy_option(args.file)
+    if option.error_kind is not None:
+        raise CliError(f"{args.file}: {option.message}")
+    from boruna.runtime import policy as policy_mod
+
+    value = option.policy
+    if isinstance(value, str):
+        value = policy_mod.Policy.allow_all() if value == "allow-all" else policy_mod.Policy.deny_all()
+    console.out(policy_mod.show_policy(value))
+    return EXIT_OK
