@@ -273,6 +273,8 @@ def test_invalid_spawn_target_fails_the_requester():
     system = _system(_module(main, child))
     assert system.run() == Err("invalid function index: 9")
     assert system.actor_count == 2
+    assert [e for e in _events(system) if e[0] == "message_send"] == [
+        ("message_send", 1, 0, Err("invalid function index: 9"))]
 
 
 def test_invalid_spawn_target_from_root_is_the_run_error():
