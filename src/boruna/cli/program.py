@@ -44,15 +44,6 @@ def resolve_libs_dir(option: str | None) -> str | None:
     return str(found) if os.path.isdir(found) else None
 
 
-def resolve_templates_dir(option: str | None) -> str:
-    """`--dir DIR` as given, else ./templates, else the bundled templates."""
-    if option is not None:
-        return option
-    from boruna.tooling.resources import default_templates_dir
-
-    return str(default_templates_dir())
-
-
 def report_compile_error(err, path: str, source: str, console: Console) -> CliError:
     """Draw a CompileError on stderr; the returned CliError ends the command with exit 1."""
     console.err(format_compile_error(err, label(path), source, console.err_style))

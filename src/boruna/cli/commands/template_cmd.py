@@ -6,7 +6,15 @@ from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError, UsageError
 from boruna.cli.files import write_text
 from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import resolve_templates_dir
+
+
+def resolve_templates_dir(option: str | None) -> str:
+    """`--dir DIR` as given, else ./templates, else the bundled templates."""
+    if option is not None:
+        return option
+    from boruna.tooling.resources import default_templates_dir
+
+    return str(default_templates_dir())
 
 
 def parse_template_args(args_text: str, single: list[str]) -> dict[str, str]:
