@@ -228,3 +228,14 @@ def test_json_source_over_1_mb_is_refused(cli, prog):
     result = cli("run", path, "--json")
     assert (result.code, result.out, result.err) == (1, "", "error: source exceeds 1 MB limit\n")
     assert cli("run", path).out == "1\nsteps: 3\n"
+
+
+def test_ctrl_c_with_json_prints_the_cancelled_response(cli, prog, monkeypatch):
+    def press_ctrl_c(self, steps, *rest):
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(run_cmd._Watch, "on_progress", press_ctrl_c)
+    result = cli("run", prog(LOOP), "--json")
+    assert result.code == 130
+    doc = json.loads(result.out)
+    assert (doc["success"], doc["error_kind"], doc["steps"]) == (False, "cancelled", 100_000)
