@@ -75,3 +75,24 @@ def test_truncate_utf8_never_cuts_a_character():
     assert truncate_utf8(text, 4) == "ab"
     assert truncate_utf8(text, 3) == "ab"
     assert truncate_utf8(text, 100) == text
+
+
+def test_render_prints_very_deep_values_without_quadratic_indentation():
+    value = 1
+    for _ in range(20_000):
+        value = [value]
+    text = render(ok(result=value, x=float("nan")))
+    assert len(text) < 100_000                        # pretty to depth 64, compact below
+    assert text.startswith('{\n  "success": true,\n  "protocol_version": 1,\n  "result": [\n')
+    assert '"x": null' in text
+    assert ("[" * (20_000 - 64)) + "1" + ("]" * (20_000 - 64)) in text
+
+
+def test_render_of_a_deep_run_result_over_the_service():
+    from boruna.service import run_tool
+
+    depth = 5_000
+    response = run_tool("fn main() -> List<Int> { " + "[" * depth + "1" + "]" * depth + " }")
+    text = render(response)
+    assert response["success"] is True
+    assert text.count("[") == depth + 1 and len(text) < 200_000     # + the ui_output list

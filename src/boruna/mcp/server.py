@@ -114,18 +114,18 @@ class BorunaServer:
             raise
         if isinstance(response, InvalidParams):
             raise MCPError(code=types.INVALID_PARAMS, message=response.message)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=render(response))],
+        return types.CallToolResult(content=[types.TextContent(type="text", text=response)],
                                     is_error=False)
 
     @staticmethod
     def _invoke(tool, args, env: ToolEnv):
-        """Worker-thread body: the service call, with every failure turned into a value."""
+        """Worker-thread body: the service call and its rendering, every failure a value."""
         try:
-            return tool.call(args, env)
+            return render(tool.call(args, env))
         except InvalidParams as exc:
             return exc
         except BaseException as exc:  # noqa: BLE001 - the server must keep serving
-            return internal_error(exc)
+            return render(internal_error(exc))
 
     def build(self) -> Server:
         server = Server(

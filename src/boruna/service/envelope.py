@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import secrets
 from typing import Any
 
 PROTOCOL_VERSION = 1
@@ -34,6 +36,11 @@ def fail(error_kind: str | None = None, message: str | None = None, **fields: An
     return response
 
 
+PRETTY_DEPTH = 64
+"""Below this nesting depth a (deeply nested) response is printed compactly, so indentation
+cannot grow quadratically (a 20,000-deep list would otherwise need ~400 MB of spaces)."""
+
+
 def _finite(value: Any) -> Any:
     """A copy of `value` with every NaN/±Infinity float replaced by None."""
     if isinstance(value, float):
@@ -45,9 +52,45 @@ def _finite(value: Any) -> Any:
     return value
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(_finite(value), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _shallow(value: Any, depth: int, nonce: str, raw: list) -> Any:
+    """`value` down to PRETTY_DEPTH, deeper containers replaced by markers into `raw`."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    if depth >= PRETTY_DEPTH:
+        from boruna.language.deep_stack import call_deep
+
+        raw.append(call_deep(_compact, value))
+        return f"{nonce}:{len(raw) - 1}"
+    if isinstance(value, dict):
+        return {k: _shallow(v, depth + 1, nonce, raw) for k, v in value.items()}
+    return [_shallow(v, depth + 1, nonce, raw) for v in value]
+
+
+def _render_carefully(response: Any) -> str:
+    """`render` for responses holding non-finite floats or nesting deeper than the encoder."""
+    nonce = "\x00" + secrets.token_hex(12)
+    raw: list[str] = []
+    text = json.dumps(_shallow(response, 0, nonce, raw), indent=2, ensure_ascii=False,
+                      allow_nan=False)
+    if not raw:
+        return text
+    marker = re.compile(re.escape(json.dumps(nonce)[:-1]) + r':(\d+)"')
+    return marker.sub(lambda m: raw[int(m.group(1))], text)
+
+
 def render(response: Any) -> str:
-    """Pretty JSON (indent 2, raw non-ASCII, insertion key order); non-finite floats -> null."""
+    """Pretty JSON (indent 2, raw non-ASCII, insertion key order); non-finite floats -> null.
+
+    Never raises for JSON-shaped input: very deep values are printed compactly below
+    PRETTY_DEPTH levels.
+    """
     try:
         return json.dumps(response, indent=2, ensure_ascii=False, allow_nan=False)
-    except ValueError:
-        return json.dumps(_finite(response), indent=2, ensure_ascii=False, allow_nan=False)
+    except (ValueError, RecursionError):
+        return _render_carefully(response)
