@@ -4,6 +4,9 @@ Kept small (two cores): exit codes, stream separation, the no-traceback guarante
 files, colour rules, Ctrl-C on a running program, and a closed stdout pipe.
 """
 import os
+import pty
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -80,26 +83,50 @@ def test_colour_only_when_asked(run_boruna, tmp_path):
     assert vetoed.stderr == plain.stderr
 
 
-def test_ctrl_c_stops_a_running_program(tmp_path):
+def _read_until(fd, needle: bytes, timeout: float) -> bytes:
+    """Read a pty master until `needle` appears (or EOF / timeout)."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while needle not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen
+
+
+def test_progress_on_a_terminal_and_ctrl_c(tmp_path):
+    """stderr is a real terminal: the progress line appears, Ctrl-C stops the run cleanly."""
     prog = tmp_path / "loop.ax"
     prog.write_text(LOOP)
+    master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "boruna.cli", "run", str(prog),
                              "--max-steps", "100000000000"], env=_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
     try:
-        time.sleep(2.0)
-        assert proc.poll() is None, "the loop should still be running"
+        seen = _read_until(master, b" steps/s", timeout=60)
+        assert b"running" in seen and b" steps (" in seen and b"Ctrl-C to stop" in seen
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        seen += _read_until(master, b"steps\r\n", timeout=30)
+        out = proc.stdout.read()
+        proc.wait(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.communicate()
+            proc.wait()
+        os.close(master)
     assert proc.returncode == 130
     assert out == b""
-    text = err.decode()
-    assert text.startswith("interrupted: stopped after ") and text.endswith(" steps\n")
-    assert int(text.split()[3]) >= 100_000
+    tail = re.sub(r"\x1b\[[0-9;]*m", "", seen.rsplit(b"\x1b[2K", 1)[-1].decode())
+    assert tail.startswith("interrupted: stopped after ") and tail.endswith(" steps\r\n")
+    assert int(tail.split()[3]) % 100_000 == 0
 
 
 def test_closed_stdout_pipe_is_quiet(tmp_path):
