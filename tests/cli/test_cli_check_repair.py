@@ -122,3 +122,37 @@ def test_check_lexer_error_is_drawn_once(cli, tmp_path):
     assert result.out == (f'error[E001]: unexpected character: "@"\n --> {path}:2:15\n  |\n'
                           "2 |     let x = 1 @ 2\n  |               ^\n\n"
                           f"{path}: 1 error\n")
+
+
+def test_check_output_then_repair_from_it(cli, tmp_path):
+    from boruna.tooling.diagnostics import check_source
+
+    path = _file(tmp_path, TYPO)
+    saved = tmp_path / "diag.json"
+    assert cli("check", path, "-o", saved).code == 1
+    doc = json.loads(saved.read_text())
+    assert doc == check_source(TYPO, file=str(path)).to_full_dict()
+    assert doc["diagnostics"][0]["suggested_patches"][0]["edits"] == [
+        {"file": str(path), "start_line": 3, "old_text": "    countt", "new_text": "    count"}]
+    result = cli("repair", path, "--from", saved)
+    assert result.code == 0
+    assert path.read_text() == FIXED
+
+
+def test_check_json_with_output_writes_both(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    saved = tmp_path / "diag.json"
+    result = cli("check", path, "--json", "-o", saved)
+    assert result.out == render(check_tool(TYPO, file_name=str(path))) + "\n"
+    assert json.loads(saved.read_text())["version"] == 1
+
+
+def test_repair_from_bad_json(cli, tmp_path):
+    path = _file(tmp_path, TYPO)
+    saved = tmp_path / "diag.json"
+    saved.write_text("{")
+    result = cli("repair", path, "--from", saved)
+    assert result.code == 1
+    assert result.err.startswith(f"error: invalid diagnostics JSON '{saved}': ")
+    assert path.read_text() == TYPO
+    assert cli("repair", path, "--from", saved, "--json").code == 2

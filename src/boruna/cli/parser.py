@@ -137,6 +137,9 @@ def build_parser() -> Parser:
                   "Report every diagnostic of a .ax file with its location and suggested "
                   "fixes. Exit status 1 when any diagnostic is an error.")
         c.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
+        c.add_argument("-o", "--output", metavar="DIAG.json",
+                       help="also write the full diagnostic set (with text edits) as JSON, "
+                            "for 'boruna repair --from'")
         _json_flag(c)
         return c
 
@@ -151,6 +154,9 @@ def build_parser() -> Parser:
                             "default), 'all' (one per diagnostic) or one patch id")
         r.add_argument("--dry-run", action="store_true",
                        help="show the changes as a diff; do not write the file")
+        r.add_argument("--from", dest="from_file", metavar="DIAG.json",
+                       help="use the diagnostics saved by 'boruna check -o' instead of "
+                            "checking the file again")
         _json_flag(r)
         return r
 

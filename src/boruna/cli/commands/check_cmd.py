@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
+from boruna.cli.files import write_text
 from boruna.cli.json_output import call_tool, print_response
 from boruna.cli.program import label, read_source
-from boruna.cli.render import enum_text, field, format_diagnostic, format_diagnostics_summary
+from boruna.cli.render import (enum_text, field, format_diagnostic, format_diagnostics_summary,
+                               pretty_json)
 
 
 def _has_errors(diagnostics) -> bool:
@@ -20,13 +22,21 @@ def cmd_check(args, console: Console) -> int:
         from boruna.service import check_tool
 
         response = call_tool(check_tool, source, file_name=name)
+        if args.output:
+            from boruna.tooling.diagnostics import check_source
+
+            write_text(args.output, pretty_json(check_source(source, file=name).to_full_dict())
+                       + "\n")
         print_response(console, response)
         if not response.get("success"):
             return EXIT_FAILURE
         return EXIT_FAILURE if _has_errors(response.get("diagnostics", [])) else EXIT_OK
     from boruna.tooling.diagnostics import check_source
 
-    diagnostics = list(check_source(source, file=name).diagnostics)
+    found = check_source(source, file=name)
+    if args.output:
+        write_text(args.output, pretty_json(found.to_full_dict()) + "\n")
+    diagnostics = list(found.diagnostics)
     style = console.out_style
     for diag in diagnostics:
         console.out(format_diagnostic(diag, name, source, style))

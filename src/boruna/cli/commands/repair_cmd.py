@@ -10,9 +10,9 @@ import difflib
 
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
-from boruna.cli.files import write_text
+from boruna.cli.files import read_text, write_text
 from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.errors import UsageError
+from boruna.cli.errors import CliError, UsageError
 from boruna.cli.program import STDIN, label, read_source
 from boruna.cli.render import field, plural
 
@@ -38,6 +38,9 @@ def cmd_repair(args, console: Console) -> int:
         raise UsageError("standard input cannot be rewritten; use --dry-run or --json")
     source = read_source(args.file)
     strategy, patch_id = strategy_for(args.apply)
+    if args.json and args.from_file:
+        raise UsageError("--from cannot be combined with --json (boruna_repair always "
+                         "checks the source itself)")
     if args.json:
         from boruna.service import repair_tool
 
@@ -50,11 +53,32 @@ def cmd_repair(args, console: Console) -> int:
         if not response.get("success"):
             return EXIT_FAILURE
         return EXIT_OK if response.get("verify_passed") else EXIT_FAILURE
-    from boruna.tooling.repair import repair_source
+    if args.from_file:
+        result = _repair_from(args, source)
+    else:
+        from boruna.tooling.repair import repair_source
 
-    result = repair_source(source, strategy=strategy, patch_id=patch_id, file=label(args.file))
+        result = repair_source(source, strategy=strategy, patch_id=patch_id,
+                               file=label(args.file))
     _print_report(result, source, args, console)
     return EXIT_OK if result.verify_passed else EXIT_FAILURE
+
+
+def _repair_from(args, source: str):
+    """Repair with a saved diagnostic set (`boruna check -o DIAG.json`)."""
+    import json
+
+    from boruna.tooling.diagnostics.model import DiagnosticSet
+    from boruna.tooling.repair import repair_diagnostics
+
+    text = read_text(args.from_file)
+    try:
+        saved = DiagnosticSet.from_full_dict(json.loads(text))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise CliError(f"invalid diagnostics JSON '{args.from_file}': {exc}") from None
+    mode, target = {"best": ("best", None), "all": ("all", None)}.get(
+        args.apply, ("by_id", args.apply))
+    return repair_diagnostics(source, saved, mode, target, file=label(args.file))
 
 
 def _print_report(result, source: str, args, console: Console) -> None:
