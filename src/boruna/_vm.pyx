@@ -84,6 +84,7 @@ cdef extern from *:
     """
     int64_t BOR_I64_MIN "INT64_MIN"
     int64_t BOR_I64_MAX "INT64_MAX"
+    int PyErr_CheckSignals() except -1
     int bor_init_record(object, object, object)
     bint bor_is_record(PyObject*)
     PyObject* bor_rec_fields(PyObject*)
@@ -109,6 +110,7 @@ MAX_STRING_BYTES = 16 * 1024 * 1024
 MAX_COLLECTION_LEN = 1_000_000
 MAX_VALUE_MEMORY = 256 * 1024 * 1024
 TRACE_KEEP = 500
+EVENT_BYTES = 200          # accounted size of one event-log entry
 
 cdef int C_MAX_STACK = 4096
 cdef int C_MAX_DEPTH = 256
@@ -767,6 +769,16 @@ cdef class Machine:
         roots.extend(self.ui_output)
         roots.extend(m for _, m in self.outgoing)
         roots.extend(self.mailbox)
+        # bookkeeping that grows with the run: UI trees, queued messages, spawn requests and
+        # the gateway's event log (contract checks, UI emits, capability calls)
+        total += 8 * (len(self.ui_output) + len(self.outgoing) + len(self.spawn_requests)
+                      + len(self.mailbox))
+        log = getattr(self.gateway, "log", None)
+        if log is not None:
+            try:
+                total += EVENT_BYTES * len(log)
+            except TypeError:
+                pass
         seen = set()
         work = roots
         while work:
@@ -862,6 +874,7 @@ cdef class Machine:
 
     cdef object _wall_check(self):
         cdef object lim = self.max_wall_ms_obj
+        PyErr_CheckSignals()
         if self.cancelled:
             return VmError("execution cancelled", "cancelled")
         if lim is not None:
@@ -1532,6 +1545,7 @@ cdef class Machine:
             if log is not None:
                 log.ui_emit(tree)
             self.ui_output.append(tree)
+            self._charge(EVENT_BYTES)
             return 0
         if op == OP_ASSERT:
             if self.sp <= 0:
@@ -1541,6 +1555,7 @@ cdef class Machine:
             vclear(&s[self.sp])
             kind = "requires" if ins[2] == 0 else "ensures"
             self._contract_log(self.fn_names[func], kind, ins[3], passed)
+            self._charge(EVENT_BYTES)
             if not passed:
                 if ins[1] < self.nconsts:
                     message = display(to_py(&self.consts[ins[1]]))
@@ -1560,6 +1575,7 @@ cdef class Machine:
             vclear(&s[self.sp])
             label_text = label if type(label) is str else display(label)
             self._contract_log(label_text, "output", 0, passed)
+            self._charge(EVENT_BYTES)
             if not passed:
                 raise verr.contract_violation(f"output guard `{label_text}` failed", [])
             return 0
@@ -1584,7 +1600,7 @@ cdef class Machine:
                 raise verr.stack_overflow(MAX_STACK)
             from_py(&s[self.sp], res)
             self.sp += 1
-            self._charge(approx_size(res))
+            self._charge(approx_size(res) + 2 * EVENT_BYTES)
             return 0
         if op == OP_SPAWN:
             if self.sp >= C_MAX_STACK:
@@ -1592,6 +1608,7 @@ cdef class Machine:
             aid = ActorId(self.next_spawn_id)
             self.next_spawn_id += 1
             self.spawn_requests.append(ins[1])
+            self._charge(64)
             from_py(&s[self.sp], aid)
             self.sp += 1
             return 0
@@ -1606,6 +1623,7 @@ cdef class Machine:
             if type(target) is not ActorId:
                 raise verr.type_error("ActorId", type_name(target))
             self.outgoing.append((target.id, msg))
+            self._charge(64)
             return 0
         if op == OP_RECEIVE:
             if self.mailbox:

@@ -185,3 +185,19 @@ def test_receive_blocks_in_actor_mode_and_resumes_with_message():
     assert m.execute_bounded(100) == _vm.FINISHED
     assert m.result == 41
     assert m.steps == 4
+
+
+def test_event_log_growth_counts_toward_the_memory_cap():
+    src = "fn main() -> Int {\n    while true {\n        emit 1\n    }\n    0\n}\n"
+    m = _vm.Machine(compile_source(src), max_value_memory=1024 * 1024, max_steps=10**9)
+    assert m.run() == _vm.FAILED
+    assert m.error == "memory limit exceeded: live values use more than 1048576 bytes"
+    assert 3000 < len(m.ui_output) < 10000
+
+
+def test_contract_checks_in_a_loop_within_default_cap():
+    src = ("fn pos(n: Int) -> Int\n    requires n >= 0\n{\n    n\n}\n"
+           "fn main() -> Int {\n    let mut i = 0\n    while i < 20000 {\n"
+           "        i = pos(i) + 1\n    }\n    i\n}\n")
+    out = run(src)
+    assert out.ok and out.result == 20000
