@@ -187,3 +187,25 @@ def test_invalid_output_schema(mcp_server):
     payload = _run(mcp_server, source=ADD, output_schema={"type": 5})
     assert payload["error_kind"] == "invalid_output_schema"
     assert payload["message"].startswith("output_schema is not a valid JSON Schema: ")
+
+
+def test_zero_max_steps_fails_on_the_first_step(mcp_server):
+    assert _run(mcp_server, source=ADD, max_steps=0) == {
+        "success": False, "protocol_version": 1, "error_kind": "runtime_error",
+        "message": "max execution steps exceeded (0)", "steps": 1}
+
+
+def test_max_steps_accepts_the_whole_u64_range(mcp_server):
+    assert _run(mcp_server, source=ADD, max_steps=2**64 - 1)["result"] == 3
+    assert _run(mcp_server, source=ADD, max_steps=None)["steps"] == 5
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as info:
+        mcp_server.call("boruna_run", {"source": ADD, "max_steps": 2**64})
+    assert info.value.error.code == -32602
+
+
+def test_null_optional_arguments_mean_omitted(mcp_server):
+    assert _run(mcp_server, source=ADD, policy=None, trace=None, limits=None,
+                output_schema=None) == {"success": True, "protocol_version": 1, "result": 3,
+                                        "steps": 5, "ui_output": []}

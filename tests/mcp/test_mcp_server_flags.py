@@ -75,3 +75,12 @@ def test_explicit_directories_override_the_defaults(tmp_path, call_fresh_server)
     assert listed["success"] is False and listed["error_kind"] == "template_error"
     assert listed["message"] == f"read templates dir: {missing}: No such file or directory"
     assert compiled["module"]["functions"] == 2
+
+
+def test_console_script_is_installed_next_to_the_interpreter():
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "boruna-mcp"
+    assert script.is_file()
+    done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, f"boruna-mcp {__version__}")
