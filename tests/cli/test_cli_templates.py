@@ -110,3 +110,41 @@ def test_apply_malformed_args_is_a_usage_error(cli, tmp_path):
     tdir = _fixture_templates(tmp_path)
     result = cli("template", "apply", "greeter", "--dir", tdir, "--args", "who")
     assert (result.code, result.err) == (2, "error: invalid arg format: 'who' (expected key=value)\n")
+
+
+def test_apply_validate_failure_writes_nothing(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    out = tmp_path / "out.ax"
+    result = cli("template", "apply", "greeter", "--dir", tdir, "--arg", 'who=" }', "-o", out,
+                 "--validate")
+    assert result.code == 1
+    assert result.err.startswith("error: template output does not compile: ")
+    assert result.err.endswith(" (nothing written)\n")
+    assert not out.exists()
+    as_json = cli("template", "apply", "greeter", "--dir", tdir, "--arg", 'who=" }', "-o", out,
+                  "--validate", "--json")
+    assert as_json.code == 1
+    assert json.loads(as_json.out)["validation"]["passed"] is False
+    assert not out.exists()
+
+
+def test_apply_validate_success(cli, tmp_path):
+    tdir = _fixture_templates(tmp_path)
+    out = tmp_path / "out.ax"
+    result = cli("template", "apply", "greeter", "--dir", tdir, "--args", "who=Ada", "-o", out,
+                 "--validate")
+    assert result.code == 0
+    assert "  validation: passed (the output compiles)\n" in result.out
+    assert cli("run", out).out.splitlines()[0] == '"hello, Ada"'
+
+
+def test_every_bundled_template_applies_validates_and_passes_the_app_check(cli, tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = {"auth-app": "app_name=Portal", "crud-admin": "entity_name=User,fields=name",
+            "form-basic": "form_name=Signup,fields=email", "offline-sync": "entity_name=Note",
+            "realtime-feed": "feed_name=news"}
+    for name, arg_text in args.items():
+        result = cli("template", "apply", name, "--args", arg_text, "--validate")
+        assert result.code == 0, (name, result.err)
+        assert cli("framework", "validate", f"{name}_app.ax").code == 0, name
