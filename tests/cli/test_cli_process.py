@@ -140,3 +140,42 @@ def test_closed_stdout_pipe_is_quiet(tmp_path):
     proc.wait(timeout=60)
     assert first == b"{\n"
     assert b"Traceback" not in err
+
+
+def test_every_command_through_the_console_script(tmp_path):
+    """Each command once, as a user types it: exit status, stdout only, JSON where asked."""
+    import json
+
+    script = str(Path(sys.executable).with_name("boruna"))
+    hello, counter = EXAMPLES / "hello.ax", EXAMPLES / "counter_app.ax"
+    (tmp_path / "wf").mkdir()
+    (tmp_path / "wf" / "workflow.json").write_text(json.dumps({
+        "schema_version": 1, "name": "w", "version": "1", "edges": [],
+        "steps": {"only": {"kind": "source", "source": "a.ax"}}}))
+    (tmp_path / "policy.json").write_text('{"schema_version": 1, "rules": {}}')
+    commands = [
+        (["compile", hello, "-o", tmp_path / "hello.axbc"], 0, False),
+        (["run", tmp_path / "hello.axbc"], 0, False),
+        (["run", hello, "--json"], 0, True),
+        (["ast", hello], 0, True),
+        (["symbols", counter], 0, False),
+        (["check", hello, "--json"], 0, True),
+        (["repair", counter, "--dry-run"], 0, False),
+        (["codes", "--json"], 0, True),
+        (["framework", "validate", counter, "--json"], 0, True),
+        (["framework", "test", counter, "-m", "increment:2", "--json"], 0, True),
+        (["workflow", "validate", tmp_path / "wf", "--json"], 0, True),
+        (["template", "list", "--json"], 0, True),
+        (["template", "apply", "form-basic", "--args", "form_name=F,fields=x", "-o", "-"], 0, False),
+        (["capability", "list", "--json"], 0, True),
+        (["policy", "validate", tmp_path / "policy.json", "--json"], 0, True),
+        (["policy", "show", tmp_path / "policy.json"], 0, False),
+    ]
+    for argv, code, is_json in commands:
+        proc = subprocess.run([script, *map(str, argv)], capture_output=True, env=_env(),
+                              timeout=120, cwd=tmp_path)
+        assert proc.returncode == code, (argv, proc.stderr)
+        assert proc.stderr == b"", (argv, proc.stderr)
+        assert proc.stdout.strip(), argv
+        if is_json:
+            json.loads(proc.stdout)
