@@ -3,7 +3,6 @@ import os
 import time
 
 import anyio
-import pytest
 
 COUNT_80K = """fn main() -> Int {
     let mut i = 0

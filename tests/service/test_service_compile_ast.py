@@ -1,5 +1,4 @@
 """boruna_compile and boruna_ast through the service layer."""
-import json
 
 from boruna.language import ast_json
 from boruna.language.frontend import parse
