@@ -90,6 +90,19 @@ def test_unknown_method_is_method_not_found(raw_server):
     assert raw_server.request(7, "prompts/get", {"name": "x"})["error"]["code"] == -32601
 
 
+def test_string_progress_tokens_are_echoed_verbatim(raw_server):
+    source = "fn main() -> Int {\n    let mut i = 0\n    while i < 30000 {\n        i = i + 1\n    }\n    i\n}\n"
+    raw_server.send(json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+        "name": "boruna_run", "arguments": {"source": source},
+        "_meta": {"progressToken": "tok-ä"}}}))
+    first, second, reply = raw_server.receive(), raw_server.receive(), raw_server.receive()
+    assert first == {"jsonrpc": "2.0", "method": "notifications/progress",
+                     "params": {"progressToken": "tok-ä", "progress": 100000.0}}
+    assert second["params"] == {"progressToken": "tok-ä", "progress": 200000.0}
+    assert reply["id"] == 8
+    assert json.loads(reply["result"]["content"][0]["text"])["steps"] == 270009
+
+
 def test_sanitize_line_only_touches_lone_surrogates():
     pair = '{"s": "\\ud83d\\ude00"}'
     assert json.loads(sanitize_line(pair)) == {"s": "😀"}
