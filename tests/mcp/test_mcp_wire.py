@@ -103,6 +103,16 @@ def test_string_progress_tokens_are_echoed_verbatim(raw_server):
     assert json.loads(reply["result"]["content"][0]["text"])["steps"] == 270009
 
 
+def test_wire_shapes_of_tools_list_and_tools_call(raw_server):
+    listing = raw_server.request(10, "tools/list", {})["result"]
+    assert list(listing) == ["tools"] and len(listing["tools"]) == 14
+    assert all(sorted(tool) == ["description", "inputSchema", "name"] for tool in listing["tools"])
+    result = raw_server.request(11, "tools/call", {"name": "boruna_compile",
+                                                   "arguments": {"source": ""}})["result"]
+    assert sorted(result) == ["content", "isError"] and result["isError"] is False
+    assert [item["type"] for item in result["content"]] == ["text"]
+
+
 def test_sanitize_line_only_touches_lone_surrogates():
     pair = '{"s": "\\ud83d\\ude00"}'
     assert json.loads(sanitize_line(pair)) == {"s": "😀"}
