@@ -156,3 +156,19 @@ def test_repair_from_bad_json(cli, tmp_path):
     assert result.err.startswith(f"error: invalid diagnostics JSON '{saved}': ")
     assert path.read_text() == TYPO
     assert cli("repair", path, "--from", saved, "--json").code == 2
+
+
+def test_check_shows_related_notes(cli, tmp_path):
+    path = _file(tmp_path, "type Point { x: Int, y: Int }\nfn main() -> Int {\n"
+                           "    let p = Point { x: 1, z: 2 }\n    p.x\n}\n")
+    result = cli("check", path)
+    assert result.code == 1
+    assert result.out.splitlines()[:7] == [
+        "error[E006]: unknown field 'z' in record type 'Point'",
+        f" --> {path}:3:27",
+        "  |",
+        "3 |     let p = Point { x: 1, z: 2 }",
+        "  |                           ^",
+        "  = note: type 'Point' has fields: x, y (line 1)",
+        "  = help: fix (E006-rename-z, confidence: High): rename field 'z' to 'y'",
+    ]

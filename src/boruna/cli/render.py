@@ -97,12 +97,13 @@ def split_message(message: str) -> tuple[str, list[str], list[str]]:
 
 def format_problem(severity: str, code: str | None, message: str, path: str, source: str,
                    line: int | None, col: int | None, style: Style,
-                   helps: Iterable[str] = ()) -> list[str]:
-    """One compiler-style report: headline, location, excerpt, help lines."""
+                   helps: Iterable[str] = (), extra_notes: Iterable[str] = ()) -> list[str]:
+    """One compiler-style report: headline, location, excerpt, note and help lines."""
     headline, msg_helps, notes = split_message(message)
     if line and notes:
         echoed = (source_line(source, line) or "").strip()
         notes = [n for n in notes if n != echoed and set(n) != {"^"}]
+    notes = notes + list(extra_notes)
     label = f"{severity}[{code}]" if code else severity
     painted = style.error(label) if severity == "error" else (
         style.warning(label) if severity == "warning" else style.note(label))
@@ -144,13 +145,18 @@ def format_diagnostic(diag: Any, path: str, source: str, style: Style) -> str:
     line = field(loc, "line") if loc is not None else None
     col = field(loc, "col") if loc is not None else None
     helps = []
+    notes = []
+    for info in field(diag, "related") or []:
+        where = field(info, "location")
+        suffix = f" (line {field(where, 'line')})" if where is not None and field(where, "line") else ""
+        notes.append(f"{field(info, 'message')}{suffix}")
     for patch in _patches(diag):
         conf = enum_text(field(patch, "confidence")).capitalize()
         desc = field(patch, "description", "")
         helps.append(f"fix ({field(patch, 'id')}, confidence: {conf}): {desc}")
     return "\n".join(format_problem(enum_text(field(diag, "severity")) or "error",
                                     field(diag, "id"), field(diag, "message", ""), path,
-                                    source, line, col, style, helps))
+                                    source, line, col, style, helps, notes))
 
 
 def format_diagnostics_summary(diags: list, path: str, style: Style) -> str:
