@@ -93,7 +93,9 @@ cdef extern from *:
     int bor_sub(int64_t a, int64_t b, int64_t *r)
     int bor_mul(int64_t a, int64_t b, int64_t *r)
 
-include "_vm_builtins.pxi"
+from boruna._vm_builtins import (
+    COLD_OPS, MAX_STRING_BYTES, MAX_COLLECTION_LEN, _check_str_len, _utf8_len,
+)
 
 cdef bint REC_FAST = False
 try:
@@ -106,8 +108,6 @@ except Exception:
 MAX_STACK = 4096
 MAX_CALL_DEPTH = 256
 MAX_LOCAL_SLOTS = 1 << 22
-MAX_STRING_BYTES = 16 * 1024 * 1024
-MAX_COLLECTION_LEN = 1_000_000
 MAX_VALUE_MEMORY = 256 * 1024 * 1024
 TRACE_KEEP = 500
 EVENT_BYTES = 200          # accounted size of one event-log entry

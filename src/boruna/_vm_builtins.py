@@ -1,8 +1,24 @@
-# Cold-path builtins of the VM (vm.md §2.1): string, list and map opcodes that take and return
-# Python values. Included by _vm.pyx; each raises VmError with the reference's texts.
+"""Cold-path builtins of the VM (vm.md §2.1): the string, list and map opcodes, on Python values.
+
+`COLD_OPS` maps an opcode tag to (operands popped, function); each function takes the popped
+values (first operand first) and returns the result or raises `VmError` with the reference's
+texts. Also home of the per-value size caps the VM enforces (`MAX_STRING_BYTES`,
+`MAX_COLLECTION_LEN`).
+"""
+from __future__ import annotations
 
 import re as _re
 import sys as _sys
+
+from boruna.runtime import errors as verr
+from boruna.runtime.display import display, float_to_string
+from boruna.runtime.errors import VmError
+from boruna.runtime.values import (
+    LEGACY_LIST_TYPE_ID, NONE, Err, MapValue, Ok, Record, Some, type_name,
+)
+
+MAX_STRING_BYTES = 16 * 1024 * 1024
+MAX_COLLECTION_LEN = 1_000_000
 
 _INT_RE = _re.compile(r"[+-]?[0-9]+\Z")
 _FLOAT_RE = _re.compile(
@@ -228,15 +244,10 @@ def _b_split(s, sep):
 def _b_replace(s, a, b):
     if type(s) is not str or type(a) is not str or type(b) is not str:
         raise verr.type_error("String", "non-String")
-    if a == "":
-        # Rust inserts `to` between every char and at both ends
-        n = len(s) + 1
-    else:
-        n = s.count(a)
+    # str.replace matches Rust's, also for an empty pattern (`to` around every char)
+    n = len(s) + 1 if a == "" else s.count(a)
     if n and len(s) + n * (len(b) - len(a)) > MAX_STRING_BYTES // 4:
         _check_str_len(_utf8_len(s) + n * (_utf8_len(b) - _utf8_len(a)))
-    if a == "":
-        return b + b.join(s) + b if s else b
     return s.replace(a, b)
 
 
