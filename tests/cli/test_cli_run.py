@@ -238,3 +238,17 @@ def test_ctrl_c_with_json_prints_the_cancelled_response(cli, prog, monkeypatch):
     assert result.code == 130
     doc = json.loads(result.out)
     assert (doc["success"], doc["error_kind"], doc["steps"]) == (False, "cancelled", 100_000)
+
+
+def test_wall_clock_limit(cli, prog):
+    path = prog(LOOP)
+    result = cli("run", path, "--max-wall-ms", "30", "--max-steps", str(10**12))
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert lines[0].startswith("error: wall-clock execution limit")
+    assert "30 ms" in lines[0]
+    assert lines[-1] == "  = help: raise the limit with --max-wall-ms MS"
+    as_json = json.loads(cli("run", path, "--max-wall-ms", "30", "--max-steps", str(10**12),
+                             "--json").out)
+    assert (as_json["error_kind"], as_json["limit_kind"], as_json["limit"]) == \
+        ("limit_exceeded", "wall_ms", 30)

@@ -75,10 +75,10 @@ def _report(outcome, module, args, console: Console, interrupted: bool) -> int:
         return EXIT_INTERRUPTED
     if failed:
         message = getattr(outcome.error, "message", None) or str(outcome.error)
-        label = "wall-clock limit exceeded" if kind == "wall_time" else "runtime error"
-        console.error(f"{label}: {message}")
+        console.error(message if kind == "wall_time" else f"runtime error: {message}")
         console.err(f"  after {plural(outcome.steps, 'step')}")
-        hint = _hint(message)
+        hint = ("raise the limit with --max-wall-ms MS" if kind == "wall_time"
+                else _hint(message))
         if hint:
             console.err(f"  {console.err_style.gutter('=')} help: {hint}")
         return EXIT_FAILURE
