@@ -1,15 +1,16 @@
 """A real `boruna-mcp` subprocess driven by the MCP SDK's stdio client, as an agent drives it.
 
-`mcp_server` (module scope: one server process per test module, 2 cores are shared) yields a
-`ServerHandle`; tests call it synchronously through an anyio blocking portal. Every message
-the server writes is also recorded, in arrival order, in `handle.wire`.
+`mcp_server` (session scope: one server process shared by the modules, 2 cores are shared)
+yields a `ServerHandle`; `server_factory` starts an isolated one. Tests call a handle
+synchronously through an anyio blocking portal. Every message the server writes is also
+recorded, in arrival order, in `handle.wire`.
 """
 from __future__ import annotations
 
 import json
 import os
 import sys
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import anyio
@@ -98,8 +99,9 @@ async def open_session(params: StdioServerParameters, wire: list):
                 yield session, init
 
 
-@pytest.fixture(scope="module")
-def mcp_server():
+@contextmanager
+def running_server():
+    """A fresh server process with an initialized session, as a ServerHandle."""
     wire: list = []
     with start_blocking_portal() as portal:
         before = set(_children_running_boruna_mcp())
@@ -107,6 +109,19 @@ def mcp_server():
             session, init = opened
             pids = [p for p in _children_running_boruna_mcp() if p not in before]
             yield ServerHandle(portal, session, init, wire, pids)
+
+
+@pytest.fixture(scope="session")
+def server_factory():
+    """`with server_factory() as handle:` — for modules that need a server of their own."""
+    return running_server
+
+
+@pytest.fixture(scope="session")
+def mcp_server():
+    """One server shared by every test module that does not need isolation (2 cores)."""
+    with running_server() as handle:
+        yield handle
 
 
 @pytest.fixture

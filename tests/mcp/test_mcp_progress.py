@@ -3,6 +3,14 @@ import os
 import time
 
 import anyio
+import pytest
+
+@pytest.fixture(scope="module")
+def mcp_server(server_factory):
+    """Its own server: these tests load it with long runs and watch its CPU time."""
+    with server_factory() as handle:
+        yield handle
+
 
 COUNT_80K = """fn main() -> Int {
     let mut i = 0
