@@ -1,0 +1,59 @@
+"""run_tool as the CLI calls it: progress callbacks, cancellation, argument checks."""
+import threading
+
+import pytest
+
+from boruna.service import InvalidParams, run_tool
+
+COUNT = """fn main() -> Int !{step.input} {
+    let _a: String = step_input("x")
+    let _b: String = step_input("y")
+    let mut i = 0
+    while i < 30000 {
+        i = i + 1
+    }
+    i
+}
+"""
+
+
+def test_progress_callback_gets_steps_and_the_slice_capability_message():
+    calls = []
+    response = run_tool(COUNT, on_progress=lambda steps, message: calls.append((steps, message)))
+    assert response["result"] == 30000
+    assert calls == [(100_000, "caps: step.input, step.input"), (200_000, None)]
+    assert run_tool(COUNT)["steps"] == response["steps"]
+
+
+def test_a_set_cancel_event_stops_the_run():
+    event = threading.Event()
+    event.set()
+    response = run_tool(COUNT, cancel_event=event)
+    assert response == {"success": False, "protocol_version": 1, "error_kind": "cancelled",
+                        "message": "execution cancelled", "steps": 0}
+
+
+def test_cancel_from_the_progress_callback_stops_between_slices():
+    event = threading.Event()
+    response = run_tool(COUNT, cancel_event=event, on_progress=lambda steps, msg: event.set())
+    assert response["error_kind"] == "cancelled" and response["steps"] == 100_000
+
+
+def test_extreme_limits_are_accepted():
+    response = run_tool("fn main() -> Int { 1 }", max_steps=2**64 - 1,
+                        limits={"max_wall_ms": 2**64 - 1, "max_output_bytes": 2**64 - 1})
+    assert response["result"] == 1
+
+
+@pytest.mark.parametrize("kwargs", [{"max_steps": -1}, {"max_steps": 2**64}, {"max_steps": 1.0},
+                                    {"max_steps": True}, {"limits": {"max_wall_ms": "5"}}])
+def test_out_of_range_numbers_are_invalid_params(kwargs):
+    with pytest.raises(InvalidParams):
+        run_tool("fn main() -> Int { 1 }", **kwargs)
+
+
+def test_policy_object_from_the_runtime_is_accepted():
+    from boruna.runtime.policy import Policy
+
+    response = run_tool(COUNT, policy=Policy.deny_all())
+    assert response["message"] == "capability denied: step.input"
