@@ -56,3 +56,15 @@ def test_compile_undefined_variable_is_e009():
     assert response["success"] is False
     [error] = response["errors"]
     assert (error["code"], error["message"]) == ("E009", "undefined variable: x")
+
+
+def test_ast_serialization_failure_is_serialization_error(monkeypatch):
+    from boruna.language import ast_json as module
+
+    def broken(program):
+        raise ValueError("cannot encode")
+
+    monkeypatch.setattr(module, "pretty_json", broken)
+    assert ast_tool("fn main() -> Int { 1 }") == {
+        "success": False, "protocol_version": 1, "error_kind": "serialization_error",
+        "message": "AST serialization failed: cannot encode"}

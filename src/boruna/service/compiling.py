@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
-from boruna.service.envelope import ok
+from boruna.service.envelope import fail, ok
 from boruna.service.errors import guard_source
 
 AST_LIMIT_BYTES = 102_400
@@ -48,8 +48,11 @@ def ast_tool(source: str) -> dict:
         program = parse(source)
     except CompileError as err:
         return compile_failure(err)
-    tree = ast_json.to_json_obj(program)
-    pretty = ast_json.pretty_json(program)
+    try:
+        tree = ast_json.to_json_obj(program)
+        pretty = ast_json.pretty_json(program)
+    except (ValueError, TypeError, RecursionError, MemoryError) as exc:
+        return fail("serialization_error", f"AST serialization failed: {exc}")
     size = len(pretty.encode("utf-8"))
     if size <= AST_LIMIT_BYTES:
         return ok(truncated=False, ast=tree)
