@@ -7,6 +7,20 @@ from boruna import __version__
 
 LIB = "fn triple(x: Int) -> Int {\n    x * 3\n}\n"
 USES_LIB = "import mylib\n\nfn main() -> Int {\n    triple(4)\n}\n"
+APP_USES_LIB = """import mylib
+
+type State { n: Int }
+type Msg { tag: String, payload: Int }
+type UpdateResult { state: State, effects: List<Int> }
+
+fn init() -> State { State { n: 1 } }
+
+fn update(state: State, msg: Msg) -> UpdateResult {
+    UpdateResult { state: State { n: triple(state.n) }, effects: [] }
+}
+
+fn view(state: State) -> Int { state.n }
+"""
 
 
 def _cli(*args):
@@ -47,10 +61,12 @@ def _write_fixture_tree(root):
 
 def test_defaults_are_templates_and_libs_in_the_working_directory(tmp_path, call_fresh_server):
     _write_fixture_tree(tmp_path)
-    listed, compiled, ran, applied = call_fresh_server([
+    listed, compiled, ran, sealed, app, applied = call_fresh_server([
         ("boruna_template_list", {}),
         ("boruna_compile", {"source": USES_LIB}),
         ("boruna_run", {"source": USES_LIB}),
+        ("boruna_run_sealed", {"source": USES_LIB}),
+        ("boruna_framework_test", {"source": APP_USES_LIB, "messages": ["go"]}),
         ("boruna_template_apply", {"template_name": "hello", "args": ["who=Ada"],
                                    "validate": True}),
     ], cwd=tmp_path)
@@ -58,7 +74,8 @@ def test_defaults_are_templates_and_libs_in_the_working_directory(tmp_path, call
         {"name": "hello", "version": "1.0.0", "description": "greets", "dependencies": [],
          "capabilities": [], "args": ["who"]}]}
     assert compiled["success"] is True and compiled["module"]["functions"] == 2
-    assert ran["result"] == 12
+    assert ran["result"] == 12 and sealed["result"] == 12
+    assert app["cycles"][0]["state"] == [3]
     assert applied == {"success": True, "protocol_version": 1, "template_name": "hello",
                        "output_file": "hello_app.ax",
                        "source": 'fn main() -> String { "hi Ada" }\n', "dependencies": [],

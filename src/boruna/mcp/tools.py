@@ -68,7 +68,8 @@ TOOLS: tuple[Tool, ...] = (
          "{variant, payload}). A failing cycle returns error_kind framework_error with the partial "
          "cycles, the failing entry carrying error." + ENVELOPE_NOTE,
          p.FrameworkTestParams,
-         lambda a, env: service.framework_test_tool(a.source, a.messages)),
+         lambda a, env: service.framework_test_tool(a.source, a.messages,
+                                                    libs_dir=env.libs_dir)),
     Tool("boruna_policy_validate",
          "Validate a capability policy file body (JSON text) with the strict policy parser used "
          "by boruna_run. Always success:true; ok:true when valid, else ok:false with errors:[E], "

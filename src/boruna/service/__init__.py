@@ -20,7 +20,7 @@ become `error_kind: "internal_error"` responses, never tracebacks.
     check_tool(source, file_name="<source>")
     repair_tool(source, strategy="best", patch_id=None, file_name="<source>")
     validate_app_tool(source)
-    framework_test_tool(source, messages)
+    framework_test_tool(source, messages, libs_dir=None)
     workflow_validate_tool(workflow_json)
     template_list_tool(templates_dir)
     template_apply_tool(templates_dir, template_name, args, validate=False)

@@ -34,7 +34,7 @@ def validate_app_tool(source: str) -> dict:
 
 
 @tool_boundary
-def framework_test_tool(source: str, messages) -> dict:
+def framework_test_tool(source: str, messages, libs_dir=None) -> dict:
     """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding.
 
     A failing construction or cycle is `framework_error` carrying the partial cycles.
@@ -45,7 +45,7 @@ def framework_test_tool(source: str, messages) -> dict:
 
     guard_source(source)
     try:
-        module = compile_source(source, name=APP_MODULE_NAME)
+        module = compile_source(source, name=APP_MODULE_NAME, libs_dir=libs_dir)
     except CompileError as err:
         return compile_failure(err)
     result = run_app_test(module, list(messages))
