@@ -456,6 +456,8 @@ cdef class Machine:
 
     def __init__(self, module, *, gateway=None, max_steps=10_000_000, trace=False,
                  max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY):
+        if self.stack != NULL:
+            raise RuntimeError("Machine is already initialised")
         self.module = module
         self.gateway = gateway
         self.max_steps = max(0, min(int(max_steps), I64_MAX_C - 1))
