@@ -113,6 +113,25 @@ def test_wire_shapes_of_tools_list_and_tools_call(raw_server):
     assert [item["type"] for item in result["content"]] == ["text"]
 
 
+def test_messages_too_deep_to_decode_are_answered_with_their_id(raw_server):
+    schema = "{}"
+    for _ in range(5000):
+        schema = '{"not": ' + schema + "}"
+    raw_server.send('{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"boruna_run",'
+                    '"arguments":{"source":"fn main() -> Int { 1 }","output_schema":' + schema + "}}}")
+    assert raw_server.receive() == {"jsonrpc": "2.0", "id": 12, "error": {
+        "code": -32600, "message": "Invalid Request: message nested too deeply"}}
+
+
+def test_leading_id_is_found_only_at_the_top_level():
+    from boruna.mcp.stdin_lines import _leading_id
+
+    assert _leading_id('{"jsonrpc":"2.0","id":42,"method":"x"}') == 42
+    assert _leading_id('{"id": "a\\"b", "x": 1}') == 'a"b'
+    assert _leading_id('{"params":{"id":3},"id":4}') is None
+    assert _leading_id('[{"id": 1}]') is None
+
+
 def test_sanitize_line_only_touches_lone_surrogates():
     pair = '{"s": "\\ud83d\\ude00"}'
     assert json.loads(sanitize_line(pair)) == {"s": "😀"}

@@ -37,6 +37,21 @@ def sanitize_line(line: str) -> str:
     return json.dumps(_replace_surrogates(message), ensure_ascii=False) + "\n"
 
 
+TOO_DEEP = "Invalid Request: message nested too deeply"
+_LEADING_ID = re.compile(r'^\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+def _leading_id(line: str):
+    """The request id when it appears at the top level before any nested value, else None."""
+    match = _LEADING_ID.match(line)
+    if match is None:
+        return None
+    try:
+        return json.loads(match.group(1))
+    except ValueError:
+        return None
+
+
 def rejection(line: str):
     """None for a decodable JSON-RPC line, else the JSONRPCError to answer it with."""
     import mcp_types as types
@@ -48,7 +63,10 @@ def rejection(line: str):
         pass
     try:
         message = json.loads(line)
-    except (ValueError, RecursionError):
+    except RecursionError:  # valid or not, too deep to decode: answer its id if visible
+        return types.JSONRPCError(jsonrpc="2.0", id=_leading_id(line),
+                                  error=types.ErrorData(code=-32600, message=TOO_DEEP))
+    except ValueError:
         return types.JSONRPCError(jsonrpc="2.0", id=None,
                                   error=types.ErrorData(code=-32700, message="Parse error"))
     request_id = message.get("id") if isinstance(message, dict) else None
