@@ -113,9 +113,10 @@ def test_wire_shapes_of_tools_list_and_tools_call(raw_server):
     assert [item["type"] for item in result["content"]] == ["text"]
 
 
-def test_messages_too_deep_to_decode_are_answered_with_their_id(raw_server):
+@pytest.mark.parametrize("depth", [400, 5000])
+def test_messages_too_deep_to_decode_are_answered_with_their_id(raw_server, depth):
     schema = "{}"
-    for _ in range(5000):
+    for _ in range(depth):
         schema = '{"not": ' + schema + "}"
     raw_server.send('{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"boruna_run",'
                     '"arguments":{"source":"fn main() -> Int { 1 }","output_schema":' + schema + "}}}")

@@ -72,8 +72,25 @@ def rejection(line: str):
     request_id = message.get("id") if isinstance(message, dict) else None
     if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
         request_id = None
+    text = TOO_DEEP if _depth(message) > DECODABLE_DEPTH else "Invalid Request"
     return types.JSONRPCError(jsonrpc="2.0", id=request_id,
-                              error=types.ErrorData(code=-32600, message="Invalid Request"))
+                              error=types.ErrorData(code=-32600, message=text))
+
+
+DECODABLE_DEPTH = 200
+"""Nesting the SDK's decoder is trusted to accept (it refuses a few hundred levels)."""
+
+
+def _depth(value) -> int:
+    """Nesting depth of a decoded JSON value, computed without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 class SanitizedLines:
