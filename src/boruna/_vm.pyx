@@ -282,8 +282,10 @@ cdef bint vals_equal(Val* a, Val* b) except -1:
         return a.f == b.f
     if a.tag == T_UNIT:
         return True
-    if a.o == b.o and type(<object>a.o) is str:
-        return True
+    if type(<object>a.o) is str:
+        if type(<object>b.o) is not str:
+            return False
+        return a.o == b.o or (<str>a.o) == (<str>b.o)
     return values_equal(<object>a.o, <object>b.o)
 
 
@@ -638,6 +640,9 @@ cdef class Machine:
             if type(x) is not int or x < 0 or x > 0xFFFFFFFF:
                 return self._fail_op(w, verr.bytecode_error(f"operand out of range in {ins!r}"))
             vals.append(x)
+        if name in ("ListLen", "ListGet"):
+            w[0] = tag
+            return 0
         if tag in COLD_OPS:
             w[0] = OP_COLD
             w[1] = tag
@@ -1411,6 +1416,40 @@ cdef class Machine:
                         err = verr.match_exhausted()
                         break
                     ip = target
+                elif op == OP_LISTLEN:
+                    if sp <= 0:
+                        err = verr.stack_underflow()
+                        break
+                    a = &stack[sp - 1]
+                    if a.tag == T_OBJ and type(<object>a.o) is tuple:
+                        n = PyTuple_GET_SIZE(<object>a.o)
+                        vclear(a)
+                        a.tag = T_INT
+                        a.i = n
+                    else:
+                        self.sp = sp
+                        self._cold(OP_LISTLEN)
+                        sp = self.sp
+                elif op == OP_LISTGET:
+                    if sp < 2:
+                        err = verr.stack_underflow()
+                        break
+                    a = &stack[sp - 2]
+                    b = &stack[sp - 1]
+                    if b.tag == T_INT and a.tag == T_OBJ and type(<object>a.o) is tuple:
+                        n = PyTuple_GET_SIZE(<object>a.o)
+                        if b.i < 0 or b.i >= n:
+                            err = verr.index_out_of_bounds(b.i, n)
+                            break
+                        tmp.tag = T_UNIT
+                        from_py(&tmp, <object>PyTuple_GET_ITEM(<object>a.o, b.i))
+                        vclear(a)
+                        a[0] = tmp
+                        sp -= 1
+                    else:
+                        self.sp = sp
+                        self._cold(OP_LISTGET)
+                        sp = self.sp
                 elif op == OP_COLD:
                     self.sp = sp
                     self._cold(<int>ins[1])

@@ -201,3 +201,16 @@ def test_contract_checks_in_a_loop_within_default_cap():
            "        i = pos(i) + 1\n    }\n    i\n}\n")
     out = run(src)
     assert out.ok and out.result == 20000
+
+
+def test_max_steps_none_means_the_default():
+    out = run(ONE_PLUS_TWO, max_steps=None)
+    assert out.ok and out.result == 3 and out.steps == 5
+
+
+def test_trace_is_kept_on_error_runs_too():
+    out = run("fn main() -> Int { 1 / 0 }\n", trace=True)
+    assert out.error == "division by zero"
+    assert out.trace == ["[main:0] PushConst(0)  stack_depth=0",
+                         "[main:1] PushConst(1)  stack_depth=1",
+                         "[main:2] Div  stack_depth=2"]

@@ -93,6 +93,8 @@ def _machine(module, policy, handler, max_steps, trace, max_wall_ms):
     from boruna.runtime.gateway import CapabilityGateway
 
     gateway = CapabilityGateway(_policy(policy), handler)
+    if max_steps is None:
+        max_steps = DEFAULT_MAX_STEPS
     machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps, trace=trace,
                           max_wall_ms=max_wall_ms)
     return machine, gateway
