@@ -96,3 +96,11 @@ def test_render_of_a_deep_run_result_over_the_service():
     text = render(response)
     assert response["success"] is True
     assert text.count("[") == depth + 1 and len(text) < 200_000     # + the ui_output list
+
+
+def test_values_up_to_the_pretty_depth_are_fully_pretty():
+    value = 1
+    for _ in range(60):
+        value = [value]
+    response = ok(result=value)
+    assert render(response) == json.dumps(response, indent=2)

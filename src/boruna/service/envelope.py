@@ -84,13 +84,34 @@ def _render_carefully(response: Any) -> str:
     return marker.sub(lambda m: raw[int(m.group(1))], text)
 
 
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether containers nest more than `limit` levels (iterative: safe at any depth)."""
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if level > limit:
+            return True
+        stack.extend((child, level + 1) for child in children
+                     if isinstance(child, (dict, list, tuple)))
+    return False
+
+
 def render(response: Any) -> str:
     """Pretty JSON (indent 2, raw non-ASCII, insertion key order); non-finite floats -> null.
 
     Never raises for JSON-shaped input: very deep values are printed compactly below
-    PRETTY_DEPTH levels.
+    PRETTY_DEPTH levels. The depth is measured first, so the recursive encoder never meets
+    a deep value (another thread may have raised the recursion limit meanwhile).
     """
+    if _deeper_than(response, PRETTY_DEPTH):
+        return _render_carefully(response)
     try:
         return json.dumps(response, indent=2, ensure_ascii=False, allow_nan=False)
-    except (ValueError, RecursionError):
+    except ValueError:
         return _render_carefully(response)
