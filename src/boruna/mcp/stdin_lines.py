@@ -26,15 +26,28 @@ def _replace_surrogates(value):
     return value
 
 
+def _deep_loads(text: str):
+    """json.loads on a large C stack: nesting can never overflow the stack, only raise
+    RecursionError (another thread may have raised the recursion limit meanwhile)."""
+    from boruna.language.deep_stack import call_deep
+
+    return call_deep(json.loads, text)
+
+
+def _resanitized(line: str) -> str:
+    return json.dumps(_replace_surrogates(json.loads(line)), ensure_ascii=False) + "\n"
+
+
 def sanitize_line(line: str) -> str:
     """`line` with lone surrogate escapes neutralised (unchanged when there are none)."""
     if not _SURROGATE_ESCAPE.search(line):
         return line
+    from boruna.language.deep_stack import call_deep
+
     try:
-        message = json.loads(line)
+        return call_deep(_resanitized, line)
     except (ValueError, RecursionError):
         return line
-    return json.dumps(_replace_surrogates(message), ensure_ascii=False) + "\n"
 
 
 TOO_DEEP = "Invalid Request: message nested too deeply"
@@ -62,7 +75,7 @@ def rejection(line: str):
     except Exception:
         pass
     try:
-        message = json.loads(line)
+        message = _deep_loads(line)
     except RecursionError:  # valid or not, too deep to decode: answer its id if visible
         return types.JSONRPCError(jsonrpc="2.0", id=_leading_id(line),
                                   error=types.ErrorData(code=-32600, message=TOO_DEEP))
@@ -113,8 +126,11 @@ class SanitizedLines:
                 raise StopAsyncIteration
             if not line.strip():
                 continue
-            line = sanitize_line(line)
-            error = rejection(line)
+            try:
+                line = sanitize_line(line)
+                error = rejection(line)
+            except Exception:  # never let the reader die: the SDK gets the raw line
+                return line
             if error is None:
                 return line
             if self.reply is not None:
