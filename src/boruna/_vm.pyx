@@ -410,6 +410,7 @@ cdef class Machine:
     cdef bint tracing
     cdef bint cancelled
     cdef bint started
+    cdef bint running
     cdef bint done
     cdef public bint in_actor
     cdef double wall_start
@@ -672,6 +673,8 @@ cdef class Machine:
     def set_entry(self, fn_index, args=()):
         """Push the entry frame (no step charged) if the call stack is empty."""
         cdef int64_t k, n
+        if self.running:
+            raise RuntimeError("Machine is already running (re-entrant or concurrent call)")
         if self.nframes != 0 or self.done:
             return
         self.started = True
@@ -859,6 +862,9 @@ cdef class Machine:
         if self.max_wall_ms_obj is not None and self.wall_start == 0.0:
             self.wall_start = _time.monotonic()
         budget = 0 if slice_steps is None else max(0, min(int(slice_steps), I64_MAX_C // 2))
+        if self.running:
+            raise RuntimeError("Machine is already running (re-entrant or concurrent call)")
+        self.running = True
         try:
             status = self._loop(budget)
         except Exception as exc:     # a VmError from a cold path, or an internal failure
@@ -866,6 +872,8 @@ cdef class Machine:
             self.done = True
             self._drop_frames()
             return FAILED
+        finally:
+            self.running = False
         if status == FAILED or status == FINISHED:
             self.done = True
             if status == FAILED:

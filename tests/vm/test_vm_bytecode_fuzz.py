@@ -90,3 +90,21 @@ def test_random_bytecode_never_crashes(module, max_steps, slice_steps, trace):
         assert any(w in exc.message for w in ("expected u8", "expected u16", "expected f64"))
     else:
         assert back.functions == module.functions
+
+
+def test_reentrant_execution_is_refused_not_corrupting():
+    from boruna.compiler import compile_source
+    from boruna.runtime.gateway import CapabilityGateway
+
+    holder = {}
+
+    class Reenter:
+        def handle(self, cap, args):
+            return holder["m"].execute_bounded(10)
+
+    module = compile_source('fn main() -> String { step_input("x") }\n')
+    m = _vm.Machine(module, gateway=CapabilityGateway(None, Reenter()))
+    holder["m"] = m
+    assert m.run() == _vm.FAILED
+    assert m.error == ("internal error: RuntimeError: Machine is already running "
+                       "(re-entrant or concurrent call)")
