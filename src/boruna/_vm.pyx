@@ -430,6 +430,7 @@ cdef class Machine:
     cdef list fail_msgs
     cdef list named_fields
     cdef public object mailbox
+    cdef public object cancel_event
     cdef public list outgoing
     cdef public list spawn_requests
     cdef public int64_t next_spawn_id
@@ -482,6 +483,7 @@ cdef class Machine:
         self.done = False
         self.in_actor = False
         self.wall_start = 0.0
+        self.cancel_event = None
         from collections import deque
         self.mailbox = deque()
         self.outgoing = []
@@ -890,6 +892,8 @@ cdef class Machine:
     cdef object _wall_check(self):
         cdef object lim = self.max_wall_ms_obj
         PyErr_CheckSignals()
+        if self.cancel_event is not None and self.cancel_event.is_set():
+            self.cancelled = True
         if self.cancelled:
             return VmError("execution cancelled", "cancelled")
         if lim is not None:
@@ -1225,6 +1229,11 @@ cdef class Machine:
                         c = a.i == b.i
                     else:
                         c = vals_equal(a, b)
+                        if a.tag == T_OBJ and b.tag == T_OBJ and (
+                                self.max_wall_ms_obj is not None or self.cancel_event is not None):
+                            err = self._wall_check()
+                            if err is not None:
+                                break
                         vclear(a)
                         vclear(b)
                     if op == OP_NEQ:
@@ -1569,6 +1578,11 @@ cdef class Machine:
         from_py(&s[self.sp], res)
         self.sp += 1
         self._charge(approx_size(res))
+        if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+            # builtins can be slow (large strings and lists): check limits after each one
+            err = self._wall_check()
+            if err is not None:
+                raise err
         return 0
 
     cdef int64_t _slow_op(self, int op, int64_t* ins, int func) except -1:

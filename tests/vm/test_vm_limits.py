@@ -214,3 +214,36 @@ def test_trace_is_kept_on_error_runs_too():
     assert out.trace == ["[main:0] PushConst(0)  stack_depth=0",
                          "[main:1] PushConst(1)  stack_depth=1",
                          "[main:2] Div  stack_depth=2"]
+
+
+def test_wall_clock_is_checked_after_slow_builtins():
+    # each step builds a 524,288-element list: far fewer than 1,024 steps blow a 50 ms budget
+    src = """fn main() -> Int {
+    let mut xs = [0, 1, 2, 3, 4, 5, 6, 7]
+    let mut i = 0
+    while i < 16 {
+        xs = __builtin_list_concat(xs, xs)
+        i = i + 1
+    }
+    while true {
+        let ys = __builtin_list_reverse(xs)
+    }
+    0
+}
+"""
+    out = run(src, max_wall_ms=50, max_steps=10**12)
+    assert out.error_kind == "wall_time"
+    assert out.steps < 1024
+
+
+def test_cancel_event_is_seen_inside_a_long_slice():
+    src = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
+    ev = threading.Event()
+    timer = threading.Timer(0.05, ev.set)
+    timer.start()
+    out = run(src, max_steps=10**13, slice_steps=10**12, on_progress=lambda s: None,
+              cancel_event=ev)
+    timer.cancel()
+    assert out.error_kind == "cancelled"
+    assert out.error == "execution cancelled"
+    assert out.steps % 1024 == 0
