@@ -61,10 +61,18 @@ def test_compile_undefined_variable_is_e009():
 def test_ast_serialization_failure_is_serialization_error(monkeypatch):
     from boruna.language import ast_json as module
 
-    def broken(program):
+    def broken(tree, limit):
         raise ValueError("cannot encode")
 
-    monkeypatch.setattr(module, "pretty_json", broken)
+    monkeypatch.setattr(module, "pretty_json_limited", broken)
     assert ast_tool("fn main() -> Int { 1 }") == {
         "success": False, "protocol_version": 1, "error_kind": "serialization_error",
         "message": "AST serialization failed: cannot encode"}
+
+
+def test_deeply_nested_ast_is_measured_without_building_the_text():
+    depth = 19_000
+    response = ast_tool("fn main() -> List<Int> { " + "[" * depth + "1" + "]" * depth + " }")
+    assert response["truncated"] is True
+    assert response["ast_size"] == 2_889_520_507          # ~2.9 GB of indentation, never built
+    assert len(response["ast"].encode("utf-8")) == 102_400

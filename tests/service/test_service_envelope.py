@@ -5,7 +5,6 @@ import pytest
 
 from boruna.service import InvalidParams, fail, guard_source, ok, render
 from boruna.service.boundary import tool_boundary
-from boruna.service.compiling import truncate_utf8
 
 
 def test_ok_puts_success_then_protocol_version_first():
@@ -67,14 +66,6 @@ def test_boundary_lets_invalid_params_through():
 
     with pytest.raises(InvalidParams):
         too_big()
-
-
-def test_truncate_utf8_never_cuts_a_character():
-    text = "ab" + "€" * 10                   # "€" is 3 bytes
-    assert truncate_utf8(text, 5) == "ab€"
-    assert truncate_utf8(text, 4) == "ab"
-    assert truncate_utf8(text, 3) == "ab"
-    assert truncate_utf8(text, 100) == text
 
 
 def test_render_prints_very_deep_values_without_quadratic_indentation():

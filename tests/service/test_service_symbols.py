@@ -54,3 +54,10 @@ def test_parse_failure_is_parse_error_with_position():
 
 def test_empty_source_has_no_symbols():
     assert symbols_tool("") == {"success": True, "protocol_version": 1, "symbols": []}
+
+
+def test_deeply_nested_types_are_rendered():
+    depth = 19_000
+    response = symbols_tool("fn f(x: " + "List<" * depth + "Int" + ">" * depth + ") { }")
+    [symbol] = response["symbols"]
+    assert symbol["params"][0]["type"] == "List<" * depth + "Int" + ">" * depth

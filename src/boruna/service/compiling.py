@@ -28,17 +28,10 @@ def compile_tool(source: str, name: str | None = "module", libs_dir=None) -> dic
     return ok(module={key: summary[key] for key in _MODULE_KEYS})
 
 
-def truncate_utf8(text: str, limit: int) -> str:
-    """The longest prefix of `text` whose UTF-8 encoding fits in `limit` bytes."""
-    encoded = text.encode("utf-8")
-    if len(encoded) <= limit:
-        return text
-    return encoded[:limit].decode("utf-8", errors="ignore")
-
-
 @tool_boundary
 def ast_tool(source: str) -> dict:
-    """Parse `source` (no checks) and return its AST JSON, truncated past 100 KB."""
+    """Parse `source` (no checks) and return its AST JSON; past 100 KB of pretty text, the
+    text's first 102,400 bytes (cut on a character boundary) and its full size."""
     from boruna.language import ast_json
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
@@ -50,10 +43,10 @@ def ast_tool(source: str) -> dict:
         return compile_failure(err)
     try:
         tree = ast_json.to_json_obj(program)
-        pretty = ast_json.pretty_json(program)
+        # the prefix and the full size, without materializing a (possibly quadratic) text
+        prefix, size = ast_json.pretty_json_limited(tree, AST_LIMIT_BYTES)
     except (ValueError, TypeError, RecursionError, MemoryError) as exc:
         return fail("serialization_error", f"AST serialization failed: {exc}")
-    size = len(pretty.encode("utf-8"))
     if size <= AST_LIMIT_BYTES:
         return ok(truncated=False, ast=tree)
-    return ok(truncated=True, ast_size=size, ast=truncate_utf8(pretty, AST_LIMIT_BYTES))
+    return ok(truncated=True, ast_size=size, ast=prefix)

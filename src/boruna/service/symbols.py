@@ -69,7 +69,7 @@ def _type_symbol(td) -> dict:
 @tool_boundary
 def symbols_tool(source: str) -> dict:
     """Functions, records and enums in source order; `parse_error` when the source does not parse."""
-    from boruna.language import ast
+    from boruna.language.deep_stack import call_deep
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
 
@@ -79,10 +79,16 @@ def symbols_tool(source: str) -> dict:
     except CompileError as err:
         return fail("parse_error", err.message, error=err.message,
                     line=err.line or None, col=err.col or None)
+    return ok(symbols=call_deep(_collect, program))
+
+
+def _collect(program) -> list[dict]:
+    from boruna.language import ast
+
     symbols = []
     for item in program.items:
         if isinstance(item, ast.FnDef):
             symbols.append(_function_symbol(item))
         elif isinstance(item, ast.TypeDef):
             symbols.append(_type_symbol(item))
-    return ok(symbols=symbols)
+    return symbols
