@@ -44,3 +44,15 @@ def test_output_budget_charges_result_then_each_tree():
     assert exceeds_budget(6, "hello", []) is True
     assert exceeds_budget(10, 1, ["ab", "cd"]) is False      # 1 + 4 + 4 = 9
     assert exceeds_budget(8, 1, ["ab", "cd"]) is True
+
+
+def test_deeply_nested_schema_is_checked_not_crashed():
+    from boruna.service import run_tool
+
+    schema = {}
+    for _ in range(250):
+        schema = {"not": schema}                     # an even number of `not`s accepts
+    assert run_tool("fn main() -> Int { 1 }", output_schema=schema)["result"] == 1
+    schema = {"not": schema}
+    assert run_tool("fn main() -> Int { 1 }", output_schema=schema)["error_kind"] == (
+        "validation_failed")

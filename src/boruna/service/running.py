@@ -134,7 +134,13 @@ def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
                     limit_kind="output_bytes", limit=max_output_bytes, phase="serialization",
                     steps=outcome.steps)
     if output_schema is not None:
-        rejected = check_output(output_schema, result, outcome.steps)
+        from boruna.language.deep_stack import call_deep
+
+        try:
+            rejected = call_deep(check_output, output_schema, result, outcome.steps)
+        except RecursionError:
+            rejected = fail("invalid_output_schema",
+                            "output_schema is not a valid JSON Schema: nested too deeply")
         if rejected is not None:
             return rejected
 
