@@ -17,7 +17,6 @@ Resource caps (all fail with a runtime error, never exhaust the host):
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
-from libc.string cimport memset
 from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_Concat
 import time as _time
@@ -28,7 +27,7 @@ from boruna.runtime.values import (
 )
 from boruna.runtime import errors as verr
 from boruna.runtime.errors import VmError
-from boruna.runtime.display import display, float_to_string
+from boruna.runtime.display import display
 from boruna.bytecode.opcodes import OPCODES, debug_form
 
 cdef extern from "Python.h":
@@ -52,9 +51,28 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include "structmember.h"
+    #if defined(__GNUC__) || defined(__clang__)
     static inline int bor_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
     static inline int bor_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
     static inline int bor_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+    #else   /* portable checked i64 arithmetic */
+    static inline int bor_add(int64_t a, int64_t b, int64_t *r) {
+        if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return 1;
+        *r = a + b; return 0;
+    }
+    static inline int bor_sub(int64_t a, int64_t b, int64_t *r) {
+        if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) return 1;
+        *r = a - b; return 0;
+    }
+    static inline int bor_mul(int64_t a, int64_t b, int64_t *r) {
+        if (a == 0 || b == 0) { *r = 0; return 0; }
+        if (a == -1) { if (b == INT64_MIN) return 1; *r = -b; return 0; }
+        if (b == -1) { if (a == INT64_MIN) return 1; *r = -a; return 0; }
+        if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+                  : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b)) return 1;
+        *r = a * b; return 0;
+    }
+    #endif
     static PyTypeObject* bor_rec_type = NULL;
     static Py_ssize_t bor_rec_tid_off = 0, bor_rec_fields_off = 0;
     /* Record instances are built and read through their __slots__ offsets (set once from the
