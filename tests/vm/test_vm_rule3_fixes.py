@@ -188,3 +188,59 @@ def test_ensures_on_a_body_without_a_value():
 
 def test_string_escapes_are_decoded_by_the_frontend():
     assert value('fn main() -> Int { __builtin_string_len("a\\nb") }\n') == 3
+
+
+def test_nested_patterns_check_every_level():
+    src = """enum Shape { Circle(Int), Square(Int), Empty }
+fn size(o: Option<Shape>) -> Int {
+    match o {
+        Some(Circle(r)) => r * 100,
+        Some(Square(w)) => w,
+        Some(Empty) => -1,
+        None => 0,
+    }
+}
+fn main() -> List<Int> {
+    [size(Some(Shape::Circle(2))), size(Some(Shape::Square(3))), size(Some(Shape::Empty)),
+     size(None)]
+}
+"""
+    assert value(src) == [200, 3, -1, 0]
+
+
+def test_nested_literal_patterns_fall_through_to_later_arms():
+    src = """fn f(r: Result<Int, String>) -> String {
+    match r {
+        Ok(0) => "zero",
+        Ok(n) => "num",
+        Err("boom") => "boom",
+        Err(e) => e,
+    }
+}
+fn g(o: Option<Option<Bool>>) -> Int {
+    match o {
+        Some(Some(true)) => 1,
+        Some(Some(false)) => 2,
+        Some(None) => 3,
+        _ => 4,
+    }
+}
+fn main() -> List<String> {
+    [f(Ok(0)), f(Ok(5)), f(Err("boom")), f(Err("other")),
+     __builtin_int_to_string(g(Some(Some(true))) * 1000 + g(Some(Some(false))) * 100
+                             + g(Some(None)) * 10 + g(None))]
+}
+"""
+    assert value(src) == ["zero", "num", "boom", "other", "1234"]
+
+
+def test_nested_pattern_without_a_matching_arm_fails_clearly():
+    src = "fn main() -> Int {\n    match Some(3) {\n        Some(4) => 1,\n    }\n}\n"
+    assert run(src).error == "no match found for value"
+
+
+def test_single_level_patterns_compile_exactly_as_the_reference():
+    src = "fn f(o: Option<Int>) -> Int { match o { Some(v) => v, None => 0 } }\n"
+    code = compile_source(src).functions[0].code
+    assert code == [("LoadLocal", 0), ("Match", 0), ("StoreLocal", 1), ("LoadLocal", 1),
+                    ("Jmp", 7), ("Pop",), ("PushConst", 0), ("Ret",)]

@@ -15,6 +15,7 @@ docs/compatibility.md ("Codegen and VM") lists each case:
   per enum with an exact (type, variant) tag (`match_tag_exact`);
 * a string-literal `match` whose arms all fail raises `no match found for value`, and a
   catch-all arm ends the match instead of falling into later arms;
+* patterns nested deeper than one level are checked level by level (`match_nested`);
 * a function whose end is a jump target always ends with `Ret`;
 * block-local names go out of scope at the end of their block (slots are still never reused).
 """
@@ -139,7 +140,8 @@ class _FnGen:
         self.next_local = 0
         self.unit_slot: Optional[int] = None
         self.caps: list[int] = []
-        self.stubs: list[tuple[list[int], list[tuple]]] = []   # deferred fail code
+        # out-of-line code appended after the function's final Ret: (fixups, code)
+        self.stubs: list[tuple[list[tuple], list[tuple]]] = []
         for name in fn.capabilities:
             cap = from_source_name(name)
             if cap is not None:
@@ -196,10 +198,14 @@ class _FnGen:
                 self.emit("Ret")
         if len(fn.params) > 255:
             raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn)
-        for jumps, stub in self.stubs:
+        for fixups, stub in self.stubs:
             start = len(self.code)
-            for j in jumps:
-                self.patch(j, start)
+            for fix in fixups:
+                if fix[0] == "jump":
+                    self.patch(fix[1], start + fix[2])
+                else:                      # ("arm", table, arm, offset)
+                    table = self.tables[fix[1]]
+                    table[fix[2]] = MatchArm(table[fix[2]].tag, start + fix[3])
             self.code.extend(stub)
         return Function(fn.name, len(fn.params), self.next_local, self.code, self.caps,
                         fn.intent, self.tables)
@@ -592,12 +598,16 @@ class _FnGen:
                 # rule-3 fix: no arm matched -> `no match found for value` (out of line)
                 table = len(self.tables)
                 self.tables.append([])
-                self.stubs.append(([pending_fail], [("LoadLocal", scrut), ("Match", table)]))
+                self.stubs.append(([("jump", pending_fail, 0)],
+                                   [("LoadLocal", scrut), ("Match", table)]))
         end = len(self.code)
         for j in end_jumps:
             self.patch(j, end)
 
     def match_table(self, e: ast.Match, arm_ctx: int) -> None:
+        if any(_is_nested(arm.pattern) for arm in e.arms):
+            self.match_nested(e, arm_ctx)
+            return
         table_index = len(self.tables)
         table: list[MatchArm] = []
         self.tables.append(table)
@@ -624,6 +634,84 @@ class _FnGen:
         for j in end_jumps:
             self.patch(j, end)
 
+    def match_nested(self, e: ast.Match, arm_ctx: int) -> None:
+        """Rule-3 fix: patterns nested deeper than one level (`Some(Circle(r))`, `Ok(true)`)
+        are checked level by level; when an inner level fails, the remaining arms are tried
+        (`LoadLocal(Ls); Match(table of the later arms)`, out of line)."""
+        scrut = self.alloc()
+        self.emit("StoreLocal", scrut)
+        self.emit("LoadLocal", scrut)
+        n = len(e.arms)
+        # tables[first + i] = arms i.. (table 0 of the match holds every arm)
+        first = len(self.tables)
+        for _ in range(n + 1):
+            self.tables.append([])
+        self.emit("Match", first)
+        end_jumps: list[int] = []
+        starts: list[int] = []
+        for i, arm in enumerate(e.arms):
+            starts.append(len(self.code))
+            saved = dict(self.names)
+            fixups: list[tuple] = []
+            pat = arm.pattern
+            if _is_nested(pat):
+                self.inner_pattern(pat.inner, fixups)
+            else:
+                binder = _innermost_ident(pat)
+                if binder is not None:
+                    slot = self.alloc()
+                    self.emit("StoreLocal", slot)
+                    self.names[binder] = slot
+                else:
+                    self.emit("Pop")
+            self.expr(arm.body, arm_ctx)
+            self.names = saved
+            if i != n - 1:
+                end_jumps.append(self.emit("Jmp", 0))
+            if fixups:
+                # offset 0: a value is still on the stack; offset 1: the stack is clean
+                self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
+                                            ("Match", first + i + 1)]))
+        for k in range(n + 1):
+            table = self.tables[first + k]
+            for i in range(k, n):
+                for tag in self.pattern_tags(e.arms[i].pattern):
+                    table.append(MatchArm(tag, starts[i]))
+        end = len(self.code)
+        for j in end_jumps:
+            self.patch(j, end)
+
+    def inner_pattern(self, p, fixups: list) -> None:
+        """Check and bind pattern `p` against the value on top of the stack (consumed)."""
+        if isinstance(p, ast.IdentPat):
+            slot = self.alloc()
+            self.emit("StoreLocal", slot)
+            self.names[p.name] = slot
+            return
+        if isinstance(p, ast.WildcardPat):
+            self.emit("Pop")
+            return
+        if isinstance(p, ast.StringPat) or (isinstance(p, ast.IntPat)
+                                             and not 0 <= p.value < 2**31):
+            self.emit("PushConst", self.const(p.value))
+            self.emit("Eq")
+            fixups.append(("jump", self.emit("JmpIfNot", 0), 1))
+            return
+        table_index = len(self.tables)
+        table: list[MatchArm] = []
+        self.tables.append(table)
+        self.emit("Match", table_index)
+        ok = len(self.code)
+        for tag in self.pattern_tags(p):
+            table.append(MatchArm(tag, ok))
+        table.append(MatchArm(-1, 0))
+        fixups.append(("arm", table_index, len(table) - 1, 0))
+        inner = getattr(p, "inner", None)
+        if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat)) and inner is not None:
+            self.inner_pattern(inner, fixups)
+        else:
+            self.emit("Pop")
+
     def pattern_tags(self, p) -> list[int]:
         if isinstance(p, (ast.WildcardPat, ast.IdentPat, ast.StringPat)):
             return [-1]
@@ -647,6 +735,14 @@ class _FnGen:
                 return [sites[0][1]]
             return [match_tag_exact(tid, idx) for tid, idx in sites]
         return [-1]
+
+
+def _is_nested(p) -> bool:
+    """A Some/Ok/Err/variant pattern whose payload pattern checks something itself."""
+    if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat)) or (
+            isinstance(p, ast.VariantPat) and p.inner is not None):
+        return not isinstance(p.inner, (ast.IdentPat, ast.WildcardPat))
+    return False
 
 
 def _innermost_ident(p) -> Optional[str]:
