@@ -392,7 +392,9 @@ _NEEDS_RANGE = {"PushConst", "LoadLocal", "StoreLocal", "LoadGlobal", "StoreGlob
 cdef class Machine:
     """One VM instance for one module (vm.md §4.1).
 
-    `Machine(module, gateway=None, max_steps=10_000_000, trace=False, max_wall_ms=None)`;
+    `Machine(module, gateway=None, max_steps=10_000_000, trace=False, max_wall_ms=None,
+    max_value_memory=MAX_VALUE_MEMORY, trace_limit=500)` (trace_limit: entries kept, at most
+    10,000,000; `trace_total` counts them all);
     `set_entry(fn_index, args=())`, `execute_bounded(slice) -> FINISHED | PAUSED | FAILED |
     BLOCKED`, `run()`. Results: `steps`, `result`, `error`, `error_kind`, `ui_output`,
     `trace`, `trace_total`.
@@ -442,6 +444,7 @@ cdef class Machine:
     cdef public list ui_output
     cdef readonly list trace
     cdef readonly int64_t trace_total
+    cdef int64_t trace_keep
     cdef list fn_names
     cdef list fn_caps
     cdef list dbg
@@ -477,7 +480,7 @@ cdef class Machine:
         self.nglobals = 0
 
     def __init__(self, module, *, gateway=None, max_steps=10_000_000, trace=False,
-                 max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY):
+                 max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY, trace_limit=TRACE_KEEP):
         if self.stack != NULL:
             raise RuntimeError("Machine is already initialised")
         self.module = module
@@ -492,6 +495,7 @@ cdef class Machine:
         self.ui_output = []
         self.trace = []
         self.trace_total = 0
+        self.trace_keep = max(0, min(int(trace_limit), 10_000_000))
         self.steps = 0
         self.alloc_bytes = 0
         self.mem_cap = max(0, int(max_value_memory))
@@ -986,7 +990,7 @@ cdef class Machine:
                 ins = cur + ip * W
                 op = <int>ins[0]
                 if tracing and op < 0x100:
-                    if self.trace_total < TRACE_KEEP:
+                    if self.trace_total < self.trace_keep:
                         self.trace.append(self._trace_entry(func, ip, sp))
                     self.trace_total += 1
                 ip += 1

@@ -84,3 +84,12 @@ def test_trace_entries_count_dispatched_ops_only():
     # steps = dispatched ops + 1 (finishing iteration); no implicit return any more
     assert m.trace_total == m.steps - 1
     assert "Assert { msg" not in "".join(m.trace)
+
+
+def test_trace_limit_and_total():
+    case = next(c for c in CASES if c["id"] == "T04")
+    _, out, _ = _outcome(case, trace=True, trace_limit=2000)
+    assert len(out.trace) == out.trace_total == case["steps"] - 1
+    assert out.trace_truncated is False
+    _, out, _ = _outcome(case, trace=True)
+    assert (len(out.trace), out.trace_total, out.trace_truncated) == (500, 1858, True)

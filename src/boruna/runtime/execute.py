@@ -34,6 +34,7 @@ class RunOutcome:
     module: Optional[Module] = None
     capabilities_called: list = field(default_factory=list)
     vm_error: Any = None                  # the VmError object, for callers that branch on kind
+    trace_total: int = 0                  # trace entries produced (len(trace) <= trace_limit)
 
 
 def _policy(policy):
@@ -75,21 +76,22 @@ def _drive(machine, module, gateway, slice_steps, on_progress, cancel_event) -> 
 def _outcome(machine, module, gateway, cancelled: bool = False) -> RunOutcome:
     from boruna import _vm
 
-    trace = list(machine.trace)[:TRACE_LIMIT]
+    trace = list(machine.trace)
+    total = machine.trace_total
+    truncated = total > len(trace)
     called = list(getattr(gateway, "called", []))
     if cancelled:
-        return RunOutcome(False, None, machine.steps, list(machine.ui_output), trace,
-                          machine.trace_total > TRACE_LIMIT, "execution cancelled",
-                          "cancelled", module, called)
+        return RunOutcome(False, None, machine.steps, list(machine.ui_output), trace, truncated,
+                          "execution cancelled", "cancelled", module, called, None, total)
     if machine.error is not None:
-        return RunOutcome(False, None, machine.steps, list(machine.ui_output), trace,
-                          machine.trace_total > TRACE_LIMIT, machine.error,
-                          _error_kind(machine.error_kind), module, called, machine.error_obj)
+        return RunOutcome(False, None, machine.steps, list(machine.ui_output), trace, truncated,
+                          machine.error, _error_kind(machine.error_kind), module, called,
+                          machine.error_obj, total)
     return RunOutcome(True, machine.result, machine.steps, list(machine.ui_output), trace,
-                      machine.trace_total > TRACE_LIMIT, None, None, module, called)
+                      truncated, None, None, module, called, None, total)
 
 
-def _machine(module, policy, handler, max_steps, trace, max_wall_ms):
+def _machine(module, policy, handler, max_steps, trace, max_wall_ms, trace_limit=TRACE_LIMIT):
     from boruna import _vm
     from boruna.runtime.gateway import CapabilityGateway
 
@@ -97,7 +99,7 @@ def _machine(module, policy, handler, max_steps, trace, max_wall_ms):
     if max_steps is None:
         max_steps = DEFAULT_MAX_STEPS
     machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps, trace=trace,
-                          max_wall_ms=max_wall_ms)
+                          max_wall_ms=max_wall_ms, trace_limit=trace_limit)
     return machine, gateway
 
 
@@ -109,8 +111,11 @@ def run(source_or_module, policy="allow-all", max_steps: int = DEFAULT_MAX_STEPS
         trace: bool = False, max_wall_ms: Optional[int] = None,
         on_progress: Optional[Callable[[int], None]] = None,
         slice_steps: int = DEFAULT_SLICE, cancel_event=None, handler=None,
-        name: str = "module") -> RunOutcome:
-    """Compile (if given source) and run the module's entry function."""
+        name: str = "module", trace_limit: int = TRACE_LIMIT) -> RunOutcome:
+    """Compile (if given source) and run the module's entry function.
+
+    `trace_limit` trace entries are kept (500, as `boruna_run` returns; the CLI may ask for
+    more); `trace_total` counts all of them."""
     if isinstance(source_or_module, Module):
         module = source_or_module
     else:
@@ -118,7 +123,8 @@ def run(source_or_module, policy="allow-all", max_steps: int = DEFAULT_MAX_STEPS
         module = compile_source(source_or_module, name=name)
     pol = _policy(policy)
     try:
-        machine, gateway = _machine(module, pol, handler, max_steps, trace, max_wall_ms)
+        machine, gateway = _machine(module, pol, handler, max_steps, trace, max_wall_ms,
+                                    trace_limit)
     except Exception as exc:   # a malformed hand-built module
         return _failed(f"bytecode error: {exc}", module)
     machine.set_entry(module.entry)
