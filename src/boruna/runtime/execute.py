@@ -53,7 +53,6 @@ def _error_kind(kind: Optional[str]) -> str:
 def _drive(machine, module, gateway, slice_steps, on_progress, cancel_event) -> RunOutcome:
     from boruna import _vm
 
-    machine.cancel_event = cancel_event   # also seen at the VM's 1,024-step checkpoints
     step = DEFAULT_SLICE if slice_steps is None else max(1, int(slice_steps))
     if on_progress is None and cancel_event is None:
         step = 0          # nobody observes slices: one unbounded call
