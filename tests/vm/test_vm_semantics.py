@@ -203,3 +203,14 @@ def test_integer_results_stay_in_i64():
     out = run(_hand_module([1e308, 10.0], [("PushConst", 0), ("PushConst", 1), ("Mul",),
                                            ("Ret",)]))
     assert math.isinf(out.result)
+
+
+def test_identifier_arm_binds_the_payload():
+    out = run("enum Sh { Circle(Int), Dot }\nfn main() -> Int { match Sh::Circle(3) { s => s } }\n")
+    assert out.ok and out.result == 3
+
+
+def test_float_display_in_errors_and_results():
+    out = run(main("__builtin_float_to_string(100000000000000000000000.0 * 100000000.0)",
+                   "String"))
+    assert out.result == "10000000000000000000000000000000"
