@@ -260,3 +260,23 @@ def test_run_cancellation_lands_on_a_slice_boundary():
     timer.cancel()
     assert out.error_kind == "cancelled"
     assert out.steps % 100_000 == 0
+
+
+def test_deeply_nested_values_are_built_compared_and_freed_safely():
+    src = """fn main() -> Int {
+    let mut x = []
+    let mut y = []
+    let mut r = Some(1)
+    let mut i = 0
+    while i < 200000 {
+        x = [x]
+        y = [y]
+        r = Some(r)
+        i = i + 1
+    }
+    if x == y { list_len(x) } else { 0 }
+}
+"""
+    out = run(src, max_steps=10**8)
+    assert out.ok, out.error
+    assert out.result == 1
