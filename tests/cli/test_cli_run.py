@@ -252,3 +252,11 @@ def test_wall_clock_limit(cli, prog):
                              "--json").out)
     assert (as_json["error_kind"], as_json["limit_kind"], as_json["limit"]) == \
         ("limit_exceeded", "wall_ms", 30)
+
+
+def test_long_trace_says_how_much_was_kept(cli, prog):
+    result = cli("run", prog(FIB % 10), "--trace")
+    lines = result.out.splitlines()
+    assert lines[0] == "--- Trace (first 500 of 1858 entries) ---"
+    assert len([line for line in lines if line.startswith("  [")]) == 500
+    assert lines[-2:] == ["55", "steps: 1859"]
