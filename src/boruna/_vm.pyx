@@ -966,7 +966,7 @@ cdef class Machine:
             ip = 0
             cur = FINISH_CODE
             loc = self.locals
-        m = ((steps + 1) // 1024 + 1) * 1024 - 1
+        m = (steps // 1024 + 1) * 1024 - 1       # next s >= steps with (s + 1) % 1024 == 0
         check_at = min(slice_end, min(max_steps, m))
 
         try:

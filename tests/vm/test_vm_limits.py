@@ -280,3 +280,15 @@ def test_deeply_nested_values_are_built_compared_and_freed_safely():
     out = run(src, max_steps=10**8)
     assert out.ok, out.error
     assert out.result == 1
+
+
+def test_wall_check_lands_on_1024_multiples_whatever_the_slices():
+    src = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
+    m = _vm.Machine(compile_source(src), max_steps=10**9, max_wall_ms=0)
+    assert m.execute_bounded(1023) == _vm.PAUSED
+    assert m.steps == 1023
+    import time
+    time.sleep(0.002)
+    assert m.execute_bounded(5000) == _vm.FAILED
+    assert m.error == "wall-clock execution limit exceeded (0 ms)"
+    assert m.steps == 1024
