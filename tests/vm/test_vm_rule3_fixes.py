@@ -244,3 +244,17 @@ def test_single_level_patterns_compile_exactly_as_the_reference():
     code = compile_source(src).functions[0].code
     assert code == [("LoadLocal", 0), ("Match", 0), ("StoreLocal", 1), ("LoadLocal", 1),
                     ("Jmp", 7), ("Pop",), ("PushConst", 0), ("Ret",)]
+
+
+def test_bool_and_none_arms_in_a_string_match_compare_for_equality():
+    src = """fn kind(v: String) -> Int {
+    match v {
+        "a" => 1,
+        true => 2,
+        None => 3,
+        _ => 4,
+    }
+}
+fn main() -> List<Int> { [kind("a"), kind("b")] }
+"""
+    assert value(src) == [1, 4]

@@ -571,9 +571,11 @@ class _FnGen:
                 pending_fail = None
             pat = arm.pattern
             saved = dict(self.names)
-            if isinstance(pat, (ast.StringPat, ast.IntPat)):
+            if isinstance(pat, (ast.StringPat, ast.IntPat, ast.BoolPat, ast.NonePat)):
+                # Bool/None literal arms: rule-3 fix (the reference treats them as catch-alls)
                 self.emit("LoadLocal", scrut)
-                self.emit("PushConst", self.const(pat.value))
+                self.emit("PushConst", self.const(NONE if isinstance(pat, ast.NonePat)
+                                                  else pat.value))
                 self.emit("Eq")
                 pending_fail = self.emit("JmpIfNot", 0)
                 self.expr(arm.body, arm_ctx)
