@@ -93,3 +93,14 @@ def test_trace_limit_and_total():
     assert out.trace_truncated is False
     _, out, _ = _outcome(case, trace=True)
     assert (len(out.trace), out.trace_total, out.trace_truncated) == (500, 1858, True)
+
+
+def test_counting_loop_same_steps_with_and_without_progress():
+    src = ("fn main() -> Int {\n    let mut i = 0\n    while i < 80000 {\n        i = i + 1\n"
+           "    }\n    i\n}\n")
+    plain = run(src)
+    seen = []
+    streamed = run(src, on_progress=seen.append, slice_steps=100_000)
+    assert plain.steps == streamed.steps == 720_009
+    assert seen == [100_000 * k for k in range(1, 8)]
+    assert streamed.result == plain.result == 80000
