@@ -129,6 +129,7 @@ MAX_LOCAL_SLOTS = 1 << 22
 MAX_VALUE_MEMORY = 256 * 1024 * 1024
 TRACE_KEEP = 500
 EVENT_BYTES = 200          # accounted size of one event-log entry
+TRACE_ENTRY_BYTES = 100    # accounted size of one kept trace line
 
 cdef int C_MAX_STACK = 4096
 cdef int C_MAX_DEPTH = 256
@@ -807,6 +808,7 @@ cdef class Machine:
         # the gateway's event log (contract checks, UI emits, capability calls)
         total += 8 * (len(self.ui_output) + len(self.outgoing) + len(self.spawn_requests)
                       + len(self.mailbox))
+        total += TRACE_ENTRY_BYTES * len(self.trace)
         log = getattr(self.gateway, "log", None)
         if log is not None:
             try:
@@ -992,6 +994,8 @@ cdef class Machine:
                 if tracing and op < 0x100:
                     if self.trace_total < self.trace_keep:
                         self.trace.append(self._trace_entry(func, ip, sp))
+                        self.sp = sp
+                        self._charge(TRACE_ENTRY_BYTES)
                     self.trace_total += 1
                 ip += 1
 

@@ -292,3 +292,12 @@ def test_wall_check_lands_on_1024_multiples_whatever_the_slices():
     assert m.execute_bounded(5000) == _vm.FAILED
     assert m.error == "wall-clock execution limit exceeded (0 ms)"
     assert m.steps == 1024
+
+
+def test_kept_trace_lines_count_toward_the_memory_cap():
+    src = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
+    m = _vm.Machine(compile_source(src), trace=True, trace_limit=10_000_000,
+                    max_value_memory=1024 * 1024, max_steps=10**9)
+    assert m.run() == _vm.FAILED
+    assert m.error == "memory limit exceeded: live values use more than 1048576 bytes"
+    assert len(m.trace) < 20_000
