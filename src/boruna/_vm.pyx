@@ -849,6 +849,9 @@ cdef class Machine:
             if total > cap:
                 raise VmError(f"memory limit exceeded: live values use more than {cap} bytes",
                               "memory_limit")
+        if total > cap:
+            raise VmError(f"memory limit exceeded: live values use more than {cap} bytes",
+                          "memory_limit")
         self.next_walk = self.alloc_bytes + max(min(C_WALK_MIN, cap // 4), total)
         return 0
 
