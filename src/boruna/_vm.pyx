@@ -13,7 +13,10 @@ Resource caps (all fail with a runtime error, never exhaust the host):
   a string at most MAX_STRING_BYTES (16 MiB of UTF-8); a list or map at most
   MAX_COLLECTION_LEN (1,000,000) elements; the live values reachable from the machine at most
   MAX_VALUE_MEMORY (256 MiB, measured by a walk triggered after each further
-  max(64 MiB, live size) of allocation).
+  max(64 MiB, live size) of allocation; the event log and kept trace lines count too).
+Limits are checked cheaply: one compare per step against the next checkpoint (slice end,
+max_steps, or the next multiple of 1,024 steps, where the wall clock, cancellation and
+signals are looked at).
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
