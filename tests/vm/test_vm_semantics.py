@@ -214,3 +214,17 @@ def test_float_display_in_errors_and_results():
     out = run(main("__builtin_float_to_string(100000000000000000000000.0 * 100000000.0)",
                    "String"))
     assert out.result == "10000000000000000000000000000000"
+
+
+def test_globals_jmpif_and_nop_in_hand_built_bytecode():
+    module = Module("m", constants=[5, 0], globals=["g"], functions=[Function("main", 0, 0, [
+        ("LoadGlobal", 0),            # Unit
+        ("Pop",),
+        ("PushConst", 0), ("StoreGlobal", 0), ("Nop",),
+        ("PushConst", 1), ("JmpIf", 9),   # 0 is falsy: no jump
+        ("LoadGlobal", 0), ("Ret",),
+        ("PushConst", 1), ("Ret",),
+    ])])
+    out = run(module)
+    assert out.ok and out.result == 5
+    assert out.steps == 10
