@@ -172,3 +172,35 @@ def test_check_shows_related_notes(cli, tmp_path):
         "  = note: type 'Point' has fields: x, y (line 1)",
         "  = help: fix (E006-rename-z, confidence: High): rename field 'z' to 'y'",
     ]
+
+
+IMPORTING = 'import "std-json"\nfn main() -> String {\n    json_escape("a")\n}\n'
+
+
+def test_check_resolves_imports_against_the_libs_dir(cli, tmp_path):
+    libs = tmp_path / "libs"
+    (libs / "std-json" / "src").mkdir(parents=True)
+    (libs / "std-json" / "src" / "core.ax").write_text(
+        'fn json_escape(s: String) -> String { s }\nfn main() -> Int { 0 }\n', encoding="utf-8")
+    path = _file(tmp_path, IMPORTING)
+    result = cli("check", "--libs-dir", libs, path)
+    assert (result.code, result.out) == (0, f"{path}: no diagnostics\n")
+    response = json.loads(cli("check", "--json", "--libs-dir", libs, path).out)
+    assert (response["success"], response["diagnostics_count"]) == (True, 0)
+    missing = cli("check", "--libs-dir", tmp_path / "nowhere", path)
+    assert missing.code == 1
+    assert "does not exist or is not a directory" in missing.err
+
+
+def test_repair_resolves_imports_too(cli, tmp_path):
+    libs = tmp_path / "libs"
+    (libs / "std-json" / "src").mkdir(parents=True)
+    (libs / "std-json" / "src" / "core.ax").write_text(
+        'fn json_escape(s: String) -> String { s }\n', encoding="utf-8")
+    source = ('import "std-json"\nfn main() -> String {\n    let text = "a"\n'
+              '    json_escape(textt)\n}\n')
+    path = _file(tmp_path, source)
+    response = json.loads(cli("repair", "--json", "--dry-run", "--libs-dir", libs, path).out)
+    assert (response["diagnostics_before"], response["diagnostics_after"]) == (1, 0)
+    assert response["verify_passed"] is True
+    assert response["repaired_source"] == source.replace("textt", "text")

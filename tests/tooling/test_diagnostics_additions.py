@@ -248,3 +248,15 @@ def test_e005_complete_builtin_matches_are_quiet():
     src = ("fn f(o: Option<Int>, b: Bool) -> Int {\n    let x = match o { None => 0, Some(v) => v }\n"
            "    match b { true => x, false => 0 }\n}\nfn main() -> Int { f(None, true) }\n")
     assert ids(src) == []
+
+
+def test_check_source_resolves_imports_when_given_a_libs_dir(tmp_path):
+    from boruna.tooling.diagnostics import check_source
+    (tmp_path / "std-x" / "src").mkdir(parents=True)
+    (tmp_path / "std-x" / "src" / "core.ax").write_text("fn helper() -> Int { 1 }\n")
+    source = 'import "std-x"\nfn main() -> Int {\n    helper() + missing\n}\n'
+    without = check_source(source)
+    assert [d.id for d in without.diagnostics] == ["E002"]
+    found = check_source(source, libs_dir=str(tmp_path))
+    assert [(d.id, d.message, d.location.line, d.location.col) for d in found.diagnostics] == [
+        ("E003", "undefined variable: missing", 3, 16)]

@@ -140,6 +140,7 @@ def build_parser() -> Parser:
         c.add_argument("-o", "--output", metavar="DIAG.json",
                        help="also write the full diagnostic set (with text edits) as JSON, "
                             "for 'boruna repair --from'")
+        _libs_flag(c)
         _json_flag(c)
         return c
 
@@ -157,6 +158,7 @@ def build_parser() -> Parser:
         r.add_argument("--from", dest="from_file", metavar="DIAG.json",
                        help="use the diagnostics saved by 'boruna check -o' instead of "
                             "checking the file again")
+        _libs_flag(r)
         _json_flag(r)
         return r
 

@@ -7,7 +7,11 @@ its items are placed before the user's items, in import order, each library once
 
 An import line is a line whose first token is the keyword `import` followed by either a
 string (`import "std-json"`) or a bare word (`import std-json`, `import std_json`): the
-library file is `<libs_dir>/<name>/src/core.ax`.
+library file is `<libs_dir>/<name>/src/core.ax`. A quoted name must exist (else
+`import error: library 'NAME' not found`). A bare word is looked up as written and with `_`
+read as `-` (`std_json` finds `std-json`); when neither exists the line stays what the
+reference compiler makes of it, a no-op `import` item, so programs the reference accepts
+keep compiling whatever libs directory is configured.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ class ImportLine:
     name: str
     line: int
     col: int
+    quoted: bool = False
 
 
 @dataclass
@@ -65,7 +70,7 @@ def find_import_lines(source: str) -> list[ImportLine]:
         else:
             name = _BARE_NAME.match(word).group(0)
         name_col = cols[i] + len("import") + (len(after) - len(after.lstrip(" \t\r")))
-        found.append(ImportLine(name, line, name_col))
+        found.append(ImportLine(name, line, name_col, word.startswith('"')))
     return found
 
 
@@ -91,6 +96,17 @@ def load_library(name: str, libs_dir: str, line: int = 0, col: int = 0) -> Libra
     except OSError as exc:
         raise CompileError("E002", f"import error: {exc}", line, col) from None
     return Library(name, path, data.decode("utf-8", "surrogateescape"))
+
+
+def find_library(name: str, libs_dir: str, line: int = 0, col: int = 0) -> Optional[Library]:
+    """A bare-word import's library: `name` as written, else with `_` read as `-`; None when
+    neither exists (the import is then a no-op, as in the reference compiler)."""
+    for candidate in dict.fromkeys((name, name.replace("_", "-"))):
+        try:
+            return load_library(candidate, libs_dir, line, col)
+        except CompileError:
+            continue
+    return None
 
 
 def library_program(library: Library) -> ast.Program:
@@ -134,12 +150,20 @@ def resolve_imports(source: str, libs_dir: Optional[str]) -> tuple[str, list[Lib
         return source, []
     libraries: list[Library] = []
     seen: set[str] = set()
+    resolved_lines = []
     for imp in imports:
-        if imp.name in seen:
+        if imp.quoted:
+            library = load_library(imp.name, libs_dir, imp.line, imp.col)
+        else:
+            library = find_library(imp.name, libs_dir, imp.line, imp.col)
+            if library is None:
+                continue
+        resolved_lines.append(imp.line)
+        if library.name in seen:
             continue
-        seen.add(imp.name)
-        libraries.append(load_library(imp.name, libs_dir, imp.line, imp.col))
-    return blank_lines(source, [imp.line for imp in imports]), libraries
+        seen.add(library.name)
+        libraries.append(library)
+    return blank_lines(source, resolved_lines), libraries
 
 
 def resolve_program_imports(program: ast.Program, libs_dir: Optional[str]) -> ast.Program:
@@ -151,13 +175,19 @@ def resolve_program_imports(program: ast.Program, libs_dir: Optional[str]) -> as
         return program
     libraries: list[ast.Program] = []
     seen: set[str] = set()
+    resolved = set()
     for imp in imports:
-        if imp.module in seen:
+        library = find_library(imp.module, libs_dir, imp.line, imp.col)
+        if library is None:
             continue
-        seen.add(imp.module)
-        libraries.append(library_program(load_library(imp.module, libs_dir, imp.line,
-                                                      imp.col)))
+        resolved.add(id(imp))
+        if library.name in seen:
+            continue
+        seen.add(library.name)
+        libraries.append(library_program(library))
+    if not libraries:
+        return program
     rest = ast.Program(program.module_name,
-                       [i for i in program.items if not isinstance(i, ast.ImportDef)],
+                       [i for i in program.items if id(i) not in resolved],
                        line=program.line, col=program.col)
     return merge(rest, libraries)

@@ -53,7 +53,8 @@ TOOLS: tuple[Tool, ...] = (
          "patches (id, description, confidence High/Medium/Low, rationale) that boruna_repair can "
          "apply. Always success:true; check diagnostics_count and severities." + ENVELOPE_NOTE,
          p.CheckParams,
-         lambda a, env: service.check_tool(a.source, file_name=a.file_name)),
+         lambda a, env: service.check_tool(a.source, file_name=a.file_name,
+                                           libs_dir=env.libs_dir)),
     Tool("boruna_compile",
          "Compile .ax source (lex, parse, check, codegen) and report module statistics: name, "
          "bytecode version, counts of functions, types and constants, and the entry function "
@@ -85,7 +86,7 @@ TOOLS: tuple[Tool, ...] = (
          "that conflicted." + ENVELOPE_NOTE,
          p.RepairParams,
          lambda a, env: service.repair_tool(a.source, strategy=a.strategy, patch_id=a.patch_id,
-                                            file_name=a.file_name)),
+                                            file_name=a.file_name, libs_dir=env.libs_dir)),
     Tool("boruna_run",
          "Compile and execute .ax source deterministically under a capability policy (mock "
          "capability handler; no real I/O). Returns result (Int/String/Bool as JSON, Unit null, "

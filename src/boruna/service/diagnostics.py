@@ -9,18 +9,20 @@ DEFAULT_FILE_NAME = "<source>"
 
 
 @tool_boundary
-def check_tool(source: str, file_name: str | None = DEFAULT_FILE_NAME) -> dict:
-    """All diagnostics for `source`; always success (findings are not failures)."""
+def check_tool(source: str, file_name: str | None = DEFAULT_FILE_NAME, libs_dir=None) -> dict:
+    """All diagnostics for `source`; always success (findings are not failures).
+    `libs_dir` resolves `import` lines against that directory."""
     from boruna.tooling.diagnostics import check_source
 
     guard_source(source)
-    found = check_source(source, DEFAULT_FILE_NAME if file_name is None else file_name)
+    found = check_source(source, DEFAULT_FILE_NAME if file_name is None else file_name,
+                         libs_dir)
     return ok(**found.to_mcp_dict())
 
 
 @tool_boundary
 def repair_tool(source: str, strategy: str | None = "best", patch_id: str | None = None,
-                file_name: str | None = DEFAULT_FILE_NAME) -> dict:
+                file_name: str | None = DEFAULT_FILE_NAME, libs_dir=None) -> dict:
     """Apply suggested patches ("best", "all", or only `patch_id`) and re-check the result.
 
     `verify_passed` is true exactly when the repaired source has no error diagnostics.
@@ -30,5 +32,6 @@ def repair_tool(source: str, strategy: str | None = "best", patch_id: str | None
     guard_source(source)
     report = repair_source(source, strategy="best" if strategy is None else strategy,
                            patch_id=patch_id,
-                           file_name=DEFAULT_FILE_NAME if file_name is None else file_name)
+                           file_name=DEFAULT_FILE_NAME if file_name is None else file_name,
+                           libs_dir=libs_dir)
     return ok(**report.to_mcp_dict())

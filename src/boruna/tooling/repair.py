@@ -184,7 +184,7 @@ def _worse(before: DiagnosticSet, after: DiagnosticSet) -> Optional[str]:
 
 def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "best",
                        target: Optional[str] = None, file: Optional[str] = None, *,
-                       fresh: bool = False) -> RepairResult:
+                       fresh: bool = False, libs_dir=None) -> RepairResult:
     """Repair `source` with an already collected diagnostic set (the CLI's `--from`);
     `fresh` says the set was just collected from this very source (skips a re-check)."""
     file = diagnostics.file if file is None else file
@@ -194,7 +194,7 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
     if not selection and any(d.patches for d in diagnostics.diagnostics):
         result.skipped.append({"diagnostic_id": "all", "reason": NO_PATCHES_REASON})
     current_text = source
-    current = diagnostics if fresh else check_source(source, file)
+    current = diagnostics if fresh else check_source(source, file, libs_dir)
     shifts = LineShifts()
     for diagnostic_id, patch in selection:
         try:
@@ -203,7 +203,7 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
             result.skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
             continue
         if candidate != current_text:
-            checked = check_source(candidate, file)
+            checked = check_source(candidate, file, libs_dir)
             reason = _worse(current, checked)
             if reason is not None:
                 result.skipped.append({"diagnostic_id": diagnostic_id, "reason": reason})
@@ -221,9 +221,10 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
 
 def repair_source(source: str, strategy: Optional[str] = "best",
                   patch_id: Optional[str] = None, file: str = "<source>", *,
-                  file_name: Optional[str] = None) -> RepairResult:
-    """Check `source`, apply patches by `strategy`/`patch_id` (MCP mapping), re-verify."""
+                  file_name: Optional[str] = None, libs_dir=None) -> RepairResult:
+    """Check `source`, apply patches by `strategy`/`patch_id` (MCP mapping), re-verify.
+    `libs_dir` resolves `import` lines as `check_source` does."""
     name = file_name if file_name is not None else file
-    diagnostics = check_source(source, name)
+    diagnostics = check_source(source, name, libs_dir)
     return repair_diagnostics(source, diagnostics, strategy_mode(strategy, patch_id),
-                              patch_id, name, fresh=True)
+                              patch_id, name, fresh=True, libs_dir=libs_dir)

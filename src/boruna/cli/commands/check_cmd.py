@@ -6,7 +6,7 @@ from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.files import write_text
 from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import label, read_source
+from boruna.cli.program import label, read_source, resolve_libs_dir
 from boruna.cli.render import (enum_text, field, format_diagnostic, format_diagnostics_summary,
                                pretty_json)
 
@@ -18,22 +18,23 @@ def _has_errors(diagnostics) -> bool:
 def cmd_check(args, console: Console) -> int:
     source = read_source(args.file)
     name = label(args.file)
+    libs_dir = resolve_libs_dir(args.libs_dir)
     if args.json:
         from boruna.service import check_tool
 
-        response = call_tool(check_tool, source, file_name=name)
+        response = call_tool(check_tool, source, file_name=name, libs_dir=libs_dir)
         if args.output:
             from boruna.tooling.diagnostics import check_source
 
-            write_text(args.output, pretty_json(check_source(source, file=name).to_full_dict())
-                       + "\n")
+            found = check_source(source, file=name, libs_dir=libs_dir)
+            write_text(args.output, pretty_json(found.to_full_dict()) + "\n")
         print_response(console, response)
         if not response.get("success"):
             return EXIT_FAILURE
         return EXIT_FAILURE if _has_errors(response.get("diagnostics", [])) else EXIT_OK
     from boruna.tooling.diagnostics import check_source
 
-    found = check_source(source, file=name)
+    found = check_source(source, file=name, libs_dir=libs_dir)
     if args.output:
         write_text(args.output, pretty_json(found.to_full_dict()) + "\n")
     diagnostics = list(found.diagnostics)

@@ -13,7 +13,7 @@ from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.files import read_text, write_text
 from boruna.cli.json_output import call_tool, print_response
 from boruna.cli.errors import CliError, UsageError
-from boruna.cli.program import STDIN, label, read_source
+from boruna.cli.program import STDIN, label, read_source, resolve_libs_dir
 from boruna.cli.render import field, plural
 
 
@@ -37,6 +37,7 @@ def cmd_repair(args, console: Console) -> int:
     if args.file == STDIN and not (args.dry_run or args.json):
         raise UsageError("standard input cannot be rewritten; use --dry-run or --json")
     source = read_source(args.file)
+    libs_dir = resolve_libs_dir(args.libs_dir)
     strategy, patch_id = strategy_for(args.apply)
     if args.json and args.from_file:
         raise UsageError("--from cannot be combined with --json (boruna_repair always "
@@ -45,7 +46,7 @@ def cmd_repair(args, console: Console) -> int:
         from boruna.service import repair_tool
 
         response = call_tool(repair_tool, source, strategy=strategy, patch_id=patch_id,
-                             file_name=label(args.file))
+                             file_name=label(args.file), libs_dir=libs_dir)
         if (response.get("success") and response.get("patches_applied") and not args.dry_run
                 and args.file != STDIN and response.get("repaired_source") != source):
             write_text(args.file, response["repaired_source"])
@@ -54,17 +55,17 @@ def cmd_repair(args, console: Console) -> int:
             return EXIT_FAILURE
         return EXIT_OK if response.get("verify_passed") else EXIT_FAILURE
     if args.from_file:
-        result = _repair_from(args, source)
+        result = _repair_from(args, source, libs_dir)
     else:
         from boruna.tooling.repair import repair_source
 
         result = repair_source(source, strategy=strategy, patch_id=patch_id,
-                               file=label(args.file))
+                               file=label(args.file), libs_dir=libs_dir)
     _print_report(result, source, args, console)
     return EXIT_OK if result.verify_passed else EXIT_FAILURE
 
 
-def _repair_from(args, source: str):
+def _repair_from(args, source: str, libs_dir):
     """Repair with a saved diagnostic set (`boruna check -o DIAG.json`)."""
     import json
 
@@ -78,7 +79,8 @@ def _repair_from(args, source: str):
         raise CliError(f"invalid diagnostics JSON '{args.from_file}': {exc}") from None
     mode, target = {"best": ("best", None), "all": ("all", None)}.get(
         args.apply, ("by_id", args.apply))
-    return repair_diagnostics(source, saved, mode, target, file=label(args.file))
+    return repair_diagnostics(source, saved, mode, target, file=label(args.file),
+                              libs_dir=libs_dir)
 
 
 def _print_report(result, source: str, args, console: Console) -> None:

@@ -26,21 +26,36 @@ def _parse(source: str):
     return parse(source)
 
 
-def _check_names(program) -> None:
-    """The compiler's name/arity pass (raises its first CompileError). Imports are not
-    resolved here: `boruna_check` analyses the file as written (tooling.md §7.7 L10)."""
+def _check_names(program, libraries=()) -> None:
+    """The compiler's name/arity pass (raises its first CompileError), over the user's
+    program merged with the libraries it imports (none unless a libs dir was given)."""
+    from boruna.language.imports import merge
     from boruna.language.names import check_names
-    _deep(check_names, program)
+    _deep(check_names, merge(program, list(libraries)) if libraries else program)
 
 
-def check_source(source: str, file: str = "<source>") -> DiagnosticSet:
-    """All diagnostics for `source`. Never raises on any input text."""
+def _parse_with_imports(source: str, libs_dir):
+    """The user's program and its imported libraries' programs. Import lines are blanked,
+    not removed, so every position in the user's code stays where it was written."""
+    if libs_dir is None:
+        return _parse(source), []
+    from boruna.language.imports import library_program, resolve_imports
+    text, libraries = resolve_imports(source, str(libs_dir))
+    return _parse(text), [_deep(library_program, lib) for lib in libraries]
+
+
+def check_source(source: str, file: str = "<source>", libs_dir=None) -> DiagnosticSet:
+    """All diagnostics for `source`. Never raises on any input text.
+
+    With `libs_dir`, `import` lines are resolved against that directory (as `compile` and
+    `run` do) and the analyzers see the user's own code; without it the file is analysed
+    as written (tooling.md §7.7 L10)."""
     if not isinstance(source, str):
         raise TypeError("source must be a str")
     result = DiagnosticSet(file=file)
     ctx = CheckContext.build(source, file)
     try:
-        program = _parse(source)
+        program, libraries = _parse_with_imports(source, libs_dir)
     except CompileError as err:
         result.diagnostics.append(compiler_diagnostic(err, ctx))
         return result
@@ -51,7 +66,7 @@ def check_source(source: str, file: str = "<source>") -> DiagnosticSet:
     ctx.attach(program)
     name_error = None
     try:
-        _check_names(program)
+        _check_names(program, libraries)
     except CompileError as err:
         name_error = err
     except Exception:       # the checker's own failure must not hide the analyzers' findings
