@@ -36,7 +36,6 @@ from boruna.bytecode.opcodes import OPCODES, debug_form
 cdef extern from "Python.h":
     void _incref "Py_INCREF"(PyObject*)
     void _decref "Py_DECREF"(PyObject*)
-    object PyUnicode_FromFormat(const char*, ...)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
     int PyUnicode_IS_ASCII(object)
     const char* PyUnicode_AsUTF8AndSize(object, Py_ssize_t*) except NULL
@@ -54,6 +53,7 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include "structmember.h"
+    #include <string.h>
     #if defined(__GNUC__) || defined(__clang__)
     static inline int bor_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
     static inline int bor_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
@@ -76,6 +76,18 @@ cdef extern from *:
         *r = a * b; return 0;
     }
     #endif
+    /* decimal text of an i64 as a compact ASCII str (new reference) */
+    static PyObject* bor_int_to_str(int64_t x) {
+        char buf[24];
+        int pos = 24;
+        uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+        do { buf[--pos] = (char)('0' + (int)(u % 10)); u /= 10; } while (u);
+        if (x < 0) buf[--pos] = '-';
+        PyObject* s = PyUnicode_New(24 - pos, 127);
+        if (s == NULL) return NULL;
+        memcpy(PyUnicode_1BYTE_DATA(s), buf + pos, (size_t)(24 - pos));
+        return s;
+    }
     static PyTypeObject* bor_rec_type = NULL;
     static Py_ssize_t bor_rec_tid_off = 0, bor_rec_fields_off = 0;
     /* Record instances are built and read through their __slots__ offsets (set once from the
@@ -106,10 +118,13 @@ cdef extern from *:
     int64_t BOR_I64_MIN "INT64_MIN"
     int64_t BOR_I64_MAX "INT64_MAX"
     int PyErr_CheckSignals() except -1
+    bint likely(bint)
+    bint unlikely(bint)
     int bor_init_record(object, object, object)
     bint bor_is_record(PyObject*)
     PyObject* bor_rec_fields(PyObject*)
     PyObject* bor_new_record(PyObject*, PyObject*) except NULL
+    PyObject* bor_int_to_str(int64_t) except NULL
     int bor_add(int64_t a, int64_t b, int64_t *r)
     int bor_sub(int64_t a, int64_t b, int64_t *r)
     int bor_mul(int64_t a, int64_t b, int64_t *r)
@@ -134,8 +149,9 @@ TRACE_KEEP = 500
 EVENT_BYTES = 200          # accounted size of one event-log entry
 TRACE_ENTRY_BYTES = 100    # accounted size of one kept trace line
 
-cdef int C_MAX_STACK = 4096
-cdef int C_MAX_DEPTH = 256
+cdef enum:
+    C_MAX_STACK = 4096
+    C_MAX_DEPTH = 256
 cdef int64_t C_MAX_LOCALS = 1 << 22
 cdef int64_t C_MAX_STR_CHARS_FAST = (16 * 1024 * 1024) // 4
 cdef int64_t C_WALK_MIN = 64 * 1024 * 1024
@@ -860,8 +876,13 @@ cdef class Machine:
 
     # ------------------------------------------------------------ cold helpers
 
-    cdef object _trace_entry(self, int func, int64_t ip, int sp):
-        return f"[{self.fn_names[func]}:{ip}] {self.dbg[func][ip]}  stack_depth={sp}"
+    cdef int _trace(self, int func, int64_t ip, int sp) except -1:
+        """Record one dispatched op: keep the first `trace_limit` lines, count them all."""
+        self.trace.append(f"[{self.fn_names[func]}:{ip}] {self.dbg[func][ip]}  "
+                          f"stack_depth={sp}")
+        self._charge(TRACE_ENTRY_BYTES)
+        self.trace_total += 1
+        return 0
 
     cdef object _counterexample(self, int func, int64_t locals_base):
         cdef int64_t k, n = min(self.fn_arity[func], self.fn_nlocals[func])
@@ -999,10 +1020,9 @@ cdef class Machine:
                 op = <int>ins[0]
                 if tracing and op < 0x100:
                     if self.trace_total < self.trace_keep:
-                        self.trace.append(self._trace_entry(func, ip, sp))
-                        self.sp = sp
-                        self._charge(TRACE_ENTRY_BYTES)
-                    self.trace_total += 1
+                        self._trace(func, ip, sp)
+                    else:
+                        self.trace_total += 1
                 ip += 1
 
                 if op == OP_LOADLOCAL:
@@ -1260,12 +1280,7 @@ cdef class Machine:
                     if a.tag == T_INT and b.tag == T_INT:
                         c = a.i == b.i
                     else:
-                        c = vals_equal(a, b)
-                        if a.tag == T_OBJ and b.tag == T_OBJ and (
-                                self.max_wall_ms_obj is not None or self.cancel_event is not None):
-                            err = self._wall_check()
-                            if err is not None:
-                                break
+                        c = self._equal(a, b)
                         vclear(a)
                         vclear(b)
                     if op == OP_NEQ:
@@ -1362,11 +1377,8 @@ cdef class Machine:
                     if a.tag != T_INT:
                         err = verr.type_error("Int", vtype_name(a))
                         break
-                    o = PyUnicode_FromFormat("%lld", <long long>a.i)
+                    a.o = bor_int_to_str(a.i)
                     a.tag = T_OBJ
-                    a.o = <PyObject*>o
-                    _incref(a.o)
-                    o = None
                     self.alloc_bytes += 70
                 elif op == OP_STRINGLEN:
                     if sp <= 0:
@@ -1465,40 +1477,10 @@ cdef class Machine:
                         err = verr.match_exhausted()
                         break
                     ip = target
-                elif op == OP_LISTLEN:
-                    if sp <= 0:
-                        err = verr.stack_underflow()
-                        break
-                    a = &stack[sp - 1]
-                    if a.tag == T_OBJ and type(<object>a.o) is tuple:
-                        n = PyTuple_GET_SIZE(<object>a.o)
-                        vclear(a)
-                        a.tag = T_INT
-                        a.i = n
-                    else:
-                        self.sp = sp
-                        self._cold(OP_LISTLEN)
-                        sp = self.sp
-                elif op == OP_LISTGET:
-                    if sp < 2:
-                        err = verr.stack_underflow()
-                        break
-                    a = &stack[sp - 2]
-                    b = &stack[sp - 1]
-                    if b.tag == T_INT and a.tag == T_OBJ and type(<object>a.o) is tuple:
-                        n = PyTuple_GET_SIZE(<object>a.o)
-                        if b.i < 0 or b.i >= n:
-                            err = verr.index_out_of_bounds(b.i, n)
-                            break
-                        tmp.tag = T_UNIT
-                        from_py(&tmp, <object>PyTuple_GET_ITEM(<object>a.o, b.i))
-                        vclear(a)
-                        a[0] = tmp
-                        sp -= 1
-                    else:
-                        self.sp = sp
-                        self._cold(OP_LISTGET)
-                        sp = self.sp
+                elif op == OP_LISTLEN or op == OP_LISTGET:
+                    self.sp = sp
+                    self._list_op(op)
+                    sp = self.sp
                 elif op == OP_COLD:
                     self.sp = sp
                     self._cold(<int>ins[1])
@@ -1593,6 +1575,51 @@ cdef class Machine:
             vclear(v)
             from_py(v, payload)
         return self.arms[2 * (start + k) + 1]
+
+    cdef int _equal(self, Val* a, Val* b) except -1:
+        """Structural equality; comparing two heap values (possibly large) also checks the
+        wall clock and cancellation."""
+        cdef bint c = vals_equal(a, b)
+        if a.tag == T_OBJ and b.tag == T_OBJ and (self.max_wall_ms_obj is not None
+                                                   or self.cancel_event is not None):
+            err = self._wall_check()
+            if err is not None:
+                raise err
+        return c
+
+    cdef int _list_op(self, int op) except -1:
+        """list_len / list_get with a C fast path for lists (tuples), else the builtin."""
+        cdef Val* s = self.stack
+        cdef Val* a
+        cdef Val* b
+        cdef Val tmp
+        cdef int64_t n
+        if op == OP_LISTLEN:
+            if self.sp <= 0:
+                raise verr.stack_underflow()
+            a = &s[self.sp - 1]
+            if a.tag == T_OBJ and type(<object>a.o) is tuple:
+                n = PyTuple_GET_SIZE(<object>a.o)
+                vclear(a)
+                a.tag = T_INT
+                a.i = n
+                return 0
+            return self._cold(OP_LISTLEN)
+        if self.sp < 2:
+            raise verr.stack_underflow()
+        a = &s[self.sp - 2]
+        b = &s[self.sp - 1]
+        if b.tag == T_INT and a.tag == T_OBJ and type(<object>a.o) is tuple:
+            n = PyTuple_GET_SIZE(<object>a.o)
+            if b.i < 0 or b.i >= n:
+                raise verr.index_out_of_bounds(b.i, n)
+            tmp.tag = T_UNIT
+            from_py(&tmp, <object>PyTuple_GET_ITEM(<object>a.o, b.i))
+            vclear(a)
+            a[0] = tmp
+            self.sp -= 1
+            return 0
+        return self._cold(OP_LISTGET)
 
     cdef int _cold(self, int tag) except -1:
         """A builtin on Python values: pop its operands, push its result."""
