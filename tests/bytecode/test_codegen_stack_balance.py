@@ -112,8 +112,13 @@ def exprs(names):
     return st.recursive(leaf, extend, max_leaves=5)
 
 
+def _safe(text: str) -> str:
+    """A statement starting with `(` would be a call of the previous line: wrap it."""
+    return "{ " + text + " }" if text.startswith("(") else text
+
+
 def stmts(names):
-    e = exprs(names)
+    e = exprs(names).map(_safe)
     return st.lists(st.one_of(
         e.map(lambda x: x),
         e.map(lambda x: f"acc = {x}"),
@@ -126,7 +131,7 @@ def stmts(names):
 @st.composite
 def programs(draw):
     body = draw(stmts(["acc", "w"]))
-    tail = draw(exprs(["acc"]))
+    tail = _safe(draw(exprs(["acc"])))
     hbody = draw(exprs(["x"]))
     return ("type P { a: Int, b: Int }\n"
             f"fn helper(x: Int) -> Int {{\n    {hbody}\n}}\n"
