@@ -765,6 +765,7 @@ cdef class Machine:
             return False
         self.locals = p
         self.locals_cap = cap
+        self.alloc_bytes += <int64_t>sizeof(Val) * cap // 2
         return True
 
     cdef object _locals_error(self):
@@ -828,6 +829,7 @@ cdef class Machine:
         total += 8 * (len(self.ui_output) + len(self.outgoing) + len(self.spawn_requests)
                       + len(self.mailbox))
         total += TRACE_ENTRY_BYTES * len(self.trace)
+        total += <int64_t>sizeof(Val) * self.locals_cap
         log = getattr(self.gateway, "log", None)
         if log is not None:
             try:
