@@ -48,6 +48,10 @@ cdef extern from "Python.h":
     PyObject* Py_True_raw "Py_True"
     PyObject* Py_False_raw "Py_False"
     PyObject* Py_None_raw "Py_None"
+    bint PyLong_CheckExact_raw "PyLong_CheckExact"(PyObject*)
+    bint PyFloat_CheckExact_raw "PyFloat_CheckExact"(PyObject*)
+    double PyFloat_AS_DOUBLE_raw "PyFloat_AS_DOUBLE"(PyObject*)
+    long long PyLong_AsLongLongAndOverflow(object, int*) except? -1
 
 cdef extern from *:
     """
@@ -229,24 +233,27 @@ cdef inline PyObject* take_owned(Val* v) except NULL:
 
 cdef int from_py(Val* d, object o) except -1:
     """Store Python value `o` into the empty slot `d`."""
-    t = type(o)
-    if t is int:
-        if o > I64_MAX_C or o < I64_MIN_C:
+    cdef int overflow = 0
+    cdef long long v
+    cdef PyObject* p = <PyObject*>o
+    if PyLong_CheckExact_raw(p):
+        v = PyLong_AsLongLongAndOverflow(o, &overflow)
+        if overflow != 0:
             raise VmError("integer overflow in conversion", "overflow")
         d.tag = T_INT
-        d.i = o
-    elif t is bool:
+        d.i = v
+    elif p == Py_True_raw or p == Py_False_raw:
         d.tag = T_BOOL
-        d.i = 1 if o else 0
-    elif t is float:
+        d.i = 1 if p == Py_True_raw else 0
+    elif PyFloat_CheckExact_raw(p):
         d.tag = T_FLOAT
-        d.f = o
-    elif o is None:
+        d.f = PyFloat_AS_DOUBLE_raw(p)
+    elif p == Py_None_raw:
         d.tag = T_UNIT
     else:
         d.tag = T_OBJ
-        d.o = <PyObject*>o
-        _incref(d.o)
+        d.o = p
+        _incref(p)
     return 0
 
 cdef inline bint truthy(Val* v):

@@ -228,3 +228,12 @@ def test_globals_jmpif_and_nop_in_hand_built_bytecode():
     out = run(module)
     assert out.ok and out.result == 5
     assert out.steps == 10
+
+
+def test_out_of_range_python_ints_are_rejected_cleanly():
+    module = compile_source("fn id(x: Int) -> Int { x }\n")
+    out = call_function(module, "id", [2**70])
+    assert out.error == "integer overflow in conversion"
+    assert call_function(module, "id", [-(2**63)]).result == -(2**63)
+    assert call_function(module, "id", [True]).result is True
+    assert call_function(module, "id", [1.5]).result == 1.5
