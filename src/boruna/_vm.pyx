@@ -134,7 +134,7 @@ cdef extern from *:
     int bor_mul(int64_t a, int64_t b, int64_t *r)
 
 from boruna._vm_builtins import (
-    COLD_OPS, MAX_STRING_BYTES, MAX_COLLECTION_LEN, _check_str_len, _utf8_len,
+    COLD_OPS, MAX_STRING_BYTES, MAX_COLLECTION_LEN, _check_str_len, _utf8_len, normalize_value,
 )
 
 cdef bint REC_FAST = False
@@ -1726,7 +1726,7 @@ cdef class Machine:
             for k in range(n):
                 vclear(&s[self.sp - n + k])
             self.sp -= n
-            res = gw.call(declared, cap.id, args)
+            res = normalize_value(gw.call(declared, cap.id, args))
             if self.sp >= C_MAX_STACK:
                 raise verr.stack_overflow(MAX_STACK)
             from_py(&s[self.sp], res)

@@ -412,3 +412,18 @@ COLD_OPS = {
     0xA7: (1, _b_debug),
     0xA8: (2, _b_debug_msg),
 }
+
+
+def normalize_value(v):
+    """A capability handler's result in the VM's representation: Python lists become Lists
+    (tuples) and plain dicts become Maps, at any depth; everything else is kept."""
+    t = type(v)
+    if t is list or t is tuple:
+        return tuple(normalize_value(x) for x in v)
+    if t is dict:
+        return MapValue({str(k): normalize_value(x) for k, x in v.items()})
+    if t is MapValue:
+        return MapValue({k: normalize_value(x) for k, x in v.items()})
+    if t is Some or t is Ok or t is Err:
+        return t(normalize_value(v.value))
+    return v

@@ -237,3 +237,18 @@ def test_out_of_range_python_ints_are_rejected_cleanly():
     assert call_function(module, "id", [-(2**63)]).result == -(2**63)
     assert call_function(module, "id", [True]).result is True
     assert call_function(module, "id", [1.5]).result == 1.5
+
+
+def test_handler_results_are_normalised_to_vm_values():
+    from boruna.runtime.gateway import CapabilityGateway
+
+    class JsonHandler:
+        def handle(self, cap, args):
+            return {"items": [1, 2, {"k": "v"}], "ok": True}
+
+    module = compile_source('fn main() -> Int {\n    let m = step_input("x")\n'
+                            '    __builtin_map_len(m)\n}\n')
+    from boruna import _vm
+    m = _vm.Machine(module, gateway=CapabilityGateway(None, JsonHandler()))
+    assert m.run() == _vm.FINISHED, m.error
+    assert m.result == 2
