@@ -27,6 +27,8 @@ from boruna.bytecode.module import Function, MatchArm, Module, TypeInfo
 from boruna.bytecode.opcodes import BUILTINS, STEP_INPUT_CAP_ID
 from boruna.language import ast
 from boruna.language.errors import CompileError
+from boruna.language.type_text import type_text
+from boruna.language.walk import pattern_binding
 from boruna.runtime.capabilities import from_source_name
 from boruna.runtime.values import NONE, FnRef
 
@@ -45,26 +47,6 @@ def match_tag_exact(type_id: int, variant: int) -> int:
     """Match-arm tag that hits only `Enum{type_id, variant}` (an addition; vm.md §2.2 tags
     are all >= -5)."""
     return -(EXACT_TAG_BASE + type_id * 256 + variant)
-
-
-def type_string(t) -> str:
-    """The informational type string of a type expression (vm.md §1.3)."""
-    if t is None:
-        return "Unit"
-    if isinstance(t, ast.Named):
-        return t.name
-    if isinstance(t, ast.OptionType):
-        return f"Option<{type_string(t.inner)}>"
-    if isinstance(t, ast.ResultType):
-        return f"Result<{type_string(t.ok)}, {type_string(t.err)}>"
-    if isinstance(t, ast.ListType):
-        return f"List<{type_string(t.inner)}>"
-    if isinstance(t, ast.MapType):
-        return f"Map<{type_string(t.key)}, {type_string(t.value)}>"
-    if isinstance(t, ast.FnType):
-        params = ", ".join(type_string(p) for p in t.params)
-        return f"Fn({params}) -> {type_string(t.ret)}"
-    return str(t)
 
 
 def _err(message: str, node=None) -> CompileError:
@@ -110,10 +92,10 @@ class _ModuleInfo:
         for t in program.type_defs():
             self.type_ids.setdefault(t.name, len(self.types))
             if isinstance(t.kind, ast.RecordKind):
-                members = [(n, type_string(ty)) for n, ty in t.kind.fields]
+                members = [(n, type_text(ty)) for n, ty in t.kind.fields]
                 self.types.append(TypeInfo(t.name, "Record", members))
             else:
-                members = [(n, None if ty is None else type_string(ty))
+                members = [(n, None if ty is None else type_text(ty))
                            for n, ty in t.kind.variants]
                 self.types.append(TypeInfo(t.name, "Enum", members))
         # field name -> set of positions among record types; variant name -> [(tid, idx)]
@@ -621,7 +603,7 @@ class _FnGen:
             for tag in self.pattern_tags(arm.pattern):
                 table.append(MatchArm(tag, start))
             saved = dict(self.names)
-            binder = _innermost_ident(arm.pattern)
+            binder = pattern_binding(arm.pattern)
             if binder is not None:
                 slot = self.alloc()
                 self.emit("StoreLocal", slot)
@@ -659,7 +641,7 @@ class _FnGen:
             if _is_nested(pat):
                 self.inner_pattern(pat.inner, fixups)
             else:
-                binder = _innermost_ident(pat)
+                binder = pattern_binding(pat)
                 if binder is not None:
                     slot = self.alloc()
                     self.emit("StoreLocal", slot)
@@ -745,18 +727,6 @@ def _is_nested(p) -> bool:
             isinstance(p, ast.VariantPat) and p.inner is not None):
         return not isinstance(p.inner, (ast.IdentPat, ast.WildcardPat))
     return False
-
-
-def _innermost_ident(p) -> Optional[str]:
-    while True:
-        if isinstance(p, ast.IdentPat):
-            return p.name
-        if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat)):
-            p = p.inner
-        elif isinstance(p, ast.VariantPat) and p.inner is not None:
-            p = p.inner
-        else:
-            return None
 
 
 # ---------------------------------------------------------------- module emitter
