@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.language import ast as A
+from boruna.language.type_text import type_text
 
 from . import registry as R
 from .context import CheckContext
 from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
-from .walk import type_text
 
 APP_FUNCTIONS = ("init", "update", "view")
 

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from typing import Optional
 
 from boruna.language import ast as A
+from boruna.language.type_text import type_text
+from boruna.language.walk import iter_exprs
 
 from . import registry as R
 from .context import CheckContext
 from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
 from .source_text import leading_whitespace, matching_close_brace
-from .walk import function_exprs, type_text
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def check_exhaustiveness(ctx: CheckContext) -> list[Diagnostic]:
                 param_cases[param.name] = cases
         if not param_cases:
             continue
-        for expr in function_exprs(fn):
+        for expr in iter_exprs(fn):
             if not (isinstance(expr, A.Match) and isinstance(expr.value, A.Ident)):
                 continue
             cases = param_cases.get(expr.value.name)

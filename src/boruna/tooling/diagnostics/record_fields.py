@@ -6,19 +6,19 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.language import ast as A
+from boruna.language.walk import iter_exprs
 
 from . import registry as R
 from .context import CheckContext
 from .model import Confidence, Diagnostic, RelatedInfo, SuggestedPatch, TextEdit
 from .naming import closest_name
 from .source_text import is_word_char
-from .walk import function_exprs
 
 
 def check_record_fields(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
-        for expr in function_exprs(fn):
+        for expr in iter_exprs(fn):
             if isinstance(expr, A.RecordLit) and expr.type_name in ctx.records:
                 out.extend(_check_literal(ctx, expr))
     return out

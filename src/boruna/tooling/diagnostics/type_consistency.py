@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.language import ast as A
+from boruna.language.walk import child_nodes, pattern_binding
 
 from . import registry as R
 from .context import CheckContext
 from .model import Diagnostic
-from .walk import expr_children
 
 Env = dict[str, Optional[str]]     # name -> plain type name, None = bound but unknown
 
@@ -48,14 +48,13 @@ CONVERTERS = {"Int": "__builtin_int_to_string", "Float": "__builtin_float_to_str
               "Bool": "__builtin_bool_to_string"}
 
 
-def _bound(pattern) -> list[str]:
-    if isinstance(pattern, A.IdentPat):
-        return [pattern.name]
-    if isinstance(pattern, (A.SomePat, A.OkPat, A.ErrPat)):
-        return _bound(pattern.inner)
-    if isinstance(pattern, A.VariantPat) and pattern.inner is not None:
-        return _bound(pattern.inner)
-    return []
+def _arm_env(env: Env, pattern) -> Env:
+    """A copy of `env` plus the name a match arm's pattern binds (its type unknown)."""
+    arm_env = dict(env)
+    name = pattern_binding(pattern)
+    if name is not None:
+        arm_env[name] = None
+    return arm_env
 
 
 class _Checker:
@@ -107,8 +106,7 @@ class _Checker:
         if isinstance(expr, A.Match):
             if not expr.arms:
                 return None
-            return self._agree([self.infer(arm.body, {**env, **{n: None for n in
-                                                                _bound(arm.pattern)}})
+            return self._agree([self.infer(arm.body, _arm_env(env, arm.pattern))
                                 for arm in expr.arms])
         return None
 
@@ -211,11 +209,11 @@ class _Checker:
         elif isinstance(expr, A.Match):
             self.expr(expr.value, env)
             for arm in expr.arms:
-                self.expr(arm.body, {**env, **{n: None for n in _bound(arm.pattern)}})
+                self.expr(arm.body, _arm_env(env, arm.pattern))
         elif isinstance(expr, A.BlockExpr):
             self.block(expr.block, env)
         else:
-            for child in expr_children(expr):
+            for child in child_nodes(expr):
                 if isinstance(child, A.Block):
                     self.block(child, env)
                 else:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.language import ast as A
+from boruna.language.walk import child_nodes, pattern_binding
 
 from .context import CheckContext
 from .model import Confidence, SuggestedPatch, TextEdit
 from .naming import closest_name
 from .source_text import word_positions
-from .walk import expr_children
 
 SHORT_BUILTINS = ("list_len", "list_get", "list_push", "parse_int", "try_parse_int",
                   "str_contains", "str_starts_with")
@@ -34,16 +34,6 @@ class _Found(Exception):
     def __init__(self, scope: list[str]):
         super().__init__()
         self.scope = scope
-
-
-def _pattern_names(pattern) -> list[str]:
-    if isinstance(pattern, A.IdentPat):
-        return [pattern.name]
-    if isinstance(pattern, (A.SomePat, A.OkPat, A.ErrPat)):
-        return _pattern_names(pattern.inner)
-    if isinstance(pattern, A.VariantPat) and pattern.inner is not None:
-        return _pattern_names(pattern.inner)
-    return []
 
 
 class _ScopeFinder:
@@ -93,11 +83,12 @@ class _ScopeFinder:
         elif isinstance(expr, A.Match):
             self.expr(expr.value, scope)
             for arm in expr.arms:
-                self.expr(arm.body, scope + _pattern_names(arm.pattern))
+                binding = pattern_binding(arm.pattern)
+                self.expr(arm.body, scope if binding is None else scope + [binding])
         elif isinstance(expr, A.BlockExpr):
             self.block(expr.block, scope)
         else:
-            for child in expr_children(expr):
+            for child in child_nodes(expr):
                 if isinstance(child, A.Block):
                     self.block(child, scope)
                 else:
