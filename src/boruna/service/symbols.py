@@ -10,28 +10,16 @@ from boruna.service.errors import guard_source
 
 
 def render_type(ty) -> str:
-    """A type annotation written back in `.ax` surface syntax."""
-    from boruna.language import ast
+    """A type annotation as text, function types in the reference's `(A, B) -> R` spelling
+    (mcp.md §7.2)."""
+    from boruna.language.type_text import type_text
 
-    if isinstance(ty, ast.Named):
-        return ty.name
-    if isinstance(ty, ast.OptionType):
-        return f"Option<{render_type(ty.inner)}>"
-    if isinstance(ty, ast.ResultType):
-        return f"Result<{render_type(ty.ok)}, {render_type(ty.err)}>"
-    if isinstance(ty, ast.ListType):
-        return f"List<{render_type(ty.inner)}>"
-    if isinstance(ty, ast.MapType):
-        return f"Map<{render_type(ty.key)}, {render_type(ty.value)}>"
-    if isinstance(ty, ast.FnType):
-        params = ", ".join(render_type(p) for p in ty.params)
-        return f"({params}) -> {render_type(ty.ret)}"
-    return str(ty)
+    return type_text(ty, fn_prefix="")
 
 
 def _function_symbol(fn) -> dict:
     params = [{"name": p.name, "type": render_type(p.ty)} for p in fn.params]
-    return_type = "Unit" if fn.return_type is None else render_type(fn.return_type)
+    return_type = render_type(fn.return_type)
     signature = (f"fn {fn.name}(" + ", ".join(f"{p['name']}: {p['type']}" for p in params)
                  + f") -> {return_type}")
     if fn.capabilities:
