@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import ast
 from .errors import CompileError
 from .suggest import did_you_mean, unique_within_one
+from .walk import pattern_binding
 
 # The 42 builtins the compiler knows (language.md §3.8): name -> arity. Public: codegen,
 # diagnostics and `boruna_symbols` read it.
@@ -146,7 +147,9 @@ class _Checker:
             self.expr(e.value, locals_)
             for arm in e.arms:
                 inner = set(locals_)
-                _bind_pattern(arm.pattern, inner)
+                binding = pattern_binding(arm.pattern)
+                if binding is not None:
+                    inner.add(binding)
                 self.expr(arm.body, inner)
         elif t is ast.RecordLit:
             if e.spread is not None:
@@ -165,21 +168,6 @@ class _Checker:
             if e.payload is not None:
                 self.expr(e.payload, locals_)
         # literals, None and receive: nothing to resolve
-
-
-def _bind_pattern(pattern, names: set) -> None:
-    """Add the names a pattern binds: identifier patterns, also inside Some/Ok/Err/Variant."""
-    while True:
-        t = type(pattern)
-        if t is ast.IdentPat:
-            names.add(pattern.name)
-            return
-        if t is ast.SomePat or t is ast.OkPat or t is ast.ErrPat:
-            pattern = pattern.inner
-        elif t is ast.VariantPat and pattern.inner is not None:
-            pattern = pattern.inner
-        else:
-            return
 
 
 def check_names(program: ast.Program) -> None:
