@@ -124,6 +124,8 @@ class _FnGen:
         self.caps: list[int] = []
         # out-of-line code appended after the function's final Ret: (fixups, code)
         self.stubs: list[tuple[list[tuple], list[tuple]]] = []
+        # `return` jumps to patch to the postconditions (functions with `ensures`), else None
+        self.return_jumps: Optional[list[int]] = None
         for name in fn.capabilities:
             cap = from_source_name(name)
             if cap is not None:
@@ -160,10 +162,21 @@ class _FnGen:
             self.expr(clause, VALUE)
             msg = self.const(f"precondition {i + 1} failed in `{fn.name}`")
             self.emit("Assert", msg, "Requires", i)
+        # with `ensures`, every `return` jumps to the postconditions (rule-3 fix: the
+        # reference's early returns skip them); the jumps are patched below
+        self.return_jumps = [] if fn.ensures else None
         self.block_body(fn.body, VALUE if fn.ensures else TAIL)
         if fn.ensures:
-            if self.code and self.code[-1] == ("Ret",):
+            end = len(self.code)
+            if end and end - 1 in self.return_jumps:
+                # a trailing `return e` falls into the postconditions, as in the reference;
+                # whatever jumped past it lands on them too
                 self.code.pop()
+                self.return_jumps.remove(end - 1)
+                self._retarget(end, end - 1)
+            post = len(self.code)
+            for j in self.return_jumps:
+                self.patch(j, post)
             slot = self.alloc()
             self.names["result"] = slot
             self.emit("StoreLocal", slot)
@@ -191,6 +204,15 @@ class _FnGen:
             self.code.extend(stub)
         return Function(fn.name, len(fn.params), self.next_local, self.code, self.caps,
                         fn.intent, self.tables)
+
+    def _retarget(self, old: int, new: int) -> None:
+        for k, ins in enumerate(self.code):
+            if ins[0] in ("Jmp", "JmpIf", "JmpIfNot") and ins[1] == old:
+                self.code[k] = (ins[0], new)
+        for table in self.tables:
+            for k, arm in enumerate(table):
+                if arm.target == old:
+                    table[k] = MatchArm(arm.tag, new)
 
     def _jumps_to(self, target: int) -> bool:
         for ins in self.code:
@@ -255,7 +277,10 @@ class _FnGen:
                 self.emit("PushConst", self.const(None))
             else:
                 self.expr(s.value, VALUE)
-            self.emit("Ret")
+            if self.return_jumps is not None:
+                self.return_jumps.append(self.emit("Jmp", 0))
+            else:
+                self.emit("Ret")
         elif isinstance(s, ast.While):
             top = len(self.code)
             self.expr(s.condition, VALUE)
