@@ -90,14 +90,15 @@ def test_apply_missing_argument(cli, tmp_path):
     tdir = _fixture_templates(tmp_path)
     result = cli("template", "apply", "greeter", "--dir", tdir, "-o", tmp_path / "x.ax")
     assert result.code == 1
-    assert result.err == "error: missing required argument: who\n"
+    assert result.err == ('error: missing required argument: who '
+                          '(greeter takes who: --args "who=...")\n')
     assert not (tmp_path / "x.ax").exists()
 
 
 def test_apply_unknown_template(cli, tmp_path):
     tdir = _fixture_templates(tmp_path)
     result = cli("template", "apply", "nope", "--dir", tdir)
-    assert (result.code, result.err) == (1, "error: template 'nope' not found\n")
+    assert (result.code, result.err) == (1, "error: template 'nope' not found (available: greeter)\n")
 
 
 def test_apply_path_escape_is_refused(cli, tmp_path):

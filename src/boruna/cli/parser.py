@@ -6,6 +6,7 @@ Parsing never exits the process: `ParserExit` carries the status (0 for `--help`
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 
 from boruna import __version__
@@ -39,6 +40,33 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise ParserExit(EXIT_USAGE)
+
+    def parse_known_args(self, args=None, namespace=None):
+        """Leftover words are an error of the parser that owns them, so `boruna run --jsn`
+        shows `boruna run`'s usage and suggests `--json`, not the top-level usage."""
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._suggest_flags(extras)}")
+        return namespace, extras
+
+    def _suggest_flags(self, extras: list[str]) -> str:
+        known = [flag for flag in self._option_string_actions if flag.startswith("--")]
+        for word in extras:
+            if word.startswith("-"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.6)
+                if close:
+                    return f" (did you mean {close[0]}?)"
+        return ""
+
+    def _check_value(self, action, value):
+        """A bad choice (command name, --color value) names the closest valid one."""
+        if action.choices is None or value in action.choices:
+            return
+        choices = [str(choice) for choice in action.choices]
+        close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise argparse.ArgumentError(
+            action, f"invalid choice: '{value}' ({hint}choose from {', '.join(choices)})")
 
 
 U64_MAX = 2**64 - 1

@@ -26,8 +26,17 @@ class PolicyOption:
     def checked(self):
         """The value to run with; raises CliError when the file was unreadable or invalid."""
         if self.error_kind is not None:
-            raise CliError(f"invalid policy '{self.source}': {self.message}")
+            raise CliError(f"invalid policy '{self.source}': {self.message}{self._hint()}")
         return self.policy
+
+    def _hint(self) -> str:
+        """A missing file whose name is close to a shorthand was probably a typo of it."""
+        if self.error_kind != IO_ERROR:
+            return ""
+        import difflib
+
+        close = difflib.get_close_matches(self.source, SHORTHANDS, n=1, cutoff=0.6)
+        return f" (did you mean '{close[0]}'?)" if close else ""
 
     def wire_value(self):
         """The `policy` argument for `boruna.service.run_tool`."""

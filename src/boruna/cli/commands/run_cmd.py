@@ -78,7 +78,7 @@ def _report(outcome, module, args, console: Console, interrupted: bool) -> int:
         console.error(message if kind == "wall_time" else f"runtime error: {message}")
         console.err(f"  after {plural(outcome.steps, 'step')}")
         hint = ("raise the limit with --max-wall-ms MS" if kind == "wall_time"
-                else _hint(message))
+                else _hint(message, module))
         if hint:
             console.err(f"  {console.err_style.gutter('=')} help: {hint}")
         return EXIT_FAILURE
@@ -106,7 +106,11 @@ def _print_trace(outcome, console: Console) -> None:
     console.out("")
 
 
-def _hint(message: str) -> str | None:
+def _hint(message: str, module) -> str | None:
+    if not module.functions and message.startswith("invalid function index"):
+        return "the program declares no function; add `fn main() -> Int { ... }` to run it"
+    if message.startswith("type error: expected numeric, got String"):
+        return "`+` adds numbers; join strings with `++` (`boruna check` reports this before running)"
     if message.startswith("capability denied:"):
         cap = message.split(":", 1)[1].strip()
         return (f"declare it on the function (`!{{{cap}}}`) and run with a policy that "

@@ -79,7 +79,7 @@ def cmd_apply(args, console: Console) -> int:
     except TemplateArgsError as err:
         raise UsageError(str(err)) from None
     except TemplateError as err:
-        raise CliError(str(err)) from None
+        raise CliError(str(err) + _apply_hint(str(err), templates_dir, args.name)) from None
     style = console.out_style
     if args.validate:
         validation = result.validation or {"passed": True}
@@ -96,3 +96,26 @@ def cmd_apply(args, console: Console) -> int:
     console.out(f"  deps: {', '.join(result.dependencies) or '(none)'}")
     console.out(f"  caps: {', '.join(result.capabilities) or '(none)'}")
     return EXIT_OK
+
+
+def _apply_hint(message: str, templates_dir: str, name: str) -> str:
+    """What to type instead: the closest template names, or the arguments NAME takes."""
+    import difflib
+
+    from boruna.tooling.templates import TemplateError, list_templates
+
+    try:
+        templates = list_templates(templates_dir)
+    except TemplateError:
+        return ""
+    if message.endswith("not found"):
+        names = [t.name for t in templates]
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        guess = f"did you mean '{close[0]}'? " if close else ""
+        return f" ({guess}available: {', '.join(names) or 'none'})"
+    if message.startswith("missing required argument"):
+        for t in templates:
+            if t.name == name and t.args:
+                example = ",".join(f"{arg}=..." for arg in t.args)
+                return f" ({name} takes {', '.join(t.args)}: --args \"{example}\")"
+    return ""

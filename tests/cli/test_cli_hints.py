@@ -1,0 +1,124 @@
+"""What a new user mistypes gets a pointer to the right spelling or the missing piece."""
+from pathlib import Path
+
+RUN_USAGE_FIRST = "usage: boruna run [-h] [--color {auto,always,never}] [-p POLICY]"
+
+
+def test_misspelled_flag_of_a_command_shows_that_commands_usage_and_the_flag(cli):
+    result = cli("run", "--jsn", "x.ax")
+    assert result.code == 2
+    assert result.out == ""
+    lines = result.err.splitlines()
+    assert lines[0] == RUN_USAGE_FIRST
+    assert lines[-1] == "boruna run: error: unrecognized arguments: --jsn (did you mean --json?)"
+
+
+def test_extra_positional_is_reported_by_the_command(cli):
+    result = cli("run", "a.ax", "b.ax")
+    assert result.code == 2
+    assert result.err.splitlines()[-1] == "boruna run: error: unrecognized arguments: b.ax"
+
+
+def test_misspelled_nested_flag_names_the_nested_command(cli):
+    result = cli("template", "list", "--jsonn")
+    assert result.code == 2
+    assert result.err.splitlines()[-1] == (
+        "boruna template list: error: unrecognized arguments: --jsonn (did you mean --json?)")
+
+
+def test_misspelled_command_suggests_the_closest(cli):
+    result = cli("rn", "x.ax")
+    assert result.code == 2
+    assert result.err.splitlines()[-1] == (
+        "boruna: error: argument COMMAND: invalid choice: 'rn' (did you mean 'run'? choose "
+        "from compile, run, ast, symbols, check, repair, codes, framework, workflow, "
+        "template, capability, policy, lang)")
+
+
+def test_misspelled_subcommand_suggests_the_closest(cli):
+    result = cli("framework", "tset")
+    assert result.code == 2
+    assert result.err.splitlines()[-1] == (
+        "boruna framework: error: argument COMMAND: invalid choice: 'tset' "
+        "(did you mean 'test'? choose from validate, test)")
+
+
+def test_unrelated_command_gets_no_guess(cli):
+    result = cli("frobnicate")
+    assert result.err.splitlines()[-1] == (
+        "boruna: error: argument COMMAND: invalid choice: 'frobnicate' (choose from compile, "
+        "run, ast, symbols, check, repair, codes, framework, workflow, template, capability, "
+        "policy, lang)")
+
+
+def test_empty_program_run_explains_there_is_nothing_to_run(cli, tmp_path):
+    prog = tmp_path / "empty.ax"
+    prog.write_text("")
+    result = cli("run", prog)
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err.splitlines() == [
+        "error: runtime error: invalid function index: 0",
+        "  after 0 steps",
+        "  = help: the program declares no function; add `fn main() -> Int { ... }` to run it",
+    ]
+
+
+def test_types_only_program_gets_the_same_help(cli, tmp_path):
+    prog = tmp_path / "types.ax"
+    prog.write_text("type Point { x: Int, y: Int }\n")
+    result = cli("run", prog)
+    assert result.code == 1
+    assert result.err.splitlines()[-1].endswith("the program declares no function; "
+                                                "add `fn main() -> Int { ... }` to run it")
+
+
+def test_string_plus_points_at_concat(cli, tmp_path):
+    prog = tmp_path / "plus.ax"
+    prog.write_text('fn main() -> String {\n    "a" + "b"\n}\n')
+    result = cli("run", prog)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "error: runtime error: type error: expected numeric, got String",
+        "  after 3 steps",
+        "  = help: `+` adds numbers; join strings with `++` (`boruna check` reports this "
+        "before running)",
+    ]
+
+
+def test_string_concat_with_plusplus_runs(cli, tmp_path):
+    prog = tmp_path / "concat.ax"
+    prog.write_text('fn main() -> String {\n    "a" ++ "b"\n}\n')
+    result = cli("run", prog)
+    assert (result.code, result.out) == (0, '"ab"\nsteps: 5\n')
+
+
+def test_misspelled_policy_shorthand(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("p.ax").write_text("fn main() -> Int { 1 }\n")
+    result = cli("run", "-p", "allow-al", "p.ax")
+    assert result.code == 1
+    assert result.err == ("error: invalid policy 'allow-al': policy.io_error: cannot read "
+                          "'allow-al': no such file or directory (did you mean 'allow-all'?)\n")
+    result = cli("run", "-p", "strict.json", "p.ax")
+    assert result.err == ("error: invalid policy 'strict.json': policy.io_error: cannot read "
+                          "'strict.json': no such file or directory\n")
+
+
+def test_unknown_template_lists_the_available_ones(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = cli("template", "apply", "crud-adm", "--args", "entity_name=x")
+    assert result.code == 1
+    assert result.err == (
+        "error: template 'crud-adm' not found (did you mean 'crud-admin'? available: "
+        "auth-app, crud-admin, form-basic, offline-sync, realtime-feed)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_template_argument_shows_the_arguments(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = cli("template", "apply", "crud-admin", "--args", "entity_name=users")
+    assert result.code == 1
+    assert result.err == ('error: missing required argument: fields (crud-admin takes '
+                          'entity_name, fields: --args "entity_name=...,fields=...")\n')
+    assert list(tmp_path.iterdir()) == []
