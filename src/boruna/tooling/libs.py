@@ -16,6 +16,7 @@ from typing import Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from boruna.runtime.capabilities import from_source_name
+from boruna.tooling.safe_paths import is_entry_name, is_file, is_inside
 
 MANIFEST_FILE = "package.ax.json"
 SOURCE_FILE = Path("src") / "core.ax"
@@ -113,7 +114,7 @@ def parse_manifest(text: str, origin: str = MANIFEST_FILE) -> PackageManifest:
 def read_manifest(path: Union[str, Path]) -> PackageManifest:
     """Read `package.ax.json` (or the one inside directory `path`)."""
     path = Path(path)
-    if not _is_file(path):
+    if not is_file(path):
         path = path / MANIFEST_FILE
     try:
         text = path.read_text(encoding="utf-8")
@@ -123,21 +124,6 @@ def read_manifest(path: Union[str, Path]) -> PackageManifest:
 
 
 # ------------------------------------------------------------------ lookup
-
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def _inside(root: Path, path: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except (ValueError, OSError, RuntimeError):
-        return False
-    return True
-
 
 def list_libraries(libs_dir: Union[str, Path]) -> list[LibraryInfo]:
     """Every library directory holding a manifest, sorted by directory name.
@@ -157,7 +143,7 @@ def list_libraries(libs_dir: Union[str, Path]) -> list[LibraryInfo]:
     found = []
     for entry in entries:
         manifest_path = entry / MANIFEST_FILE
-        if not _is_file(manifest_path) or not _inside(root, manifest_path):
+        if not is_file(manifest_path) or not is_inside(root, manifest_path):
             continue
         m = read_manifest(manifest_path)
         found.append(LibraryInfo(entry.name, m.name, m.version, m.description,
@@ -173,13 +159,12 @@ def library_dir_name(name: str) -> str:
 
 def locate_library(libs_dir: Union[str, Path], name: str) -> Path:
     """The `src/core.ax` of library `name` (directory name or dotted manifest name)."""
-    if (not isinstance(name, str) or name in ("", ".") or "/" in name or "\\" in name
-            or ".." in name or "\0" in name):
+    if not is_entry_name(name):
         raise LibraryError(f"invalid library name '{name}'")
     root = Path(libs_dir)
     for candidate in dict.fromkeys((name, library_dir_name(name))):
         source = root / candidate / SOURCE_FILE
-        if _is_file(source) and _inside(root, source):
+        if is_file(source) and is_inside(root, source):
             return source
     raise LibraryError(f"library '{name}' not found")
 

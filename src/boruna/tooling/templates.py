@@ -15,6 +15,8 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError
 
+from boruna.tooling.safe_paths import is_entry_name, is_file, is_inside
+
 MANIFEST_FILE = "template.json"
 TEMPLATE_FILE = "app.ax.template"
 VALIDATE_MODULE_NAME = "template_output"
@@ -139,23 +141,6 @@ def _io_detail(exc: Exception) -> str:
     return str(exc)
 
 
-def _is_file(path: Path) -> bool:
-    """`Path.is_file` that treats an unreadable path (e.g. EACCES, ELOOP) as absent."""
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def _inside(root: Path, path: Path) -> bool:
-    """True when `path` (symlinks resolved) lies within `root` (symlinks resolved)."""
-    try:
-        path.resolve().relative_to(root.resolve())
-    except (ValueError, OSError, RuntimeError):
-        return False
-    return True
-
-
 # ------------------------------------------------------------------ list
 
 def list_templates(templates_dir: Union[str, Path]) -> list[TemplateInfo]:
@@ -177,11 +162,11 @@ def list_templates(templates_dir: Union[str, Path]) -> list[TemplateInfo]:
     for entry in entries:
         manifest_path = entry / MANIFEST_FILE
         try:
-            if not entry.is_dir() or not _is_file(manifest_path):
+            if not entry.is_dir() or not is_file(manifest_path):
                 continue
         except OSError:
             continue
-        if not _inside(root, manifest_path):
+        if not is_inside(root, manifest_path):
             continue                                   # a symlink pointing out of the tree
         try:
             text = _read_text(manifest_path)
@@ -254,8 +239,7 @@ def _default_text(value: Any) -> str:
 
 def check_template_name(name: Any) -> str:
     """Reject names that could address anything but one directory entry of the templates dir."""
-    if (not isinstance(name, str) or name in ("", ".") or "/" in name or "\\" in name
-            or ".." in name or "\0" in name):
+    if not is_entry_name(name):
         raise TemplateError(f"invalid template name '{name}'")
     return name
 
@@ -270,9 +254,9 @@ def render(text: str, values: dict[str, str]) -> str:
 def _load_manifest(root: Path, name: str) -> tuple[Path, TemplateManifest]:
     template_dir = root / name
     manifest_path = template_dir / MANIFEST_FILE
-    if not _is_file(manifest_path):
+    if not is_file(manifest_path):
         raise TemplateError(f"template '{name}' not found")
-    if not _inside(root, manifest_path):
+    if not is_inside(root, manifest_path):
         raise TemplateError(f"invalid template name '{name}'")
     try:
         text = _read_text(manifest_path)
@@ -317,9 +301,9 @@ def apply_template(templates_dir: Union[str, Path], name: str,
         if manifest.args[arg_name].required and arg_name not in values:
             raise TemplateError(f"missing required argument: {arg_name}")
     template_path = template_dir / TEMPLATE_FILE
-    if not _is_file(template_path):
+    if not is_file(template_path):
         raise TemplateError(f"template file not found: {TEMPLATE_FILE}")
-    if not _inside(root, template_path):
+    if not is_inside(root, template_path):
         raise TemplateError(f"invalid template name '{name}'")
     try:
         text = _read_text(template_path)
