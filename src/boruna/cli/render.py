@@ -14,8 +14,6 @@ error[E009]: undefined variable: widht
 """
 from __future__ import annotations
 
-import json
-import math
 from typing import Any, Iterable
 
 from boruna.cli.snippet import render_snippet, source_line
@@ -41,19 +39,12 @@ def enum_text(value: Any) -> str:
     return str(inner)
 
 
-def _finite(obj: Any) -> Any:
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_finite(v) for v in obj]
-    return obj
-
-
 def pretty_json(obj: Any) -> str:
-    """Indented JSON, non-ASCII kept, NaN/Infinity as null."""
-    return json.dumps(_finite(obj), indent=2, ensure_ascii=False)
+    """Indented JSON, non-ASCII kept, NaN/Infinity as null; the `--json` printer
+    (`service.envelope.render`), so values nested at any depth print too."""
+    from boruna.service.envelope import render
+
+    return render(obj)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
