@@ -204,6 +204,7 @@ def build_parser() -> Parser:
     p = _leaf(gsub, "validate", "framework_cmd:cmd_validate",
               "check that a .ax file follows the App protocol")
     p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
+    _libs_flag(p)
     _json_flag(p)
     p = _leaf(gsub, "test", "framework_cmd:cmd_test",
               "run an app through a sequence of messages")
@@ -211,6 +212,7 @@ def build_parser() -> Parser:
     p.add_argument("-m", "--messages", action="append", default=[], metavar="MSGS",
                    help='comma-separated "tag:payload" messages, e.g. "increment:1,reset" '
                         "(repeatable)")
+    _libs_flag(p)
     _json_flag(p)
 
     grp, gsub = _group(sub, "workflow", "workflow DAGs: validate workflow.json", "workflow_command")

@@ -141,7 +141,8 @@ TOOLS: tuple[Tool, ...] = (
          "has_update, has_view, has_policies, the detected state_type and message_type, errors "
          "and valid (true when errors is empty and all three functions exist). Protocol "
          "violations are success:true with valid:false." + ENVELOPE_NOTE,
-         p.ValidateAppParams, lambda a, env: service.validate_app_tool(a.source)),
+         p.ValidateAppParams,
+         lambda a, env: service.validate_app_tool(a.source, libs_dir=env.libs_dir)),
     Tool("boruna_workflow_validate",
          "Validate a workflow definition (the text of a workflow.json): schema, step references, "
          "inputs, duplicate edges and cycles. Success returns the counts and the topological "

@@ -19,7 +19,7 @@ become `error_kind: "internal_error"` responses, never tracebacks.
     run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None)
     check_tool(source, file_name="<source>")
     repair_tool(source, strategy="best", patch_id=None, file_name="<source>")
-    validate_app_tool(source)
+    validate_app_tool(source, libs_dir=None)
     framework_test_tool(source, messages, libs_dir=None)
     workflow_validate_tool(workflow_json)
     template_list_tool(templates_dir)

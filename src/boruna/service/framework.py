@@ -10,20 +10,23 @@ APP_MODULE_NAME = "app"
 
 
 @tool_boundary
-def validate_app_tool(source: str) -> dict:
+def validate_app_tool(source: str, libs_dir=None) -> dict:
     """Which App functions exist, the detected State/Msg types, and every violation.
 
     Protocol violations are `success: true, valid: false` with `errors`; only a source that
     does not lex or parse fails (the `errors` shape of `boruna_compile`), and
-    `framework_error` means the validator itself failed.
+    `framework_error` means the validator itself failed. `import` lines resolve against
+    `libs_dir`, as in `boruna_framework_test`.
     """
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
+    from boruna.language.imports import resolve_imports
     from boruna.tooling.framework import validate_app
 
     guard_source(source)
     try:
-        program = parse(source)
+        own_source, _libraries = resolve_imports(source, libs_dir)
+        program = parse(own_source)
     except CompileError as err:
         return compile_failure(err)
     try:

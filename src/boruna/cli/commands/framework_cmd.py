@@ -7,7 +7,7 @@ import json
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import read_source, report_compile_error
+from boruna.cli.program import read_source, report_compile_error, resolve_libs_dir
 from boruna.cli.render import field
 
 
@@ -26,17 +26,18 @@ def compact(value) -> str:
 
 def cmd_validate(args, console: Console) -> int:
     source = read_source(args.file)
+    libs_dir = resolve_libs_dir(args.libs_dir)
     if args.json:
         from boruna.service import validate_app_tool
 
-        response = call_tool(validate_app_tool, source)
+        response = call_tool(validate_app_tool, source, libs_dir=libs_dir)
         print_response(console, response)
         return EXIT_OK if response.get("success") and response.get("valid", True) else EXIT_FAILURE
     from boruna.language.errors import CompileError
     from boruna.tooling.framework import validate_app
 
     try:
-        report = validate_app(source)
+        report = validate_app(source, libs_dir=libs_dir)
     except CompileError as err:
         raise report_compile_error(err, args.file, source, console) from None
     style = console.out_style
@@ -66,15 +67,17 @@ def cmd_validate(args, console: Console) -> int:
 def cmd_test(args, console: Console) -> int:
     source = read_source(args.file)
     messages = split_messages(args.messages)
+    libs_dir = resolve_libs_dir(args.libs_dir)
     if args.json:
         from boruna.service import framework_test_tool
 
-        return print_response(console, call_tool(framework_test_tool, source, messages))
+        return print_response(console, call_tool(framework_test_tool, source, messages,
+                                                 libs_dir=libs_dir))
     from boruna.language.errors import CompileError
     from boruna.tooling.framework import run_app_test
 
     try:
-        result = run_app_test(source, messages)
+        result = run_app_test(source, messages, libs_dir=libs_dir)
     except CompileError as err:
         raise report_compile_error(err, args.file, source, console) from None
     cycles = list(field(result, "cycles") or [])

@@ -86,9 +86,19 @@ def validate_program(program: ast.Program) -> AppValidation:
     return report
 
 
-def validate_app(source_or_program: Union[str, bytes, ast.Program]) -> AppValidation:
-    """Validate App source (parsed here; raises `CompileError` E001/E002) or a parsed Program."""
+def validate_app(source_or_program: Union[str, bytes, ast.Program],
+                 libs_dir=None) -> AppValidation:
+    """Validate App source (parsed here; raises `CompileError` E001/E002) or a parsed Program.
+
+    With `libs_dir`, the source's `import` lines are resolved against it first (a missing
+    library is the E002 `import error`), so an App that imports a library validates as it
+    compiles; only the App's own declarations are validated, not the libraries'.
+    """
     if isinstance(source_or_program, ast.Program):
         return validate_program(source_or_program)
     from boruna.language.frontend import parse
-    return validate_program(parse(source_or_program))
+    source = source_or_program
+    if libs_dir is not None and isinstance(source, str):
+        from boruna.language.imports import resolve_imports
+        source, _libraries = resolve_imports(source, libs_dir)
+    return validate_program(parse(source))
