@@ -84,35 +84,31 @@ def _map_key(m, k):
         raise verr.type_error("String", _tn(k))
 
 
-def _b_list_len(l):
+def _short_list_items(l):
+    """The items a short list builtin (`list_len`/`list_get`/`list_push`) reads: a List's,
+    or the fields of the reference's legacy list record."""
     if type(l) is tuple:
-        return len(l)
+        return l
     if type(l) is Record and l.type_id == LEGACY_LIST_TYPE_ID:
-        return len(l.fields)
+        return l.fields
     raise verr.type_error("List", _tn(l))
+
+
+def _b_list_len(l):
+    return len(_short_list_items(l))
 
 
 def _b_list_get(l, i):
     if type(i) is not int:
         raise verr.type_error("Int", _tn(i))
-    if type(l) is tuple:
-        items = l
-    elif type(l) is Record and l.type_id == LEGACY_LIST_TYPE_ID:
-        items = l.fields
-    else:
-        raise verr.type_error("List", _tn(l))
+    items = _short_list_items(l)
     if i < 0 or i >= len(items):
         raise verr.index_out_of_bounds(i, len(items))
     return items[i]
 
 
 def _b_list_push(l, v):
-    if type(l) is tuple:
-        items = l
-    elif type(l) is Record and l.type_id == LEGACY_LIST_TYPE_ID:
-        items = l.fields
-    else:
-        raise verr.type_error("List", _tn(l))
+    items = _short_list_items(l)
     _check_len(len(items) + 1)
     return items + (v,)
 

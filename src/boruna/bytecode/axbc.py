@@ -296,6 +296,14 @@ def _op(v) -> tuple:
                           for i, x in enumerate(items))
 
 
+def _pair(v) -> list:
+    """A serde 2-tuple (a JSON array of exactly two items)."""
+    pair = _list(v, "a tuple of size 2")
+    if len(pair) != 2:
+        raise _Bad(f"invalid length {len(pair)}, expected a tuple of size 2")
+    return pair
+
+
 def _type(v) -> TypeInfo:
     d = _obj(v, "struct TypeDef")
     name = _str(_field(d, "name"))
@@ -304,18 +312,14 @@ def _type(v) -> TypeInfo:
         body = _obj(c, "struct variant TypeKind::Record")
         fields = []
         for f in _list(_field(body, "fields")):
-            pair = _list(f, "a tuple of size 2")
-            if len(pair) != 2:
-                raise _Bad(f"invalid length {len(pair)}, expected a tuple of size 2")
+            pair = _pair(f)
             fields.append((_str(pair[0]), _str(pair[1])))
         return TypeInfo(name, "Record", fields)
     if tag == "Enum":
         body = _obj(c, "struct variant TypeKind::Enum")
         variants = []
         for f in _list(_field(body, "variants")):
-            pair = _list(f, "a tuple of size 2")
-            if len(pair) != 2:
-                raise _Bad(f"invalid length {len(pair)}, expected a tuple of size 2")
+            pair = _pair(f)
             variants.append((_str(pair[0]), None if pair[1] is None else _str(pair[1])))
         return TypeInfo(name, "Enum", variants)
     raise _Bad(f"unknown variant `{tag}`, expected `Record` or `Enum`")
