@@ -148,6 +148,20 @@ class _FnGen:
     def const(self, value) -> int:
         return self.mod.const(value)
 
+    def bind(self, name: str) -> None:
+        """Store the value on top of the stack in a new local slot named `name`."""
+        slot = self.alloc()
+        self.emit("StoreLocal", slot)
+        self.names[name] = slot
+
+    def bind_or_pop(self, pattern) -> None:
+        """Bind the matched value to the name `pattern` binds, or drop it when it binds none."""
+        binder = pattern_binding(pattern)
+        if binder is None:
+            self.emit("Pop")
+        else:
+            self.bind(binder)
+
     def push_unit(self) -> None:
         if self.unit_slot is None:
             self.unit_slot = self.alloc()
@@ -263,9 +277,7 @@ class _FnGen:
     def stmt(self, s) -> None:
         if isinstance(s, ast.Let):
             self.expr(s.value, VALUE)
-            slot = self.alloc()
-            self.names[s.name] = slot
-            self.emit("StoreLocal", slot)
+            self.bind(s.name)
         elif isinstance(s, ast.Assign):
             self.expr(s.value, VALUE)
             slot = self.names.get(s.target)
@@ -591,9 +603,7 @@ class _FnGen:
             else:
                 if isinstance(pat, ast.IdentPat):
                     self.emit("LoadLocal", scrut)
-                    slot = self.alloc()
-                    self.emit("StoreLocal", slot)
-                    self.names[pat.name] = slot
+                    self.bind(pat.name)
                 self.expr(arm.body, arm_ctx)
                 # rule-3 fix: a catch-all ends the match instead of falling into later arms
                 if i != last:
@@ -628,13 +638,7 @@ class _FnGen:
             for tag in self.pattern_tags(arm.pattern):
                 table.append(MatchArm(tag, start))
             saved = dict(self.names)
-            binder = pattern_binding(arm.pattern)
-            if binder is not None:
-                slot = self.alloc()
-                self.emit("StoreLocal", slot)
-                self.names[binder] = slot
-            else:
-                self.emit("Pop")
+            self.bind_or_pop(arm.pattern)
             self.expr(arm.body, arm_ctx)
             self.names = saved
             if i != last:
@@ -666,13 +670,7 @@ class _FnGen:
             if _is_nested(pat):
                 self.inner_pattern(pat.inner, fixups)
             else:
-                binder = pattern_binding(pat)
-                if binder is not None:
-                    slot = self.alloc()
-                    self.emit("StoreLocal", slot)
-                    self.names[binder] = slot
-                else:
-                    self.emit("Pop")
+                self.bind_or_pop(pat)
             self.expr(arm.body, arm_ctx)
             self.names = saved
             if i != n - 1:
@@ -693,9 +691,7 @@ class _FnGen:
     def inner_pattern(self, p, fixups: list) -> None:
         """Check and bind pattern `p` against the value on top of the stack (consumed)."""
         if isinstance(p, ast.IdentPat):
-            slot = self.alloc()
-            self.emit("StoreLocal", slot)
-            self.names[p.name] = slot
+            self.bind(p.name)
             return
         if isinstance(p, ast.WildcardPat):
             self.emit("Pop")
