@@ -251,17 +251,24 @@ def render(text: str, values: dict[str, str]) -> str:
     return text
 
 
-def _load_manifest(root: Path, name: str) -> tuple[Path, TemplateManifest]:
-    template_dir = root / name
-    manifest_path = template_dir / MANIFEST_FILE
-    if not is_file(manifest_path):
-        raise TemplateError(f"template '{name}' not found")
-    if not is_inside(root, manifest_path):
+def _read_template_file(root: Path, name: str, path: Path, missing: str, label: str) -> str:
+    """The text of a file of template `name`; TemplateError `missing` when it is absent,
+    `invalid template name` when it resolves outside `root`, `read <label>: ...` when it
+    cannot be read."""
+    if not is_file(path):
+        raise TemplateError(missing)
+    if not is_inside(root, path):
         raise TemplateError(f"invalid template name '{name}'")
     try:
-        text = _read_text(manifest_path)
+        return _read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        raise TemplateError(f"read template manifest: {_io_detail(exc)}") from None
+        raise TemplateError(f"read {label}: {_io_detail(exc)}") from None
+
+
+def _load_manifest(root: Path, name: str) -> tuple[Path, TemplateManifest]:
+    template_dir = root / name
+    text = _read_template_file(root, name, template_dir / MANIFEST_FILE,
+                               f"template '{name}' not found", "template manifest")
     try:
         return template_dir, _parse_manifest_text(text)
     except ValueError as exc:
@@ -300,15 +307,8 @@ def apply_template(templates_dir: Union[str, Path], name: str,
     for arg_name in sorted(manifest.args):
         if manifest.args[arg_name].required and arg_name not in values:
             raise TemplateError(f"missing required argument: {arg_name}")
-    template_path = template_dir / TEMPLATE_FILE
-    if not is_file(template_path):
-        raise TemplateError(f"template file not found: {TEMPLATE_FILE}")
-    if not is_inside(root, template_path):
-        raise TemplateError(f"invalid template name '{name}'")
-    try:
-        text = _read_text(template_path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TemplateError(f"read template: {_io_detail(exc)}") from None
+    text = _read_template_file(root, name, template_dir / TEMPLATE_FILE,
+                               f"template file not found: {TEMPLATE_FILE}", "template")
     source = render(text, values)
     result = AppliedTemplate(manifest.name, f"{name}_app.ax", source,
                              list(manifest.dependencies), list(manifest.capabilities))
