@@ -56,28 +56,37 @@ def _err(message: str, node=None) -> CompileError:
 
 # ---------------------------------------------------------------- reference-value analysis
 
-def block_leaves_value(block: ast.Block) -> bool:
-    """True if the reference's code for `block` leaves exactly one value (or diverges)."""
+def block_leaves_value(block: ast.Block, memo: Optional[dict] = None) -> bool:
+    """True if the reference's code for `block` leaves exactly one value (or diverges).
+
+    `memo` (id(node) -> bool) makes repeated questions about nested nodes cost O(1), so a
+    generator asking at every level of a deep `if`/`match` nest stays linear."""
     if not block.stmts:
         return False
     last = block.stmts[-1]
     if isinstance(last, ast.ExprStmt):
-        return expr_leaves_value(last.expr)
+        return expr_leaves_value(last.expr, memo)
     return isinstance(last, ast.Return)
 
 
-def expr_leaves_value(e) -> bool:
+def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
     """True if the reference's code for `e` leaves exactly one value on every path."""
+    if memo is not None:
+        known = memo.get(id(e))
+        if known is not None:
+            return known
     if isinstance(e, ast.If):
-        return (e.else_block is not None and block_leaves_value(e.then_block)
-                and block_leaves_value(e.else_block))
-    if isinstance(e, ast.Match):
-        return all(expr_leaves_value(arm.body) for arm in e.arms)
-    if isinstance(e, ast.BlockExpr):
-        return block_leaves_value(e.block)
-    if isinstance(e, ast.Send):
-        return False
-    return True
+        leaves = (e.else_block is not None and block_leaves_value(e.then_block, memo)
+                  and block_leaves_value(e.else_block, memo))
+    elif isinstance(e, ast.Match):
+        leaves = all(expr_leaves_value(arm.body, memo) for arm in e.arms)
+    elif isinstance(e, ast.BlockExpr):
+        leaves = block_leaves_value(e.block, memo)
+    else:
+        leaves = not isinstance(e, ast.Send)
+    if memo is not None:
+        memo[id(e)] = leaves
+    return leaves
 
 
 # ---------------------------------------------------------------- module-level tables
@@ -126,6 +135,8 @@ class _FnGen:
         self.stubs: list[tuple[list[tuple], list[tuple]]] = []
         # `return` jumps to patch to the postconditions (functions with `ensures`), else None
         self.return_jumps: Optional[list[int]] = None
+        # expr_leaves_value answers for this function's nodes (keeps deep nests linear)
+        self.leaves_memo: dict[int, bool] = {}
         for name in fn.capabilities:
             cap = from_source_name(name)
             if cap is not None:
@@ -536,7 +547,7 @@ class _FnGen:
     # -- if
     def if_expr(self, e: ast.If, ctx: int) -> bool:
         self.expr(e.condition, VALUE)
-        if expr_leaves_value(e) or ctx == VALUE:
+        if expr_leaves_value(e, self.leaves_memo) or ctx == VALUE:
             jf = self.emit("JmpIfNot", 0)
             self.block(e.then_block, VALUE)
             if e.else_block is None:
@@ -563,7 +574,7 @@ class _FnGen:
 
     # -- match
     def match_expr(self, e: ast.Match, ctx: int) -> bool:
-        if expr_leaves_value(e) or ctx == VALUE:
+        if expr_leaves_value(e, self.leaves_memo) or ctx == VALUE:
             arm_ctx, left = VALUE, True
         else:
             arm_ctx, left = (DISCARD if ctx == DISCARD else TAIL), False
