@@ -207,11 +207,40 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     libs_dir = _default_dir(args.libs_dir, "libs", _bundled("libs"))
     logging.basicConfig(level=os.environ.get("BORUNA_MCP_LOG", "WARNING").upper(),
                         stream=sys.stderr)
+    previous = _exit_on_ctrl_c()
     try:
         anyio.run(BorunaServer(templates_dir, libs_dir).serve_stdio)
     except KeyboardInterrupt:
         return 130
+    finally:
+        if previous is not None:
+            import signal
+
+            signal.signal(signal.SIGINT, previous)
     return 0
+
+
+def _exit_on_ctrl_c():
+    """Ctrl-C ends the server at once with status 130; returns the handler it replaced
+    (None when it could not install its own).
+
+    Stdin is read in a worker thread that cannot be interrupted, so the usual
+    KeyboardInterrupt would wait for the next input line (or EOF) before the process ends.
+    """
+    import signal
+
+    def stop(signum, frame):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os._exit(130)
+
+    try:
+        return signal.signal(signal.SIGINT, stop)
+    except ValueError:  # not the main thread (main() called from a test): keep the default
+        return None
 
 
 if __name__ == "__main__":
