@@ -8,6 +8,8 @@ The public API (names resolve lazily so that `import boruna` stays cheap):
     boruna.run(source_or_module, policy="allow-all", max_steps=10_000_000, trace=False, ...)
                                               -> runtime.execute.RunOutcome
     boruna.CompileError                        code, message, line, col
+    boruna.RunOutcome                          ok, result, steps, error, ui_output, trace, ...
+    boruna.Module                              the compiled module (bytecode.module)
 
 See docs/architecture.md for the map of the package.
 """
@@ -38,3 +40,8 @@ def __getattr__(name: str):
     value = getattr(importlib.import_module(module_name), attr)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """The module's names plus the lazy API, so `dir(boruna)` and completion show it."""
+    return sorted(set(globals()) | set(_LAZY))
