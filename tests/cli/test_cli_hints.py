@@ -122,3 +122,4 @@ def test_missing_template_argument_shows_the_arguments(cli, tmp_path, monkeypatc
     assert result.err == ('error: missing required argument: fields (crud-admin takes '
                           'entity_name, fields: --args "entity_name=...,fields=...")\n')
     assert list(tmp_path.iterdir()) == []
+

@@ -153,8 +153,15 @@ def test_r12_missing_final_newline_stays_missing():
     assert result.verify_passed
 
 
-def test_crlf_is_normalised_to_lf():
+def test_crlf_line_endings_are_kept():
+    # The reference normalised CRLF to LF (tooling.md §2.3 step 5); we keep the file's endings.
     result = repair_source(D4.replace("\n", "\r\n"))
+    assert result.repaired_source == D4_FIXED.replace("\n", "\r\n")
+
+
+def test_lf_text_with_a_stray_cr_stays_lf():
+    # The first line decides; like the reference, a lone CRLF line is read as LF.
+    result = repair_source("fn main() -> Int {\n    let count = 10\r\n    countt\n}\n")
     assert result.repaired_source == D4_FIXED
 
 

@@ -78,14 +78,19 @@ def apply_edit(lines: list[str], edit: TextEdit) -> list[str]:
 
 
 def apply_patch(text: str, patch: SuggestedPatch) -> str:
-    """Apply all edits of a patch, bottom-up; any failing edit aborts the whole patch."""
+    """Apply all edits of a patch, bottom-up; any failing edit aborts the whole patch.
+
+    The text keeps its line endings: a text whose first line ends with CRLF is joined with
+    CRLF again (the reference normalised every line to LF)."""
     lines = split_lines(text)
     ordered = sorted(enumerate(patch.edits), key=lambda pair: (-pair[1].start_line, pair[0]))
     for _, edit in ordered:
         lines = apply_edit(lines, edit)
-    out = "\n".join(lines)
+    first_end = text.find("\n")
+    eol = "\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n"
+    out = eol.join(lines)
     if text.endswith("\n"):
-        out += "\n"
+        out += eol
     return out
 
 
