@@ -157,6 +157,7 @@ def build_parser() -> Parser:
     p = _leaf(sub, "symbols", "symbols_cmd:cmd_symbols",
               "list the functions, records and enums a .ax file declares")
     p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
+    _libs_flag(p)
     _json_flag(p, "the boruna_symbols tool's JSON response")
 
     def add_check(sub_parsers, name="check"):

@@ -118,7 +118,8 @@ TOOLS: tuple[Tool, ...] = (
          "signatures, parameter and field types, return types, capabilities, requires/ensures "
          "counts and export flags. Use it to learn a module's real API instead of guessing."
          + ENVELOPE_NOTE,
-         p.SymbolsParams, lambda a, env: service.symbols_tool(a.source)),
+         p.SymbolsParams,
+         lambda a, env: service.symbols_tool(a.source, libs_dir=env.libs_dir)),
     Tool("boruna_template_apply",
          "Render an app template with key=value arguments and return the .ax source, its "
          "dependencies and capabilities (nothing is written to disk). With validate:true the "

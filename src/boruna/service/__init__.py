@@ -9,7 +9,7 @@ become `error_kind: "internal_error"` responses, never tracebacks.
 
     compile_tool(source, name="module", libs_dir=None)
     ast_tool(source)
-    symbols_tool(source)
+    symbols_tool(source, libs_dir=None)
     run_tool(source, policy=None, max_steps=None, trace=False, limits=None,
              output_schema=None, libs_dir=None, on_progress=None, cancel_event=None)
         policy: None | "allow-all" | "deny-all" | dict | runtime.policy.Policy

@@ -55,15 +55,20 @@ def _type_symbol(td) -> dict:
 
 
 @tool_boundary
-def symbols_tool(source: str) -> dict:
-    """Functions, records and enums in source order; `parse_error` when the source does not parse."""
+def symbols_tool(source: str, libs_dir=None) -> dict:
+    """Functions, records and enums in source order; `parse_error` when the source does not parse.
+
+    With `libs_dir`, `import` lines are resolved first (a missing library is a `parse_error`)
+    and only the source's own declarations are listed."""
     from boruna.language.deep_stack import call_deep
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
+    from boruna.language.imports import resolve_imports
 
     guard_source(source)
     try:
-        program = parse(source)
+        own_source, _libraries = resolve_imports(source, libs_dir)
+        program = parse(own_source)
     except CompileError as err:
         return fail("parse_error", err.message, error=err.message,
                     line=err.line or None, col=err.col or None)
