@@ -38,3 +38,19 @@ def test_libs_readme_example_runs(cli, tmp_path, monkeypatch):
     Path("example.ax").write_text(example)
     result = cli("run", "example.ax")
     assert (result.code, result.out, result.err) == (0, "1\nsteps: 29\n", "")
+
+
+def test_cli_md_policy_example(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = (REPO / "docs" / "cli.md").read_text()
+    example = re.search(r"call budget.*?```json\n(.*?)```", text, re.S).group(1)
+    Path("policy.json").write_text(example)
+    assert cli("policy", "validate", "policy.json").out == "OK: policy.json\n"
+    calls = "    let a = step_input(\"a\")\n    let b = step_input(\"b\")\n"
+    Path("two.ax").write_text("fn main() -> String !{step.input} {\n" + calls + "    b\n}\n")
+    Path("three.ax").write_text("fn main() -> String !{step.input} {\n" + calls
+                                + "    step_input(\"c\")\n}\n")
+    assert cli("run", "-p", "policy.json", "two.ax").code == 0
+    result = cli("run", "-p", "policy.json", "three.ax")
+    assert (result.code, result.err.splitlines()[0]) == (
+        1, "error: runtime error: capability budget exceeded: step.input")
