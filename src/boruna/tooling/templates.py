@@ -198,10 +198,11 @@ def parse_arg_list(args: list) -> dict[str, str]:
     return parsed
 
 
-def parse_arg_string(text: str) -> dict[str, str]:
-    """CLI form: `k1=v1,k2=v2`; empty pieces are skipped (values cannot hold commas)."""
+def parse_arg_pieces(pieces) -> dict[str, str]:
+    """`key=value` pieces, split at the first `=`; empty pieces are skipped, later
+    duplicates win."""
     parsed: dict[str, str] = {}
-    for piece in text.split(","):
+    for piece in pieces:
         if piece == "":
             continue
         key, eq, value = piece.partition("=")
@@ -209,6 +210,11 @@ def parse_arg_string(text: str) -> dict[str, str]:
             raise TemplateArgsError(f"invalid arg format: '{piece}' (expected key=value)")
         parsed[key] = value
     return parsed
+
+
+def parse_arg_string(text: str) -> dict[str, str]:
+    """CLI form: `k1=v1,k2=v2`; empty pieces are skipped (values cannot hold commas)."""
+    return parse_arg_pieces(text.split(","))
 
 
 def normalize_args(args: Union[str, list, tuple, dict, None]) -> dict[str, str]:

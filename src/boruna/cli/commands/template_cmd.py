@@ -19,16 +19,13 @@ def resolve_templates_dir(option: str | None) -> str:
 
 def parse_template_args(args_text: str, single: list[str]) -> dict[str, str]:
     """`--args "k=v,k2=v2"` (pieces trimmed, empty ones skipped) then each `--arg k=v`."""
-    values: dict[str, str] = {}
+    from boruna.tooling.templates import TemplateArgsError, parse_arg_pieces
+
     pieces = [p.strip() for p in args_text.split(",")] + list(single)
-    for piece in pieces:
-        if piece == "":
-            continue
-        key, eq, value = piece.partition("=")
-        if not eq:
-            raise UsageError(f"invalid arg format: '{piece}' (expected key=value)")
-        values[key] = value
-    return values
+    try:
+        return parse_arg_pieces(pieces)
+    except TemplateArgsError as err:
+        raise UsageError(err.message) from None
 
 
 def cmd_list(args, console: Console) -> int:
