@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import ast
 from .errors import CompileError
 from .suggest import did_you_mean, unique_within_one
-from .walk import pattern_binding
+from .walk import child_nodes, pattern_binding
 
 # The 42 builtins the compiler knows (language.md §3.8): name -> arity. Public: codegen,
 # diagnostics and `boruna_symbols` read it.
@@ -120,9 +120,6 @@ class _Checker:
         if t is ast.Ident:
             if e.name not in locals_ and e.name not in self.functions:
                 raise self.undefined(e.name, locals_, e)
-        elif t is ast.Binary:
-            self.expr(e.left, locals_)
-            self.expr(e.right, locals_)
         elif t is ast.Call:
             func = e.func
             self.expr(func, locals_)
@@ -133,11 +130,6 @@ class _Checker:
                 if arity is not None and arity != len(e.args):
                     raise CompileError("E009", arity_message(func.name, arity, len(e.args)),
                                        e.line, e.col)
-        elif t is ast.Unary or t is ast.SomeExpr or t is ast.OkExpr or t is ast.ErrExpr \
-                or t is ast.Spawn or t is ast.Emit:
-            self.expr(e.expr, locals_)
-        elif t is ast.FieldAccess:
-            self.expr(e.object, locals_)
         elif t is ast.If:
             self.expr(e.condition, locals_)
             self.block(e.then_block.stmts, set(locals_))
@@ -151,23 +143,12 @@ class _Checker:
                 if binding is not None:
                     inner.add(binding)
                 self.expr(arm.body, inner)
-        elif t is ast.RecordLit:
-            if e.spread is not None:
-                self.expr(e.spread, locals_)
-            for _, value in e.fields:
-                self.expr(value, locals_)
-        elif t is ast.ListLit:
-            for item in e.items:
-                self.expr(item, locals_)
-        elif t is ast.Send:
-            self.expr(e.target, locals_)
-            self.expr(e.message, locals_)
         elif t is ast.BlockExpr:
             self.block(e.block.stmts, set(locals_))
-        elif t is ast.EnumVariant:
-            if e.payload is not None:
-                self.expr(e.payload, locals_)
-        # literals, None and receive: nothing to resolve
+        else:
+            # no new scope: the children left to right (literals and receive have none)
+            for child in child_nodes(e):
+                self.expr(child, locals_)
 
 
 def check_names(program: ast.Program) -> None:
