@@ -15,13 +15,30 @@ FOUND_IDENT = re.compile(r"found '([A-Za-z_][A-Za-z0-9_]*)'")
 
 def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
                         ) -> list[SuggestedPatch]:
-    """Patches for the parser's `message` at (line, col); empty when no safe guess exists."""
+    """Patches for the parser's `message` at (line, col); empty when no safe guess exists.
+
+    A patch is offered only when the patched source parses or fails further down, the test
+    repair applies, so `check` never advertises a fix that `repair` would then skip."""
     out = []
     for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace):
         patch = build(message, line, col, ctx)
-        if patch is not None:
+        if patch is not None and _gets_past(patch, line, col, ctx):
             out.append(patch)
     return out
+
+
+def _gets_past(patch: SuggestedPatch, line: int, col: int, ctx: CheckContext) -> bool:
+    from boruna.language.errors import CompileError
+    from boruna.language.frontend import parse
+    from boruna.tooling.repair import PatchFailed, apply_patch
+
+    try:
+        parse(apply_patch(ctx.source, patch))
+    except PatchFailed:
+        return False
+    except CompileError as err:
+        return (err.line or 0, err.col or 0) > (line or 0, col or 0)
+    return True
 
 
 def _brace_balance(ctx: CheckContext) -> int:
