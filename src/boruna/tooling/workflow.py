@@ -7,7 +7,6 @@ structural problems are collected, all of them, into `WorkflowReport.errors` (โ
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Optional, Union
 
@@ -87,6 +86,8 @@ class ExternalTriggerStep(_StepBase):
     description: Optional[StrictStr] = None
 
 
+STEP_KINDS = ("source", "approval_gate", "external_trigger")
+
 Step = Annotated[Union[SourceStep, ApprovalGateStep, ExternalTriggerStep],
                  Field(discriminator="kind")]
 
@@ -127,13 +128,20 @@ class CycleError(Exception):
         super().__init__(f"cycle detected: resolved {resolved} of {total} steps")
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"invalid number literal {name}")
-
-
 def _describe_validation_error(exc: ValidationError) -> str:
     first = exc.errors(include_url=False)[0]
     loc = first["loc"]
+    if len(loc) >= 3 and loc[0] == "steps" and loc[2] in STEP_KINDS:
+        loc = loc[:2] + loc[3:]     # pydantic's union tag is not a field of the step
+    kinds = ", ".join(STEP_KINDS)
+    if first["type"] == "union_tag_not_found":
+        return f"missing field `kind` in {'.'.join(str(p) for p in loc)} (one of: {kinds})"
+    if first["type"] == "union_tag_invalid":
+        tag = (first.get("ctx") or {}).get("tag", "")
+        return (f"{'.'.join(str(p) for p in loc)}: unknown step kind '{tag}' "
+                f"(expected one of: {kinds})")
+    if loc and loc[0] == "edges" and first["type"] in ("tuple_type", "too_long", "too_short"):
+        return f"{'.'.join(str(p) for p in loc[:2])}: expected a [from, to] pair of strings"
     if first["type"] == "missing" and loc and isinstance(loc[-1], str):
         parent = ".".join(str(p) for p in loc[:-1])
         return f"missing field `{loc[-1]}`" + (f" in {parent}" if parent else "")
@@ -147,8 +155,12 @@ def parse_workflow(text: str) -> Workflow:
     """Decode `text` into a `Workflow`, or raise `WorkflowParseError` (tooling.md ยง4.2)."""
     if not isinstance(text, str):
         raise WorkflowParseError("workflow_json must be a string")
+    from boruna.runtime.jsonread import loads
+
+    # serde_json's reader: its error texts, its 127-level nesting limit, and no lone
+    # surrogate escapes (`"\\ud800"` would leave unencodable text in every later output)
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = loads(text)
     except RecursionError:
         raise WorkflowParseError("JSON nesting too deep") from None
     except ValueError as exc:
