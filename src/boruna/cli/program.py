@@ -46,8 +46,33 @@ def resolve_libs_dir(option: str | None) -> str | None:
 
 def report_compile_error(err, path: str, source: str, console: Console) -> CliError:
     """Draw a CompileError on stderr; the returned CliError ends the command with exit 1."""
-    console.err(format_compile_error(err, label(path), source, console.err_style))
+    console.err(format_compile_error(err, label(path), source, console.err_style,
+                                     _variant_help(err, path, source)))
     return CliError(None)
+
+
+def _variant_help(err, path: str, source: str) -> list[str]:
+    """`undefined variable: Circle` where Circle is a variant of one enum: say how to write it."""
+    prefix = "undefined variable: "
+    first = (getattr(err, "message", "") or "").split("\n", 1)[0]
+    if not first.startswith(prefix):
+        return []
+    name = first[len(prefix):]
+    from boruna.language import ast as A
+    from boruna.language.errors import CompileError
+    from boruna.language.frontend import parse
+
+    try:
+        program = parse(source)
+    except CompileError:
+        return []
+    enums = [item.name for item in program.items
+             if isinstance(item, A.TypeDef) and not isinstance(item.kind, A.RecordKind)
+             and any(variant == name for variant, _payload in item.kind.variants)]
+    if len(enums) != 1:
+        return []
+    fix = "" if path == STDIN else f" (boruna repair {path} does it)"
+    return [f"'{name}' is a variant of enum '{enums[0]}': write {enums[0]}::{name}{fix}"]
 
 
 def compile_file(path: str, source: str, libs_dir: str | None, console: Console):

@@ -112,12 +112,14 @@ def format_problem(severity: str, code: str | None, message: str, path: str, sou
     return out
 
 
-def format_compile_error(err: Any, path: str, source: str, style: Style) -> str:
-    """A CompileError (code, message, line, col) as a compiler-style report."""
+def format_compile_error(err: Any, path: str, source: str, style: Style,
+                         helps: Iterable[str] = ()) -> str:
+    """A CompileError (code, message, line, col) as a compiler-style report, with any extra
+    `= help:` lines."""
     line = field(err, "line") or None
     col = field(err, "col") or None
     return "\n".join(format_problem("error", field(err, "code"), field(err, "message", str(err)),
-                                    path, source, line, col, style))
+                                    path, source, line, col, style, helps))
 
 
 # ------------------------------------------------------------------ diagnostics

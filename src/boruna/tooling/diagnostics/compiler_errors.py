@@ -10,6 +10,7 @@ from .model import Confidence, Diagnostic, SuggestedPatch
 from .parse_fixes import parse_error_patches
 from .source_text import find_identifier_line
 from .undefined_names import rename_patch
+from .variant_values import qualify_variant_patch
 
 PARSE_SUFFIX = " — check for mismatched braces or a missing expression"
 UNDEFINED_VARIABLE = "undefined variable: "
@@ -49,9 +50,10 @@ def type_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
                 col = 0
             location = ctx.span_location(line, col, len(name.encode("utf-8", "surrogatepass")))
             diag = Diagnostic(code, "error", err.message, location)
-            patch = rename_patch(ctx, code, name, line, col)
-            if patch is not None:
-                diag.patches.append(patch)
+            for patch in (qualify_variant_patch(ctx, code, name, line),
+                          rename_patch(ctx, code, name, line, col)):
+                if patch is not None:
+                    diag.patches.append(patch)
             return diag
     diag = Diagnostic(R.E009_TYPE_ERROR, "error", err.message,
                       ctx.location(err.line, err.col))
