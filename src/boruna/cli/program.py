@@ -47,14 +47,25 @@ def resolve_libs_dir(option: str | None) -> str | None:
 def report_compile_error(err, path: str, source: str, console: Console) -> CliError:
     """Draw a CompileError on stderr; the returned CliError ends the command with exit 1."""
     console.err(format_compile_error(err, label(path), source, console.err_style,
-                                     _variant_help(err, path, source)))
+                                     _compile_helps(err, path, source)))
     return CliError(None)
 
 
-def _variant_help(err, path: str, source: str) -> list[str]:
-    """`undefined variable: Circle` where Circle is a variant of one enum: say how to write it."""
-    prefix = "undefined variable: "
+def _compile_helps(err, path: str, source: str) -> list[str]:
+    """Advice for two mistakes newcomers make: a `;` after a statement, and an enum variant
+    used as a value without its enum (`Circle` for `Shape::Circle`)."""
     first = (getattr(err, "message", "") or "").split("\n", 1)[0]
+    fix = "" if path == STDIN else f" (boruna repair {path} does it)"
+    if first.endswith("found Semi"):
+        lines = source.split("\n")
+        line, col = getattr(err, "line", 0) or 0, getattr(err, "col", 0) or 0
+        after = lines[line - 1].encode("utf-8")[col:].decode("utf-8", "replace").strip() \
+            if 1 <= line <= len(lines) else "x"
+        if after and not after.startswith("//"):
+            return ["statements end at the end of their line; put each on its own line "
+                    "instead of separating them with ';'"]
+        return ["statements end at the end of their line; remove the ';'" + fix]
+    prefix = "undefined variable: "
     if not first.startswith(prefix):
         return []
     name = first[len(prefix):]
@@ -71,7 +82,6 @@ def _variant_help(err, path: str, source: str) -> list[str]:
              and any(variant == name for variant, _payload in item.kind.variants)]
     if len(enums) != 1:
         return []
-    fix = "" if path == STDIN else f" (boruna repair {path} does it)"
     return [f"'{name}' is a variant of enum '{enums[0]}': write {enums[0]}::{name}{fix}"]
 
 

@@ -1,5 +1,6 @@
 """Patches for E002 parse errors (an addition): a keyword typo the parser already recognised
-(`fnn` → `fn`), blocks left open at the end of the file, and a stray `}` at item level.
+(`fnn` → `fn`), blocks left open at the end of the file, a stray `}` at item level, and
+statement-ending semicolons (the language has none).
 Repair re-parses the result, so a wrong guess is never applied."""
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
     A patch is offered only when the patched source parses or fails further down, the test
     repair applies, so `check` never advertises a fix that `repair` would then skip."""
     out = []
-    for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace):
+    for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace, _drop_semicolons):
         patch = build(message, line, col, ctx)
         if patch is not None and _gets_past(patch, line, col, ctx):
             out.append(patch)
@@ -97,3 +98,27 @@ def _drop_stray_brace(message: str, line: int, col: int, ctx: CheckContext
         confidence=Confidence.MEDIUM,
         rationale="this '}' closes nothing: every block before it is already closed",
         edits=[TextEdit(line, text, rest if rest.strip() else "", ctx.file)])
+
+
+def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
+                     ) -> Optional[SuggestedPatch]:
+    """`let x = 1;`: remove every `;` that ends a line of code (strings and comments kept),
+    when the parser stopped at one of them."""
+    if "found Semi" not in message.split("\n", 1)[0]:
+        return None
+    edits = []
+    for number, (text, masked) in enumerate(zip(ctx.lines, ctx.masked), start=1):
+        code = masked.rstrip()
+        if code.endswith(";"):
+            cut = len(code) - 1
+            edits.append(TextEdit(number, text, text[:cut].rstrip() + text[cut + 1:], ctx.file))
+    if not any(edit.start_line == line for edit in edits):
+        return None
+    count = len(edits)
+    return SuggestedPatch(
+        id="E002-remove-semicolons",
+        description=(f"remove the {count} semicolons that end lines" if count > 1
+                     else f"remove the semicolon at the end of line {line}"),
+        confidence=Confidence.MEDIUM,
+        rationale="statements end at the end of their line; the language has no ';'",
+        edits=edits)
