@@ -9,16 +9,18 @@ from .compiler_errors import compiler_diagnostic, parse_diagnostic
 from .context import CheckContext
 from .entry_point import check_entry_point
 from .exhaustiveness import check_exhaustiveness
+from .field_access import check_field_reads
 from .model import Diagnostic, DiagnosticSet
 from .record_fields import check_record_fields
 from .type_consistency import check_type_consistency
+from .type_names import check_type_names
 
 # Tests set this to True so that an analyzer bug surfaces instead of being contained.
 STRICT = False
 
 # Run in this order; each appends its findings in AST order.
-ANALYZERS = (check_exhaustiveness, check_record_fields, check_capabilities,
-             check_type_consistency, check_entry_point)
+ANALYZERS = (check_exhaustiveness, check_record_fields, check_field_reads, check_capabilities,
+             check_type_names, check_type_consistency, check_entry_point)
 
 
 def _parse(source: str):
@@ -64,6 +66,8 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
             CompileError("E002", "program is nested too deeply to analyse", 1, 0), ctx))
         return result
     ctx.attach(program)
+    for library in libraries:
+        ctx.attach_library(library)
     name_error = None
     try:
         _check_names(program, libraries)
@@ -73,7 +77,27 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
         if STRICT:
             raise
     result.diagnostics.extend(_deep(_analyze, ctx, name_error))
+    if not result.has_errors():
+        codegen_error = _codegen_error(program, libraries)
+        if codegen_error is not None:
+            result.diagnostics.append(compiler_diagnostic(codegen_error, ctx))
     return result
+
+
+def _codegen_error(program, libraries):
+    """The code generator's first error for a program that passed every other check (an
+    addition: the reference never runs codegen here, so `check` passed programs that then
+    failed to compile, e.g. a list literal of 300 items or a builtin used as a value)."""
+    from boruna.compiler import compile_program
+    from boruna.language.imports import merge
+    try:
+        compile_program(merge(program, list(libraries)) if libraries else program, "check")
+    except CompileError as err:
+        return err
+    except Exception:
+        if STRICT:
+            raise
+    return None
 
 
 def _analyze(ctx: CheckContext, name_error) -> list[Diagnostic]:

@@ -44,6 +44,17 @@ class CheckContext:
             else:
                 self.enums[td.name] = list(td.kind.variants)
 
+    def attach_library(self, library: A.Program) -> None:
+        """Index an imported library's record and enum types (the user's own win)."""
+        for td in library.type_defs():
+            if td.name in self.type_defs:
+                continue
+            self.type_defs[td.name] = td
+            if isinstance(td.kind, A.RecordKind):
+                self.records[td.name] = list(td.kind.fields)
+            else:
+                self.enums[td.name] = list(td.kind.variants)
+
     def line_text(self, line: int) -> Optional[str]:
         """The raw text of 1-based `line`, or None when out of range."""
         if 1 <= line <= len(self.lines):

@@ -14,6 +14,7 @@ from boruna.language.walk import iter_exprs
 from . import registry as R
 from .context import CheckContext
 from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
+from .naming import closest_name
 from .source_text import leading_whitespace, matching_close_brace
 
 
@@ -108,9 +109,19 @@ def _check_match(ctx: CheckContext, match: A.Match, scrutinee: str, cases: Cases
         location.end_line = close[0]
         location.end_col = ctx.byte_col(close[0], close[1]) + 1
     diag = Diagnostic(R.E005_NON_EXHAUSTIVE_MATCH, "error", message, location)
-    if close is not None:
+    if close is not None and not _misspelt_case(ctx, match, missing):
         diag.patches.append(_add_arms_patch(ctx, match, close, cases, missing))
     return diag
+
+
+def _misspelt_case(ctx: CheckContext, match: A.Match, missing: list[str]) -> bool:
+    """Whether an arm names a variant no enum declares that is a near miss of a missing
+    case (`Gren` for `Green`): its rename patch (type_names.py) completes the match, and
+    stub arms would only duplicate it."""
+    declared = {v for variants in ctx.enums.values() for v, _ in variants}
+    return any(isinstance(arm.pattern, A.VariantPat) and arm.pattern.name not in declared
+               and closest_name(arm.pattern.name, missing) is not None
+               for arm in match.arms)
 
 
 def _closing_brace(ctx: CheckContext, match: A.Match) -> Optional[tuple[int, int]]:

@@ -1,0 +1,88 @@
+"""E006 on field reads (an addition): `p.z` where `p` is known to be a record of a declared
+type that has no field `z`. The compiler accepts it and reads some other field (the
+reference resolves unknown names to index 0), so the program silently computes the wrong
+value. The type of `p` comes from the E009 pass's conservative local inference; reads whose
+owner type is unknown are never reported. The patch renames that one `.z`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from boruna.language import ast as A
+
+from . import registry as R
+from .context import CheckContext
+from .model import Confidence, Diagnostic, RelatedInfo, SuggestedPatch, TextEdit
+from .naming import closest_name
+from .type_consistency import Env, _Checker
+
+
+class _FieldReads(_Checker):
+    """Walks like the type-consistency pass; reports unknown field reads, no warnings."""
+
+    def expr(self, expr, env: Env) -> None:
+        if isinstance(expr, A.FieldAccess):
+            owner = self.infer(expr.object, env)
+            fields = self.ctx.records.get(owner) if owner else None
+            if fields is not None and expr.field not in [name for name, _ in fields]:
+                self.out.append(_unknown_read(self.ctx, expr, owner, fields))
+        super().expr(expr, env)
+
+    def warn(self, message: str, node) -> None:
+        return None
+
+
+def check_field_reads(ctx: CheckContext) -> list[Diagnostic]:
+    checker = _FieldReads(ctx)
+    for fn in ctx.program.functions():
+        checker.function(fn)
+    return checker.out
+
+
+def _unknown_read(ctx: CheckContext, expr: A.FieldAccess, owner: str, fields) -> Diagnostic:
+    declared = [name for name, _ in fields]
+    where = _field_position(ctx, expr)
+    if where is not None:
+        line, index = where
+        col = ctx.byte_col(line, index)
+        location = ctx.span_location(line, col, len(expr.field.encode("utf-8", "surrogatepass")))
+    else:
+        location = ctx.location(expr.line, expr.col)
+    type_def = ctx.type_defs.get(owner)
+    related = RelatedInfo(f"type '{owner}' has fields: {', '.join(declared)}",
+                          ctx.location(type_def.line, type_def.col) if type_def else None)
+    diag = Diagnostic(R.E006_UNKNOWN_FIELD, "error",
+                      f"unknown field '{expr.field}' in record type '{owner}' (it has: "
+                      f"{', '.join(declared)})", location, related=[related])
+    best = closest_name(expr.field, declared)
+    if best is not None and best[1] >= len(expr.field):
+        best = None         # every character differs (`z` for `x`): a guess, not a typo
+    if best is not None and where is not None:
+        from .naming import levenshtein
+        tied = sum(1 for f in declared if levenshtein(expr.field, f) == best[1]) > 1
+        line, index = where
+        text = ctx.line_text(line)
+        new_text = text[:index] + best[0] + text[index + len(expr.field):]
+        diag.patches.append(SuggestedPatch(
+            id=f"E006-rename-{expr.field}",
+            description=f"rename field '{expr.field}' to '{best[0]}'",
+            confidence=Confidence.MEDIUM if tied else Confidence.HIGH,
+            rationale=f"field '{expr.field}' does not exist; closest match is '{best[0]}'"
+                      + (" (another field is as close)" if tied else ""),
+            edits=[TextEdit(start_line=line, old_text=text, new_text=new_text,
+                            file=ctx.file)]))
+    return diag
+
+
+def _field_position(ctx: CheckContext, expr: A.FieldAccess) -> Optional[tuple[int, int]]:
+    """(line, 0-based index) of the field name in the first `.field` after the object."""
+    pattern = re.compile(r"\.\s*(" + re.escape(expr.field) + r")(?![A-Za-z0-9_])")
+    line = expr.line
+    start = ctx.index_of(line, expr.col) if expr.col else 0
+    while line and line <= len(ctx.masked):
+        found = pattern.search(ctx.masked_text(line), start or 0)
+        if found:
+            return line, found.start(1)
+        line, start = line + 1, 0
+    return None

@@ -1,0 +1,152 @@
+"""check/repair on broken programs an agent would write: misspelt enums, variants, record
+types and field reads, and programs only the code generator rejects. Each finding points at
+the offending name; each repair leaves a program that compiles and runs to the intended value.
+"""
+import boruna
+from boruna.tooling.diagnostics import check_source
+from boruna.tooling.repair import repair_source
+
+
+def only(source):
+    return [(d.id, d.severity, d.message,
+             (d.location.line, d.location.col, d.location.end_line, d.location.end_col)
+             if d.location else None,
+             [(p.id, p.confidence.value) for p in d.patches])
+            for d in check_source(source).diagnostics]
+
+
+def repaired_value(source):
+    result = repair_source(source)
+    assert result.verify_passed is True and result.diagnostics_after == 0
+    outcome = boruna.run(result.repaired_source)
+    assert outcome.ok, outcome.error
+    return result, outcome.result
+
+
+VARIANT_TYPO = """enum Color { Red, Green, Blue }
+fn code(c: Color) -> Int {
+    match c {
+        Red => 1
+        Gren => 2
+        Blue => 3
+    }
+}
+fn main() -> Int { code(Color::Gren) }
+"""
+
+
+def test_misspelt_variant_in_pattern_and_constructor():
+    assert only(VARIANT_TYPO) == [
+        ("E005", "error", "non-exhaustive match on 'c' of type 'Color': missing variants: Green",
+         (3, 5, 7, 6), []),      # no stub arms: the rename below completes the match
+        ("E009", "error", "unknown variant 'Gren' in pattern: no enum declares it, so the arm "
+                          "would test an unrelated case", (5, 9, 5, 13),
+         [("E009-rename-Gren", "Medium")]),
+        ("E008", "error", "enum 'Color' has no variant 'Gren' (it has: Red, Green, Blue)",
+         (9, 32, 9, 36), [("E008-rename-Gren", "Medium")]),
+    ]
+    result, value = repaired_value(VARIANT_TYPO)
+    assert [a["patch_id"] for a in result.applied] == ["E009-rename-Gren", "E008-rename-Gren"]
+    assert "        Green => 2\n" in result.repaired_source
+    assert value == 2
+
+
+def test_misspelt_enum_and_record_used_as_enum():
+    source = ("enum Color { Red, Green }\ntype Point { x: Int }\nfn main() -> Int {\n"
+              "    let c = Colour::Red\n    let p = Point::Origin\n    1\n}\n")
+    assert only(source) == [
+        ("E008", "error", "unknown enum: Colour", (4, 13, 4, 19), [("E008-rename-Colour", "Medium")]),
+        ("E008", "error", "'Point' is not an enum (it is a record type); build it with "
+                          "`Point { ... }`", (5, 13, 5, 18), []),
+    ]
+
+
+def test_misspelt_record_type_in_a_literal():
+    source = ("type Point { x: Int, y: Int }\nfn main() -> Int {\n"
+              "    let p = Pointt { x: 1, y: 2 }\n    p.y\n}\n")
+    assert only(source) == [
+        ("E009", "error", "unknown record type 'Pointt': no `type Pointt { ... }` is declared "
+                          "(the literal would build an untyped record)", (3, 13, 3, 19),
+         [("E009-rename-Pointt", "Medium")]),
+    ]
+    result, value = repaired_value(source)
+    assert "    let p = Point { x: 1, y: 2 }\n" in result.repaired_source
+    assert value == 2
+
+
+FIELD_READS = """type Point { x: Int, y: Int }
+type Line { start: Point, end: Point }
+fn len2(l: Line) -> Int {
+    let dx = l.end.x - l.strat.x
+    let dy = l.end.y
+        - l.start
+            .yy
+    dx * dx + dy * dy
+}
+fn main() -> Int {
+    let p = Point { x: 1, y: 2 }
+    len2(Line { start: p, end: Point { x: 4, y: 6 } }) + p.z
+}
+"""
+
+
+def test_unknown_field_reads_are_located_at_the_field():
+    diags = check_source(FIELD_READS).diagnostics
+    assert [(d.id, d.message, (d.location.line, d.location.col, d.location.end_col),
+             [(p.id, p.confidence.value, [(e.start_line, e.new_text) for e in p.edits])
+              for p in d.patches]) for d in diags] == [
+        ("E006", "unknown field 'strat' in record type 'Line' (it has: start, end)", (4, 26, 31),
+         [("E006-rename-strat", "High", [(4, "    let dx = l.end.x - l.start.x")])]),
+        ("E006", "unknown field 'yy' in record type 'Point' (it has: x, y)", (7, 14, 16),
+         [("E006-rename-yy", "High", [(7, "            .y")])]),
+        # `z` is no typo of `x` or `y`: reported, no guess offered
+        ("E006", "unknown field 'z' in record type 'Point' (it has: x, y)", (12, 60, 61), []),
+    ]
+    assert diags[0].related[0].message == "type 'Line' has fields: start, end"
+    fixed = FIELD_READS.replace("p.z", "p.x")
+    result, value = repaired_value(fixed)
+    assert value == 9 + 16 + 1
+
+
+def test_field_reads_of_unknown_owner_types_are_not_reported():
+    source = ("type P { a: Int }\nfn f(xs: List<P>, o: Option<P>) -> Int {\n"
+              "    let first = list_get(xs, 0)\n    first.nope\n}\n"
+              "fn main() -> Int { 0 }\n")
+    assert only(source) == []
+
+
+def test_programs_only_the_code_generator_rejects_are_e008():
+    big = "[" + ", ".join(str(i) for i in range(300)) + "]"
+    source = f"fn main() -> Int {{\n    let v = {big}\n    list_len(v)\n}}\n"
+    assert only(source) == [("E008", "error", "list literal has 300 elements; max 255",
+                             (2, 13, None, None), [])]
+    assert repair_source(source).verify_passed is False
+    source = "fn main() -> Int {\n    let f = list_len\n    1\n}\n"
+    assert only(source) == [("E008", "error", "undefined: list_len", (2, 13, None, None), [])]
+    source = "fn helper() -> Int { 1 }\nfn main() -> Int {\n    helper = 2\n    1\n}\n"
+    assert only(source) == [("E008", "error", "undefined variable: helper", (3, 5, None, None),
+                             [])]
+
+
+def test_clean_programs_stay_clean():
+    source = ("enum Shape { Circle(Int), Dot }\ntype Box { s: Shape, n: Int }\n"
+              "fn area(s: Shape) -> Int {\n    match s {\n        Circle(r) => r * r\n"
+              "        Dot => 0\n    }\n}\n"
+              "fn main() -> Int {\n    let b = Box { s: Shape::Circle(3), n: 1 }\n"
+              "    match Some(b.n) { Some(k) => area(b.s) + k, None => 0 }\n}\n")
+    assert only(source) == []
+    assert boruna.run(source).result == 10
+
+
+def test_library_types_are_known_with_a_libs_dir(tmp_path):
+    lib = tmp_path / "std-geo" / "src"
+    lib.mkdir(parents=True)
+    (lib / "core.ax").write_text("type Pt { x: Int, y: Int }\nenum Dir { N, S }\n"
+                                 "fn main() -> Int { 0 }\n")
+    source = ('import "std-geo"\nfn main() -> Int {\n    let p = Pt { x: 1, y: 2 }\n'
+              "    let d = Dir::S\n    p.y + p.w\n}\n")
+    diags = check_source(source, libs_dir=str(tmp_path)).diagnostics
+    assert [(d.id, d.message, d.location.line) for d in diags] == [
+        ("E006", "unknown field 'w' in record type 'Pt' (it has: x, y)", 5)]
+    fixed = source.replace("p.w", "p.x")
+    assert check_source(fixed, libs_dir=str(tmp_path)).diagnostics == []
