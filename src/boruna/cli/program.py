@@ -5,6 +5,7 @@ Compile errors are drawn here (compiler style, on stderr) and end the command wi
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from boruna.cli.console import Console
@@ -56,11 +57,18 @@ def _compile_helps(err, path: str, source: str) -> list[str]:
     used as a value without its enum (`Circle` for `Shape::Circle`)."""
     first = (getattr(err, "message", "") or "").split("\n", 1)[0]
     fix = "" if path == STDIN else f" (boruna repair {path} does it)"
+    lines = source.split("\n")
+    line, col = getattr(err, "line", 0) or 0, getattr(err, "col", 0) or 0
+    text = lines[line - 1].encode("utf-8") if 1 <= line <= len(lines) else b""
+    before = text[:max(col - 1, 0)].decode("utf-8", "replace").rstrip()
+    if first.endswith("found 'if'") and before.endswith("else"):
+        return ["there is no 'else if': write 'else { if ... }'" + fix]
+    compound = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*([-+*/%])$", before)
+    if first.endswith("found Eq") and compound:
+        name, op = compound.groups()
+        return [f"there is no '{op}=': write '{name} = {name} {op} ...'" + fix]
     if first.endswith("found Semi"):
-        lines = source.split("\n")
-        line, col = getattr(err, "line", 0) or 0, getattr(err, "col", 0) or 0
-        after = lines[line - 1].encode("utf-8")[col:].decode("utf-8", "replace").strip() \
-            if 1 <= line <= len(lines) else "x"
+        after = text[col:].decode("utf-8", "replace").strip() if text else "x"
         if after and not after.startswith("//"):
             return ["statements end at the end of their line; put each on its own line "
                     "instead of separating them with ';'"]

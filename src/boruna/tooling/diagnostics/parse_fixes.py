@@ -1,6 +1,7 @@
 """Patches for E002 parse errors (an addition): a keyword typo the parser already recognised
-(`fnn` → `fn`), blocks left open at the end of the file, a stray `}` at item level, and
-statement-ending semicolons (the language has none).
+(`fnn` → `fn`), blocks left open at the end of the file, a stray `}` at item level,
+statement-ending semicolons (the language has none), `x += 1` (no compound assignment) and
+`else if` (written `else { if ... }`).
 Repair re-parses the result, so a wrong guess is never applied."""
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Optional
 
 from .context import CheckContext
 from .model import Confidence, SuggestedPatch, TextEdit
+from .source_text import matching_close_brace
 
 DID_YOU_MEAN = re.compile(r"\n  did you mean: '([a-z]+)'\?")
 FOUND_IDENT = re.compile(r"found '([A-Za-z_][A-Za-z0-9_]*)'")
@@ -21,7 +23,8 @@ def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
     A patch is offered only when the patched source parses or fails further down, the test
     repair applies, so `check` never advertises a fix that `repair` would then skip."""
     out = []
-    for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace, _drop_semicolons):
+    for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace, _drop_semicolons,
+                  _compound_assign, _else_if):
         patch = build(message, line, col, ctx)
         if patch is not None and _gets_past(patch, line, col, ctx):
             out.append(patch)
@@ -122,3 +125,89 @@ def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
         confidence=Confidence.MEDIUM,
         rationale="statements end at the end of their line; the language has no ';'",
         edits=edits)
+
+
+COMPOUND = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*([-+*/%])=$")
+
+
+def _compound_assign(message: str, line: int, col: int, ctx: CheckContext
+                     ) -> Optional[SuggestedPatch]:
+    """`x += e` -> `x = x + e` (likewise -= *= /= %=) when the parser stopped at its `=`."""
+    if not message.split("\n", 1)[0].endswith("found Eq"):
+        return None
+    text, index = ctx.line_text(line), ctx.index_of(line, col)
+    if text is None or index is None or ctx.masked_text(line)[index:index + 1] != "=":
+        return None
+    found = COMPOUND.search(ctx.masked_text(line)[:index + 1])
+    if found is None:
+        return None
+    name, op = found.group(1), found.group(2)
+    new_text = f"{text[:found.start()]}{name} = {name} {op}{text[index + 1:]}"
+    return SuggestedPatch(
+        id=f"E002-compound-assign-{name}",
+        description=f"write '{name} = {name} {op} ...'",
+        confidence=Confidence.MEDIUM,
+        rationale=f"there is no '{op}=': assign the new value with '='",
+        edits=[TextEdit(line, text, new_text, ctx.file)])
+
+
+def _else_if(message: str, line: int, col: int, ctx: CheckContext
+             ) -> Optional[SuggestedPatch]:
+    """`else if C { A } else { B }` -> `else { if C { A } else { B } }`."""
+    if not message.split("\n", 1)[0].endswith("found 'if'"):
+        return None
+    index = ctx.index_of(line, col)
+    masked = ctx.masked
+    if index is None or not masked[line - 1][:index].rstrip().endswith("else"):
+        return None
+    end = _if_chain_end(masked, line - 1, index)
+    if end is None:
+        return None
+    end_line, end_index = end
+    changed = {line - 1: ctx.lines[line - 1]}
+    changed[end_line] = ctx.lines[end_line]
+    changed[end_line] = changed[end_line][:end_index + 1] + " }" + changed[end_line][end_index + 1:]
+    changed[line - 1] = changed[line - 1][:index] + "{ " + changed[line - 1][index:]
+    edits = [TextEdit(number + 1, ctx.lines[number], new_text, ctx.file)
+             for number, new_text in sorted(changed.items())]
+    return SuggestedPatch(
+        id="E002-else-if",
+        description="write 'else { if ... }'",
+        confidence=Confidence.MEDIUM,
+        rationale="there is no 'else if': the else branch is a block holding the next 'if'",
+        edits=edits)
+
+
+def _if_chain_end(masked: list[str], line_idx: int, char_idx: int):
+    """(line, index) of the `}` that ends the `if` chain starting at (line_idx, char_idx)."""
+    while True:
+        close = matching_close_brace(masked, line_idx, char_idx)
+        if close is None:
+            return None
+        line_idx, char_idx = close
+        nxt = _next_word(masked, line_idx, char_idx + 1)
+        if nxt is None or nxt[2] != "else":
+            return close
+        after = _next_word(masked, nxt[0], nxt[1] + 4)
+        if after is None:
+            return None
+        if after[2] == "{":
+            return matching_close_brace(masked, after[0], after[1])
+        if after[2] != "if":
+            return None
+        line_idx, char_idx = after[0], after[1]
+
+
+def _next_word(masked: list[str], line_idx: int, char_idx: int):
+    """The next token start after (line_idx, char_idx): (line, index, '{' or the word)."""
+    for li in range(line_idx, len(masked)):
+        text = masked[li]
+        for ci in range(char_idx if li == line_idx else 0, len(text)):
+            ch = text[ci]
+            if ch.isspace():
+                continue
+            if ch == "{":
+                return li, ci, "{"
+            word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text[ci:])
+            return li, ci, word.group() if word else ch
+    return None
