@@ -150,3 +150,41 @@ def test_library_types_are_known_with_a_libs_dir(tmp_path):
         ("E006", "unknown field 'w' in record type 'Pt' (it has: x, y)", 5)]
     fixed = source.replace("p.w", "p.x")
     assert check_source(fixed, libs_dir=str(tmp_path)).diagnostics == []
+
+
+SEVERAL_NAMES = """fn add(a: Int, b: Int) -> Int {
+    a + b
+}
+
+fn main() -> Int {
+    let totl = add(1, 2)
+    let x = ad(3, 4) + ad(5, 6)
+    let y = add(7)
+    total + x + y + total
+}
+"""
+
+
+def test_every_undefined_name_and_arity_error_is_reported_once_per_line():
+    assert only(SEVERAL_NAMES) == [
+        ("E003", "error", "undefined variable: ad\n  did you mean: 'add'?", (7, 13, 7, 15),
+         [("E003-rename-ad", "Medium")]),
+        ("E009", "error", "function 'add' expects 2 arguments, got 1", (8, 13, None, None), []),
+        ("E003", "error", "undefined variable: total\n  did you mean: 'totl'?", (9, 5, 9, 10),
+         [("E003-rename-total", "Medium")]),
+    ]
+    result = repair_source(SEVERAL_NAMES)
+    assert [a["patch_id"] for a in result.applied] == ["E003-rename-ad", "E003-rename-total"]
+    assert "    let x = add(3, 4) + add(5, 6)\n" in result.repaired_source
+    assert "    totl + x + y + totl\n" in result.repaired_source
+    assert (result.diagnostics_before, result.diagnostics_after) == (3, 1)
+    fixed = result.repaired_source.replace("add(7)", "add(7, 0)")
+    assert check_source(fixed).diagnostics == []
+    assert boruna.run(fixed).result == 3 + 18 + 7 + 3
+
+
+def test_name_errors_are_capped():
+    body = "\n".join(f"    let v{i} = nope{i}" for i in range(150))
+    diags = check_source(f"fn main() -> Int {{\n{body}\n    0\n}}\n").diagnostics
+    assert len(diags) == 100
+    assert diags[-1].message == "undefined variable: nope99"

@@ -8,6 +8,8 @@ or assignment (the reference gives none).
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from . import ast
 from .errors import CompileError
 from .suggest import did_you_mean, unique_within_one
@@ -75,6 +77,8 @@ class _Checker:
             if isinstance(item, ast.FnDef):
                 self.functions[item.name] = len(item.params)
         self.program = program
+        self.found: Optional[list] = None     # a list when collecting every error
+        self.limit = 0
 
     def undefined(self, name: str, locals_: set, node) -> CompileError:
         candidates = list(locals_)
@@ -82,6 +86,14 @@ class _Checker:
         suggestion = did_you_mean(unique_within_one(name, candidates))
         return CompileError("E009", f"undefined variable: {name}{suggestion}",
                             node.line, node.col)
+
+    def report(self, err: CompileError) -> None:
+        """An error found: raised (the compiler stops at its first) unless collecting."""
+        if self.found is None:
+            raise err
+        self.found.append(err)
+        if len(self.found) >= self.limit:
+            raise _Enough()
 
     def run(self) -> None:
         for item in self.program.items:
@@ -101,7 +113,7 @@ class _Checker:
             elif t is ast.Assign:
                 target = stmt.target
                 if target not in locals_ and target not in self.functions:
-                    raise self.undefined(target, locals_, stmt)
+                    self.report(self.undefined(target, locals_, stmt))
                 expr(stmt.value, locals_)
             elif t is ast.Return:
                 if stmt.value is not None:
@@ -119,7 +131,7 @@ class _Checker:
         t = type(e)
         if t is ast.Ident:
             if e.name not in locals_ and e.name not in self.functions:
-                raise self.undefined(e.name, locals_, e)
+                self.report(self.undefined(e.name, locals_, e))
         elif t is ast.Call:
             func = e.func
             self.expr(func, locals_)
@@ -128,8 +140,8 @@ class _Checker:
             if type(func) is ast.Ident and func.name not in locals_:
                 arity = self.functions.get(func.name)
                 if arity is not None and arity != len(e.args):
-                    raise CompileError("E009", arity_message(func.name, arity, len(e.args)),
-                                       e.line, e.col)
+                    self.report(CompileError(
+                        "E009", arity_message(func.name, arity, len(e.args)), e.line, e.col))
         elif t is ast.If:
             self.expr(e.condition, locals_)
             self.block(e.then_block.stmts, set(locals_))
@@ -151,6 +163,22 @@ class _Checker:
                 self.expr(child, locals_)
 
 
+class _Enough(Exception):
+    """Collecting stopped at its limit."""
+
+
 def check_names(program: ast.Program) -> None:
     """Raise the first E009 of `program` (call under `deep_stack.call_deep` for deep ASTs)."""
     _Checker(program).run()
+
+
+def name_errors(program: ast.Program, limit: int = 100) -> list[CompileError]:
+    """Every E009 of `program` in source order (at most `limit`), for `check`; the checking
+    continues past each error as if the name were defined. The first is `check_names`'."""
+    checker = _Checker(program)
+    checker.found, checker.limit = [], limit
+    try:
+        checker.run()
+    except _Enough:
+        pass
+    return checker.found

@@ -28,12 +28,20 @@ def _parse(source: str):
     return parse(source)
 
 
-def _check_names(program, libraries=()) -> None:
-    """The compiler's name/arity pass (raises its first CompileError), over the user's
-    program merged with the libraries it imports (none unless a libs dir was given)."""
+def _name_errors(program, libraries=()) -> list:
+    """The compiler's name/arity errors (an addition: all of them, not just its first), over
+    the user's program merged with the libraries it imports (none unless a libs dir was
+    given). An undefined name is reported once per line: its rename patch fixes that line."""
     from boruna.language.imports import merge
-    from boruna.language.names import check_names
-    _deep(check_names, merge(program, list(libraries)) if libraries else program)
+    from boruna.language.names import name_errors
+    found = _deep(name_errors, merge(program, list(libraries)) if libraries else program)
+    out, seen = [], set()
+    for err in found:
+        key = (err.message.split("\n", 1)[0], err.line)
+        if key not in seen:
+            seen.add(key)
+            out.append(err)
+    return out
 
 
 def _parse_with_imports(source: str, libs_dir):
@@ -68,15 +76,13 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
     ctx.attach(program)
     for library in libraries:
         ctx.attach_library(library)
-    name_error = None
+    name_errors = []
     try:
-        _check_names(program, libraries)
-    except CompileError as err:
-        name_error = err
+        name_errors = _name_errors(program, libraries)
     except Exception:       # the checker's own failure must not hide the analyzers' findings
         if STRICT:
             raise
-    result.diagnostics.extend(_deep(_analyze, ctx, name_error))
+    result.diagnostics.extend(_deep(_analyze, ctx, name_errors))
     if not result.has_errors():
         codegen_error = _codegen_error(program, libraries)
         if codegen_error is not None:
@@ -100,9 +106,9 @@ def _codegen_error(program, libraries):
     return None
 
 
-def _analyze(ctx: CheckContext, name_error) -> list[Diagnostic]:
+def _analyze(ctx: CheckContext, name_errors: list) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    if name_error is not None:
+    for name_error in name_errors:
         out.append(_safe(lambda: compiler_diagnostic(name_error, ctx),
                          Diagnostic("E009", "error", name_error.message)))
     for analyzer in ANALYZERS:
