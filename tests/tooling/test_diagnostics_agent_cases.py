@@ -188,3 +188,48 @@ def test_name_errors_are_capped():
     diags = check_source(f"fn main() -> Int {{\n{body}\n    0\n}}\n").diagnostics
     assert len(diags) == 100
     assert diags[-1].message == "undefined variable: nope99"
+
+
+LIBS = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "libs")
+
+LIB_APP = '''import "std-ui"
+import "std-validation"
+
+type State { email: String, status: String, attempts: Int }
+type Msg { tag: String, payload: String }
+type UpdateResult { state: State, effects: List<String> }
+
+fn init() -> State { State { email: "", status: "idle", attempts: 0 } }
+
+fn update(state: State, msg: Msg) -> UpdateResult {
+    let v = validate_contains("email", msg.payload, "@")
+    if v.valid == 1 {
+        UpdateResult { state: State { ..state, email: msg.payload, attempts: state.attempts + 1 }, effects: [] }
+    } else {
+        UpdateResult { state: State { ..state, status: v.error_message }, effects: [] }
+    }
+}
+
+fn view(state: State) -> UINode {
+    card(state.status, button("Send", "submit"))
+}
+'''
+
+
+def test_library_functions_are_rename_candidates_and_their_results_typed():
+    bad = (LIB_APP.replace("v.valid == 1", "v.vaild == 1")
+           .replace("card(state.status", "crad(state.status"))
+    diags = check_source(bad, libs_dir=LIBS).diagnostics
+    assert [(d.id, d.location.line, [p.id for p in d.patches]) for d in diags] == [
+        ("E003", 20, ["E003-rename-crad"]),
+        ("E006", 12, ["E006-rename-vaild"]),
+    ]
+    assert diags[1].message == ("unknown field 'vaild' in record type 'ValidationResult' "
+                                "(it has: valid, error_field, error_message)")
+    result = repair_source(bad, libs_dir=LIBS)
+    assert result.verify_passed is True and result.repaired_source == LIB_APP
+    from boruna.tooling.framework import run_app_test
+    run = run_app_test(LIB_APP, ["email:bob", "email:bob@x.io"], libs_dir=LIBS)
+    assert [c["state"] for c in run.cycles] == [["", "must contain expected substring", 0],
+                                                ["bob@x.io", "must contain expected substring", 1]]
+    assert run.cycles[1]["ui_tree"] == ["card", "must contain expected substring"]

@@ -22,6 +22,7 @@ class CheckContext:
     records: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     enums: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     type_defs: dict[str, A.TypeDef] = field(default_factory=dict)
+    library_functions: list[A.FnDef] = field(default_factory=list)
 
     @classmethod
     def build(cls, source: str, file: str, program: Optional[A.Program] = None
@@ -45,7 +46,9 @@ class CheckContext:
                 self.enums[td.name] = list(td.kind.variants)
 
     def attach_library(self, library: A.Program) -> None:
-        """Index an imported library's record and enum types (the user's own win)."""
+        """Index an imported library's functions and its record and enum types (the
+        user's own definitions win)."""
+        self.library_functions.extend(library.functions())
         for td in library.type_defs():
             if td.name in self.type_defs:
                 continue
@@ -54,6 +57,14 @@ class CheckContext:
                 self.records[td.name] = list(td.kind.fields)
             else:
                 self.enums[td.name] = list(td.kind.variants)
+
+    def function_defs(self) -> dict[str, A.FnDef]:
+        """Every function the program can call by name: the user's, then the libraries'
+        (the first definition of a name wins)."""
+        out: dict[str, A.FnDef] = {}
+        for fn in [*self.program.functions(), *self.library_functions]:
+            out.setdefault(fn.name, fn)
+        return out
 
     def line_text(self, line: int) -> Optional[str]:
         """The raw text of 1-based `line`, or None when out of range."""

@@ -61,7 +61,7 @@ class _Checker:
     def __init__(self, ctx: CheckContext):
         self.ctx = ctx
         self.out: list[Diagnostic] = []
-        self.functions: dict[str, A.FnDef] = {fn.name: fn for fn in ctx.program.functions()}
+        self.functions: dict[str, A.FnDef] = ctx.function_defs()
         self.current: Optional[A.FnDef] = None
         self.declared: set[str] = set()
 

@@ -168,6 +168,7 @@ def candidates(ctx: CheckContext, code: str, name: str, line: int, col: int) -> 
                 out.append(item.name)
                 if item is enclosing:
                     out.extend(scope)
+        out.extend(fn.name for fn in ctx.library_functions)     # imported with a libs dir
         return out + list(_builtin_names())
     for item in program.items:
         if isinstance(item, A.FnDef):
