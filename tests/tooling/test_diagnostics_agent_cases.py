@@ -118,14 +118,20 @@ def test_field_reads_of_unknown_owner_types_are_not_reported():
 def test_programs_only_the_code_generator_rejects_are_e008():
     big = "[" + ", ".join(str(i) for i in range(300)) + "]"
     source = f"fn main() -> Int {{\n    let v = {big}\n    list_len(v)\n}}\n"
-    assert only(source) == [("E008", "error", "list literal has 300 elements; max 255",
+    assert only(source) == [("E008", "error", "list literal has 300 elements; max 255 — split "
+                                              "it into smaller pieces (at most 255 each)",
                              (2, 13, None, None), [])]
     assert repair_source(source).verify_passed is False
     source = "fn main() -> Int {\n    let f = list_len\n    1\n}\n"
-    assert only(source) == [("E008", "error", "undefined: list_len", (2, 13, None, None), [])]
+    assert only(source) == [("E008", "error", "undefined: list_len — only a local variable or "
+                                              "a user function can be used as a value here; "
+                                              "call a builtin directly, e.g. `list_len(xs)`",
+                             (2, 13, None, None), [])]
     source = "fn helper() -> Int { 1 }\nfn main() -> Int {\n    helper = 2\n    1\n}\n"
-    assert only(source) == [("E008", "error", "undefined variable: helper", (3, 5, None, None),
-                             [])]
+    assert only(source) == [("E008", "error", "undefined variable: helper — only a variable "
+                                              "declared with `let` can be assigned; use "
+                                              "`let NAME = ...` for a new one",
+                             (3, 5, None, None), [])]
 
 
 def test_clean_programs_stay_clean():

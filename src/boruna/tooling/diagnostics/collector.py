@@ -86,7 +86,9 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
     if not result.has_errors():
         codegen_error = _codegen_error(program, libraries)
         if codegen_error is not None:
-            result.diagnostics.append(compiler_diagnostic(codegen_error, ctx))
+            diag = compiler_diagnostic(codegen_error, ctx)
+            diag.message += _codegen_hint(codegen_error.message)
+            result.diagnostics.append(diag)
     return result
 
 
@@ -104,6 +106,21 @@ def _codegen_error(program, libraries):
         if STRICT:
             raise
     return None
+
+
+def _codegen_hint(message: str) -> str:
+    """What to do about the code generator's terser errors."""
+    if message.startswith("undefined: "):
+        return (" — only a local variable or a user function can be used as a value here; "
+                "call a builtin directly, e.g. `list_len(xs)`")
+    if message.startswith("undefined variable: "):
+        return (" — only a variable declared with `let` can be assigned; use "
+                "`let NAME = ...` for a new one")
+    if message.startswith("unknown function: "):
+        return " — `spawn` takes the name of a function declared in this file"
+    if "; max 255" in message:
+        return " — split it into smaller pieces (at most 255 each)"
+    return ""
 
 
 def _analyze(ctx: CheckContext, name_errors: list) -> list[Diagnostic]:
