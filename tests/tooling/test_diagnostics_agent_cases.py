@@ -239,3 +239,21 @@ def test_library_functions_are_rename_candidates_and_their_results_typed():
     assert [c["state"] for c in run.cycles] == [["", "must contain expected substring", 0],
                                                 ["bob@x.io", "must contain expected substring", 1]]
     assert run.cycles[1]["ui_tree"] == ["card", "must contain expected substring"]
+
+
+def test_one_rename_fixes_every_use_of_a_misspelt_type_name_on_its_line():
+    cases = [
+        ("enum Color { Red, Blue }\nfn main() -> Bool {\n    Colour::Red == Colour::Blue\n}\n",
+         "    Color::Red == Color::Blue", False),
+        ("type Pt { x: Int }\nfn main() -> Int {\n    let l = [Ptt { x: 1 }, Ptt { x: 2 }]\n"
+         "    list_len(l)\n}\n", "    let l = [Pt { x: 1 }, Pt { x: 2 }]", 2),
+        ("enum Color { Red, Green }\nfn f(c: Color, d: Color) -> Int {\n"
+         "    match c { Gren => match d { Gren => 1, _ => 3 }, _ => 2 }\n}\n"
+         "fn main() -> Int { f(Color::Green, Color::Green) }\n",
+         "    match c { Green => match d { Green => 1, _ => 3 }, _ => 2 }", 1),
+    ]
+    for source, fixed_line, value in cases:
+        assert len(check_source(source).diagnostics) == 1
+        result, got = repaired_value(source)
+        assert result.repaired_source.split("\n")[2] == fixed_line
+        assert got == value

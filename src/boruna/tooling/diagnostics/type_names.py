@@ -26,6 +26,18 @@ BUILTIN_VARIANTS = ("Some", "None", "Ok", "Err")
 
 
 def check_type_names(ctx: CheckContext) -> list[Diagnostic]:
+    """One diagnostic per (code, name, line): its patch renames every such use on the line."""
+    out: list[Diagnostic] = []
+    seen: set = set()
+    for diag in _findings(ctx):
+        key = (diag.id, diag.message, diag.location.line if diag.location else 0)
+        if key not in seen:
+            seen.add(key)
+            out.append(diag)
+    return out
+
+
+def _findings(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
         params = {p.name: p.ty.name for p in fn.params if isinstance(p.ty, A.Named)}
@@ -57,14 +69,14 @@ def _enum_variant(ctx: CheckContext, expr: A.EnumVariant) -> list[Diagnostic]:
         candidates = list(ctx.enums)
         message = f"unknown enum: {enum}"
         return [_diag(ctx, R.E008_CODEGEN, message, expr.line, expr.col, enum, candidates,
-                      kind="enum")]
+                      kind="enum", role=_ENUM_ROLE)]
     variants = [name for name, _ in ctx.enums[enum]]
     if variant in variants:
         return []
     message = f"enum '{enum}' has no variant '{variant}' (it has: {', '.join(variants)})"
     line, col = _after_colons(ctx, expr.line, expr.col, enum, variant)
     return [_diag(ctx, R.E008_CODEGEN, message, line, col, variant, variants,
-                  kind="variant")]
+                  kind="variant", role=re.escape(enum) + r"\s*::\s*({name})(?![A-Za-z0-9_])")]
 
 
 def _record_type(ctx: CheckContext, lit: A.RecordLit) -> Diagnostic:
@@ -76,7 +88,7 @@ def _record_type(ctx: CheckContext, lit: A.RecordLit) -> Diagnostic:
     message = (f"unknown record type '{name}': no `type {name} {{ ... }}` is declared "
                f"(the literal would build an untyped record)")
     return _diag(ctx, R.E009_TYPE_ERROR, message, lit.line, lit.col, name,
-                 list(ctx.records), kind="record type")
+                 list(ctx.records), kind="record type", role=_RECORD_ROLE)
 
 
 def _unknown_pattern(ctx: CheckContext, pattern: A.VariantPat,
@@ -89,10 +101,17 @@ def _unknown_pattern(ctx: CheckContext, pattern: A.VariantPat,
     message = (f"unknown variant '{pattern.name}' in pattern: no enum declares it, so the "
                f"arm would test an unrelated case")
     return _diag(ctx, R.E009_TYPE_ERROR, message, pattern.line, pattern.col, pattern.name,
-                 candidates, kind="variant")
+                 candidates, kind="variant", role=_PATTERN_ROLE)
 
 
 # ---------------------------------------------------------------- helpers
+
+# Where else on the line the same name plays the same role ({name} is the escaped name,
+# group 1 its span); a rename patch rewrites all of them.
+_WORD_START = r"(?<![A-Za-z0-9_:.])"
+_ENUM_ROLE = _WORD_START + r"({name})(?=\s*::)"
+_RECORD_ROLE = _WORD_START + r"({name})(?=\s*\{{)"
+_PATTERN_ROLE = _WORD_START + r"({name})(?![A-Za-z0-9_]|\s*::)"
 
 def _is_declared_variant(ctx: CheckContext, name: str) -> bool:
     return any(name == v for variants in ctx.enums.values() for v, _ in variants)
@@ -123,26 +142,32 @@ def _after_colons(ctx: CheckContext, line: int, col: int, enum: str, variant: st
 
 
 def _diag(ctx: CheckContext, code: str, message: str, line: int, col: int, name: str,
-          candidates: Optional[list[str]], kind: str = "") -> Diagnostic:
+          candidates: Optional[list[str]], kind: str = "", role: str = "") -> Diagnostic:
     width = len(name.encode("utf-8", "surrogatepass"))
     diag = Diagnostic(code, "error", message, ctx.span_location(line, col, width))
     if candidates:
         best = closest_name(name, candidates)
         if best is not None:
-            patch = _rename(ctx, code, kind, name, best, line, col)
+            patch = _rename(ctx, code, kind, name, best, line, col, role)
             if patch is not None:
                 diag.patches.append(patch)
     return diag
 
 
 def _rename(ctx: CheckContext, code: str, kind: str, name: str, best: tuple[str, int],
-            line: int, col: int) -> Optional[SuggestedPatch]:
+            line: int, col: int, role: str) -> Optional[SuggestedPatch]:
     target, distance = best
     text = ctx.line_text(line)
     index = ctx.index_of(line, col)
     if text is None or index is None or text[index:index + len(name)] != name:
         return None
-    new_text = text[:index] + target + text[index + len(name):]
+    starts = {index}
+    if role:
+        pattern = re.compile(role.format(name=re.escape(name)))
+        starts.update(m.start(1) for m in pattern.finditer(ctx.masked_text(line)))
+    new_text = text
+    for start in sorted(starts, reverse=True):
+        new_text = new_text[:start] + target + new_text[start + len(name):]
     return SuggestedPatch(
         id=f"{code}-rename-{name}",
         description=f"rename {kind} '{name}' to '{target}'",
