@@ -257,3 +257,23 @@ def test_one_rename_fixes_every_use_of_a_misspelt_type_name_on_its_line():
         result, got = repaired_value(source)
         assert result.repaired_source.split("\n")[2] == fixed_line
         assert got == value
+
+
+def test_field_read_renames_cover_the_line_and_insertions():
+    source = ("type P { x: Int, yy: Int }\ntype Q { xx: Int }\nfn main() -> Int {\n"
+              "    let p = P { x: 1, yy: 2 }\n    let q = Q { xx: 5 }\n"
+              "    p.xx + p.xx * q.xx + p.y\n}\n")
+    diags = check_source(source).diagnostics
+    assert [(d.message, d.location.col, [(p.id, p.edits[0].new_text) for p in d.patches])
+            for d in diags] == [
+        ("unknown field 'xx' in record type 'P' (it has: x, yy)", 7,
+         [("E006-rename-xx", "    p.x + p.x * q.xx + p.y")]),
+        ("unknown field 'y' in record type 'P' (it has: x, yy)", 28,
+         [("E006-rename-y", "    p.xx + p.xx * q.xx + p.yy")]),
+    ]
+    first = repair_source(source)
+    assert first.diagnostics_after == 1            # two patches on one line: R8's rule
+    second = repair_source(first.repaired_source)
+    assert second.verify_passed is True
+    assert second.repaired_source.split("\n")[5] == "    p.x + p.x * q.xx + p.yy"
+    assert boruna.run(second.repaired_source).result == 1 + 1 * 5 + 2

@@ -14,7 +14,7 @@ from boruna.language import ast as A
 from . import registry as R
 from .context import CheckContext
 from .model import Confidence, Diagnostic, RelatedInfo, SuggestedPatch, TextEdit
-from .naming import closest_name
+from .naming import closest_name, levenshtein
 from .type_consistency import Env, _Checker
 
 
@@ -26,7 +26,7 @@ class _FieldReads(_Checker):
             owner = self.infer(expr.object, env)
             fields = self.ctx.records.get(owner) if owner else None
             if fields is not None and expr.field not in [name for name, _ in fields]:
-                self.out.append(_unknown_read(self.ctx, expr, owner, fields))
+                self.reads.append((expr, owner, fields))
         super().expr(expr, env)
 
     def warn(self, message: str, node) -> None:
@@ -34,15 +34,28 @@ class _FieldReads(_Checker):
 
 
 def check_field_reads(ctx: CheckContext) -> list[Diagnostic]:
+    """One diagnostic per (type, field, line); its patch renames all those reads."""
     checker = _FieldReads(ctx)
+    checker.reads = []
     for fn in ctx.program.functions():
         checker.function(fn)
-    return checker.out
+    groups: dict = {}
+    for expr, owner, fields in checker.reads:
+        where = _field_position(ctx, expr)
+        key = (owner, expr.field, where[0] if where else expr.line)
+        groups.setdefault(key, []).append((expr, where, fields))
+    out = []
+    for (owner, _field, _line), reads in groups.items():
+        expr, where, fields = reads[0]
+        others = [w[1] for _, w, _ in reads[1:] if w is not None and where is not None
+                  and w[0] == where[0]]
+        out.append(_unknown_read(ctx, expr, owner, fields, where, others))
+    return out
 
 
-def _unknown_read(ctx: CheckContext, expr: A.FieldAccess, owner: str, fields) -> Diagnostic:
+def _unknown_read(ctx: CheckContext, expr: A.FieldAccess, owner: str, fields, where,
+                  others: list[int]) -> Diagnostic:
     declared = [name for name, _ in fields]
-    where = _field_position(ctx, expr)
     if where is not None:
         line, index = where
         col = ctx.byte_col(line, index)
@@ -55,15 +68,17 @@ def _unknown_read(ctx: CheckContext, expr: A.FieldAccess, owner: str, fields) ->
     diag = Diagnostic(R.E006_UNKNOWN_FIELD, "error",
                       f"unknown field '{expr.field}' in record type '{owner}' (it has: "
                       f"{', '.join(declared)})", location, related=[related])
-    best = closest_name(expr.field, declared)
-    if best is not None and best[1] >= len(expr.field):
-        best = None         # every character differs (`z` for `x`): a guess, not a typo
+    # a field that shares nothing with the name (`x` for `z`) would be a guess, not a fix
+    plausible = [f for f in declared
+                 if levenshtein(expr.field, f) < max(len(expr.field), len(f))]
+    best = closest_name(expr.field, plausible)
     if best is not None and where is not None:
-        from .naming import levenshtein
-        tied = sum(1 for f in declared if levenshtein(expr.field, f) == best[1]) > 1
+        tied = sum(1 for f in plausible if levenshtein(expr.field, f) == best[1]) > 1
         line, index = where
         text = ctx.line_text(line)
-        new_text = text[:index] + best[0] + text[index + len(expr.field):]
+        new_text = text
+        for start in sorted({index, *others}, reverse=True):
+            new_text = new_text[:start] + best[0] + new_text[start + len(expr.field):]
         diag.patches.append(SuggestedPatch(
             id=f"E006-rename-{expr.field}",
             description=f"rename field '{expr.field}' to '{best[0]}'",
