@@ -277,3 +277,34 @@ def test_field_read_renames_cover_the_line_and_insertions():
     assert second.verify_passed is True
     assert second.repaired_source.split("\n")[5] == "    p.x + p.x * q.xx + p.yy"
     assert boruna.run(second.repaired_source).result == 1 + 1 * 5 + 2
+
+
+def test_other_language_builtin_names_get_a_low_confidence_builtin_patch():
+    source = ('fn main() -> Int {\n    let name = trim("  bob ")\n    let xs = push([1, 2], 3)\n'
+              '    let u = upper(name)\n    print(u)\n    len(xs) + len(u, 1)\n}\n')
+    diags = check_source(source).diagnostics
+    assert [(d.location.line, [(p.id, p.confidence.value, p.description) for p in d.patches])
+            for d in diags] == [
+        (2, [("E003-rename-trim", "Low", "use the builtin '__builtin_string_trim' for 'trim'")]),
+        (3, [("E003-rename-push", "Low", "use the builtin 'list_push' for 'push'")]),
+        (4, [("E003-rename-upper", "Low",
+              "use the builtin '__builtin_string_to_upper' for 'upper'")]),
+        (5, [("E003-rename-print", "Low", "use the builtin '__builtin_debug' for 'print'")]),
+        (6, [("E003-rename-len", "Low", "use the builtin 'list_len' for 'len'")]),
+    ]
+    result = repair_source(source)
+    assert result.repaired_source.split("\n")[1:6] == [
+        '    let name = __builtin_string_trim("  bob ")', "    let xs = list_push([1, 2], 3)",
+        "    let u = __builtin_string_to_upper(name)", "    __builtin_debug(u)",
+        "    list_len(xs) + list_len(u, 1)"]
+    # `len(u, 1)` has no one-argument fit: the arity error remains to be fixed by hand
+    assert [d.message for d in result.after.diagnostics] == [
+        "function 'list_len' expects 1 argument, got 2"]
+
+
+def test_equally_close_functions_prefer_the_one_the_call_fits():
+    source = ("fn sum2(a: Int, b: Int) -> Int { a + b }\nfn sum1(a: Int) -> Int { a }\n"
+              "fn main() -> Int {\n    sum(4)\n}\n")
+    result, value = repaired_value(source)
+    assert result.repaired_source.split("\n")[3] == "    sum1(4)"
+    assert value == 4

@@ -152,8 +152,44 @@ def enclosing_function(program: A.Program, line: int) -> Optional[A.FnDef]:
     return best
 
 
+def call_arity_at(ctx: CheckContext, name: str, line: int, col: int) -> Optional[int]:
+    """The argument count when `name` at (line, col) is the callee of a call, else None."""
+    from boruna.language.walk import iter_exprs
+    for fn in ctx.program.functions() if ctx.program is not None else ():
+        for expr in iter_exprs(fn):
+            if (isinstance(expr, A.Call) and isinstance(expr.func, A.Ident)
+                    and expr.func.name == name and expr.func.line == line
+                    and (not col or expr.func.col == col)):
+                return len(expr.args)
+    return None
+
+
+def _arities(ctx: CheckContext) -> dict[str, int]:
+    """Every callable name and its parameter count (user and library functions win)."""
+    try:
+        from boruna.language.names import BUILTIN_ARITIES
+    except ImportError:
+        BUILTIN_ARITIES = {}
+    out = dict(BUILTIN_ARITIES)
+    out.update({fn.name: len(fn.params) for fn in ctx.library_functions})
+    out.update({fn.name: len(fn.params) for fn in ctx.program.functions()})
+    return out
+
+
 def candidates(ctx: CheckContext, code: str, name: str, line: int, col: int) -> list[str]:
-    """Rename candidates in priority order (ties go to the earliest)."""
+    """Rename candidates in priority order (ties go to the earliest). For a call, the
+    functions taking that many arguments come first (an addition: among equally close
+    names, the one the call fits)."""
+    names = _candidates(ctx, code, name, line, col)
+    arity = call_arity_at(ctx, name, line, col) if code == "E003" and line else None
+    if arity is None:
+        return names
+    arities = _arities(ctx)
+    return ([n for n in names if arities.get(n) == arity]
+            + [n for n in names if arities.get(n) != arity])
+
+
+def _candidates(ctx: CheckContext, code: str, name: str, line: int, col: int) -> list[str]:
     program = ctx.program
     if program is None:
         return list(SHORT_BUILTINS)
@@ -201,8 +237,13 @@ def rename_patch(ctx: CheckContext, code: str, name: str, line: int, col: int
     if not line or not name:
         return None
     best = closest_name(name, candidates(ctx, code, name, line, col))
+    alias = None
     if best is None:
-        return None
+        from .builtin_aliases import builtin_for
+        alias = builtin_for(name, call_arity_at(ctx, name, line, col), _arities(ctx))
+        if alias is None:
+            return None
+        best = (alias, 0)
     target, distance = best
     text = ctx.line_text(line)
     if text is None:
@@ -213,6 +254,13 @@ def rename_patch(ctx: CheckContext, code: str, name: str, line: int, col: int
     new_line = text
     for pos in sorted(positions, reverse=True):
         new_line = new_line[:pos] + target + new_line[pos + len(name):]
+    if alias is not None:
+        return SuggestedPatch(
+            id=f"{code}-rename-{name}",
+            description=f"use the builtin '{target}' for '{name}'",
+            confidence=Confidence.LOW,
+            rationale=f"'{name}' is not defined; in .ax the builtin '{target}' does this",
+            edits=[TextEdit(start_line=line, old_text=text, new_text=new_line, file=ctx.file)])
     return SuggestedPatch(
         id=f"{code}-rename-{name}",
         description=f"rename '{name}' to '{target}'",
