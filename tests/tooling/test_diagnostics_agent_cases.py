@@ -308,3 +308,12 @@ def test_equally_close_functions_prefer_the_one_the_call_fits():
     result, value = repaired_value(source)
     assert result.repaired_source.split("\n")[3] == "    sum1(4)"
     assert value == 4
+
+
+def test_e001_caret_sits_under_the_character_after_unicode_and_tabs():
+    d = check_source('fn main() -> Int {\n    let s = "héllo" @ 1\n    0\n}\n').diagnostics[0]
+    assert (d.location.line, d.location.col) == (2, 22)        # byte column
+    assert d.message == ('unexpected character: "@"\n      let s = "héllo" @ 1\n'
+                         "  " + " " * 20 + "^")
+    d = check_source("fn main() -> Int {\n\tlet s = 1 @ 1\n\t0\n}\n").diagnostics[0]
+    assert d.message == 'unexpected character: "@"\n  \tlet s = 1 @ 1\n  \t' + " " * 10 + "^"

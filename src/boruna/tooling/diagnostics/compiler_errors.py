@@ -22,7 +22,10 @@ def lexer_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
     message = err.message
     text = ctx.line_text(err.line)
     if text is not None:
-        caret_pad = " " * max(err.col - 1, 0)
+        # the column counts bytes; the caret lines up under the character (tabs kept as
+        # tabs), which for ASCII without tabs is the reference's `col - 1` spaces
+        index = ctx.index_of(err.line, err.col) or 0
+        caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:index])
         message = f"{message}\n  {text}\n  {caret_pad}^"
     return Diagnostic(R.E001_LEXER, "error", message, ctx.location(err.line, err.col))
 
