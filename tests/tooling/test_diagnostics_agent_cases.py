@@ -317,3 +317,34 @@ def test_e001_caret_sits_under_the_character_after_unicode_and_tabs():
                          "  " + " " * 20 + "^")
     d = check_source("fn main() -> Int {\n\tlet s = 1 @ 1\n\t0\n}\n").diagnostics[0]
     assert d.message == 'unexpected character: "@"\n  \tlet s = 1 @ 1\n  \t' + " " * 10 + "^"
+
+
+FIELD_MATCH = '''enum Status { Idle, Busy(Int), Failed(String) }
+type Inner { st: Status }
+type State { status: Status, inner: Inner, flag: Bool }
+fn label(state: State) -> String {
+    let a = match state.status {
+        Idle => "idle"
+        Busy(n) => "busy"
+    }
+    let b = match state.inner.st { Idle => "i", Busy(_) => "b", Failed(e) => e }
+    let c = match state.flag { true => "t" }
+    a ++ b ++ c
+}
+fn main() -> String { label(State { status: Status::Idle, inner: Inner { st: Status::Idle }, flag: true }) }
+'''
+
+
+def test_matches_on_fields_of_record_parameters_are_checked_for_exhaustiveness():
+    assert only(FIELD_MATCH) == [
+        ("E005", "error", "non-exhaustive match on 'state.status' of type 'Status': missing "
+                          "variants: Failed", (5, 13, 8, 6), [("E005-add-arms", "High")]),
+        ("E005", "error", "non-exhaustive match on 'state.flag' of type 'Bool': missing "
+                          "patterns: false", (10, 13, 10, 45), [("E005-add-arms", "High")]),
+    ]
+    result, value = repaired_value(FIELD_MATCH)
+    lines = result.repaired_source.split("\n")
+    assert lines[7] == '        Failed(_) => __builtin_guard(0, false, "TODO: handle Status::Failed")'
+    assert lines[10] == ('    let c = match state.flag { true => "t", false => '
+                         '__builtin_guard(0, false, "TODO: handle false") }')
+    assert value == "idleit"

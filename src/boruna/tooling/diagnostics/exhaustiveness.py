@@ -78,18 +78,41 @@ def check_exhaustiveness(ctx: CheckContext) -> list[Diagnostic]:
             cases = _cases(ctx, param.ty)
             if cases is not None:
                 param_cases[param.name] = cases
-        if not param_cases:
-            continue
+        param_types = {param.name: param.ty for param in fn.params}
         for expr in iter_exprs(fn):
-            if not (isinstance(expr, A.Match) and isinstance(expr.value, A.Ident)):
+            if not isinstance(expr, A.Match):
                 continue
-            cases = param_cases.get(expr.value.name)
+            if isinstance(expr.value, A.Ident):
+                scrutinee, cases = expr.value.name, param_cases.get(expr.value.name)
+            else:
+                scrutinee, cases = _field_scrutinee(ctx, expr.value, param_types)
             if cases is None:
                 continue
-            diag = _check_match(ctx, expr, expr.value.name, cases)
+            diag = _check_match(ctx, expr, scrutinee, cases)
             if diag is not None:
                 out.append(diag)
     return out
+
+
+def _field_scrutinee(ctx: CheckContext, value, param_types: dict
+                     ) -> tuple[str, Optional[Cases]]:
+    """`state.status` (a field chain on a parameter of a declared record type) and the
+    cases of the field's declared type (an addition: an App's `match state.status { ... }`
+    that misses a variant stops the program with `no match found for value`)."""
+    path: list[str] = []
+    while isinstance(value, A.FieldAccess):
+        path.append(value.field)
+        value = value.object
+    if not path or not isinstance(value, A.Ident) or value.name not in param_types:
+        return "", None
+    ty = param_types[value.name]
+    for field_name in reversed(path):
+        if not isinstance(ty, A.Named) or ty.name not in ctx.records:
+            return "", None
+        ty = next((t for n, t in ctx.records[ty.name] if n == field_name), None)
+    if ty is None:
+        return "", None
+    return ".".join([value.name, *reversed(path)]), _cases(ctx, ty)
 
 
 def _check_match(ctx: CheckContext, match: A.Match, scrutinee: str, cases: Cases
