@@ -348,3 +348,40 @@ def test_matches_on_fields_of_record_parameters_are_checked_for_exhaustiveness()
     assert lines[10] == ('    let c = match state.flag { true => "t", false => '
                          '__builtin_guard(0, false, "TODO: handle false") }')
     assert value == "idleit"
+
+
+def test_record_literals_missing_fields_get_zero_value_patches():
+    source = ("type Q { a: Int, s: String }\n"
+              "type P { x: Int, name: String, tags: List<String>, o: Option<Int>, ok: Bool, "
+              "f: Float, q: Q }\nfn main() -> Int {\n    let p = P { x: 1 }\n    p.x\n}\n")
+    assert only(source) == [
+        ("E006", "error", "record literal of type 'P' is missing fields name, tags, o, ok, f, q "
+                          "— give every declared field (they would be Unit at run time), or "
+                          "start from a value with `P { ..base, ... }`", (4, 13, 4, 14),
+         [("E006-add-fields-P", "Medium")])]
+    result, value = repaired_value(source)
+    assert result.repaired_source.split("\n")[3] == (
+        '    let p = P { x: 1, name: "", tags: [], o: None, ok: false, f: 0.0, '
+        'q: Q { a: 0, s: "" } }')
+    assert value == 1
+
+
+def test_missing_fields_in_multi_line_literals_and_with_misspelt_labels():
+    source = ("type P { x: Int, y: Int, name: String }\nfn main() -> Int {\n    let p = P {\n"
+              "        x: 1,\n        y: 2\n    }\n    p.y\n}\n")
+    result, value = repaired_value(source)
+    assert result.repaired_source.split("\n")[3:7] == [
+        "        x: 1,", "        y: 2,", '        name: ""', "    }"]
+    assert value == 2
+    # `yy` is renamed to `y`; only `name` is reported missing
+    source = "type P { x: Int, y: Int, name: String }\nfn main() -> Int {\n" \
+             "    let p = P { x: 1, yy: 2 }\n    p.y\n}\n"
+    assert [d.message.split(" —")[0] for d in check_source(source).diagnostics] == [
+        "unknown field 'yy' in record type 'P'",
+        "record literal of type 'P' is missing field name"]
+    # a spread supplies the rest; an enum-typed field has no zero value, so no patch
+    assert only("type P { x: Int, y: Int }\nfn f(b: P) -> P { P { ..b, x: 1 } }\n"
+                "fn main() -> Int { f(P { x: 0, y: 0 }).y }\n") == []
+    diags = check_source("enum E { A }\ntype P { x: Int, e: E }\n"
+                         "fn main() -> Int { P { x: 1 }.x }\n").diagnostics
+    assert [(d.id, d.patches) for d in diags] == [("E006", [])]

@@ -10,6 +10,7 @@ from .context import CheckContext
 from .entry_point import check_entry_point
 from .exhaustiveness import check_exhaustiveness
 from .field_access import check_field_reads
+from .missing_fields import check_missing_fields
 from .model import Diagnostic, DiagnosticSet
 from .record_fields import check_record_fields
 from .type_consistency import check_type_consistency
@@ -19,8 +20,8 @@ from .type_names import check_type_names
 STRICT = False
 
 # Run in this order; each appends its findings in AST order.
-ANALYZERS = (check_exhaustiveness, check_record_fields, check_field_reads, check_capabilities,
-             check_type_names, check_type_consistency, check_entry_point)
+ANALYZERS = (check_exhaustiveness, check_record_fields, check_missing_fields, check_field_reads,
+             check_capabilities, check_type_names, check_type_consistency, check_entry_point)
 
 
 def _parse(source: str):
