@@ -41,19 +41,10 @@ PRETTY_DEPTH = 64
 cannot grow quadratically (a 20,000-deep list would otherwise need ~400 MB of spaces)."""
 
 
-def _finite(value: Any) -> Any:
-    """A copy of `value` with every NaN/±Infinity float replaced by None."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    return value
-
-
 def _compact(value: Any) -> str:
-    return json.dumps(_finite(value), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    from boruna.service.json_text import compact_json
+
+    return compact_json(value)
 
 
 def _shallow(value: Any, depth: int, nonce: str, raw: list) -> Any:
@@ -63,9 +54,7 @@ def _shallow(value: Any, depth: int, nonce: str, raw: list) -> Any:
     if not isinstance(value, (dict, list, tuple)):
         return value
     if depth >= PRETTY_DEPTH:
-        from boruna.language.deep_stack import call_deep
-
-        raw.append(call_deep(_compact, value))
+        raw.append(_compact(value))
         return f"{nonce}:{len(raw) - 1}"
     if isinstance(value, dict):
         return {k: _shallow(v, depth + 1, nonce, raw) for k, v in value.items()}

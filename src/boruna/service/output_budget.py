@@ -1,12 +1,12 @@
 """`limits.max_output_bytes`: the compact JSON of `result` plus every UI tree must fit the cap."""
 from __future__ import annotations
 
-import json
+from boruna.service.json_text import compact_json
 
 
 def compact_size(value) -> int:
-    """Bytes of `value` as compact JSON (no spaces, raw UTF-8)."""
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    """Bytes of `value` as compact JSON (no spaces, raw UTF-8), as the response prints it."""
+    return len(compact_json(value).encode("utf-8"))
 
 
 def exceeds_budget(cap: int, result, ui_output) -> bool:

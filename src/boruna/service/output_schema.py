@@ -4,9 +4,14 @@ from __future__ import annotations
 import json
 
 from boruna.service.envelope import fail
+from boruna.service.json_text import deeper_than
 
 MAX_SCHEMA_BYTES = 262_144
 MAX_REPORTED_ERRORS = 100
+MAX_RECURSIVE_DEPTH = 5_000
+"""A result nesting deeper than this is not validated against a schema with references: the
+validator's cost grows with the square of the depth it follows (30,000 levels: ~1 minute)."""
+REFERENCE_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
 
 
 def _pointer(path) -> str:
@@ -38,6 +43,29 @@ def schema_problem(schema) -> str | None:
     return None
 
 
+def _may_recurse(schema) -> bool:
+    """Whether `schema` holds a reference (so validation can follow the result's depth)."""
+    stack = [schema]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if any(key in item for key in REFERENCE_KEYWORDS):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _too_deep(steps: int) -> dict:
+    return fail("validation_failed", "result does not match output_schema",
+                phase="output_validation", steps=steps,
+                errors=[{"message": "result nests more than "
+                                    f"{MAX_RECURSIVE_DEPTH} levels: too deep to validate "
+                                    "against a recursive output_schema", "path": ""}],
+                total_errors=1, truncated=False)
+
+
 def check_output(schema, result, steps: int) -> dict | None:
     """None when `result` conforms; otherwise the `invalid_output_schema`/`validation_failed` response."""
     from jsonschema import Draft202012Validator
@@ -45,9 +73,13 @@ def check_output(schema, result, steps: int) -> dict | None:
     problem = schema_problem(schema)
     if problem is not None:
         return fail("invalid_output_schema", problem)
+    if _may_recurse(schema) and deeper_than(result, MAX_RECURSIVE_DEPTH):
+        return _too_deep(steps)
     validator = Draft202012Validator(schema)
     try:
         errors = list(validator.iter_errors(result))
+    except RecursionError:
+        return _too_deep(steps)
     except Exception as err:  # unresolvable $ref and the like surface only while validating
         return fail("invalid_output_schema", f"output_schema is not a valid JSON Schema: {err}")
     if not errors:

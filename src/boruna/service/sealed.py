@@ -45,8 +45,9 @@ def encode_event(event: dict, module) -> dict:
 
 def canonical_log(version: int, events: list[dict]) -> str:
     """The digested form of a log: compact JSON with sorted keys."""
-    return json.dumps({"version": version, "events": events}, separators=(",", ":"),
-                      sort_keys=True, ensure_ascii=False)
+    from boruna.service.json_text import compact_json
+
+    return compact_json({"version": version, "events": events}, sort_keys=True)
 
 
 def first_divergence(original: list[dict], replayed: list[dict]) -> str | None:
