@@ -74,3 +74,13 @@ fn clamp(x: Int, lo: Int, hi: Int) -> Int
 fn main() -> List<Int> { [clamp(5, 0, 3), clamp(-1, 0, 3), clamp(2, 0, 3)] }
 """
     assert ok(src) == ([3, 0, 2], 86)
+
+
+def test_ensures_when_every_branch_returns():
+    src = ("fn f(c: Bool) -> Int ensures result > 1 { if c { return 1 } else { return 2 } }\n"
+           "fn main() -> List<Int> { [f(false), f(true)] }\n")
+    assert fails(src) == ("\"postcondition 1 failed in `f`\" [counterexample: (true)]", 23)
+    src = ("fn f(n: Int) -> Int ensures result >= 0 {\n"
+           "    let mut i = 0\n    while true { if i == n { return i } i = i + 1 }\n}\n"
+           "fn main() -> List<Int> { [f(3), f(0)] }\n")
+    assert ok(src) == ([3, 0], 74)

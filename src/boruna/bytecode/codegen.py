@@ -17,6 +17,7 @@ docs/compatibility.md ("Codegen and VM") lists each case:
   catch-all arm ends the match instead of falling into later arms;
 * patterns nested deeper than one level are checked level by level (`match_nested`);
 * a function whose end is a jump target always ends with `Ret`;
+* in a function with `ensures`, every `return` jumps to the postconditions;
 * block-local names go out of scope at the end of their block (slots are still never reused).
 """
 from __future__ import annotations
