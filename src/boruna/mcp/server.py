@@ -30,7 +30,7 @@ from mcp.shared.message import SessionMessage
 
 from boruna import __version__
 from boruna.mcp.params import describe_validation_error, input_schema
-from boruna.mcp.stdin_lines import SanitizedLines
+from boruna.mcp.stdin_lines import AnswerCountingStream, SanitizedLines
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
 from boruna.service import render
 from boruna.service.boundary import internal_error
@@ -157,7 +157,8 @@ class BorunaServer:
         lines = SanitizedLines(stdin)
         async with stdio_server(stdin=lines) as (read_stream, write_stream):
             lines.reply = lambda error: write_stream.send(SessionMessage(error))
-            await server.run(read_stream, write_stream, self.initialization_options())
+            answers = AnswerCountingStream(write_stream, lines.in_flight)
+            await server.run(read_stream, answers, self.initialization_options())
 
 
 def _default_dir(flag_value: Optional[str], relative: str, bundled) -> Path:

@@ -106,15 +106,104 @@ def _depth(value) -> int:
     return deepest
 
 
+EOF_GRACE_SECONDS = 5.0
+"""How long EOF on stdin waits for calls still running before the session ends."""
+
+
+class InFlight:
+    """Requests read from stdin and not yet answered, so EOF can wait for their answers.
+
+    Without it, a client that writes its requests and then closes stdin (`printf ... |
+    boruna-mcp`) gets `Connection closed` for every call still running at EOF. The wait is
+    bounded by EOF_GRACE_SECONDS.
+    """
+
+    def __init__(self):
+        self._open: dict[str, int] = {}
+        self._drained = None
+
+    @staticmethod
+    def _key(request_id) -> str:
+        return str(request_id)
+
+    def note_inbound(self, line: str) -> None:
+        """Count a request line; a `notifications/cancelled` forgets its request."""
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+            return
+        if "id" in message:
+            key = self._key(message["id"])
+            self._open[key] = self._open.get(key, 0) + 1
+        elif message["method"] == "notifications/cancelled":
+            params = message.get("params")
+            if isinstance(params, dict) and "requestId" in params:
+                self._forget(self._key(params["requestId"]))
+
+    def note_outbound(self, message) -> None:
+        """Count an answer (a JSON-RPC response or error) the server wrote."""
+        import mcp_types as types
+
+        if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) \
+                and message.id is not None:
+            key = self._key(message.id)
+            if self._open.get(key, 0) > 1:
+                self._open[key] -= 1
+            else:
+                self._forget(key)
+
+    def _forget(self, key: str) -> None:
+        self._open.pop(key, None)
+        if not self._open and self._drained is not None:
+            self._drained.set()
+
+    async def drained(self, grace_seconds: float = EOF_GRACE_SECONDS) -> None:
+        """Return once every counted request has been answered (or cancelled), or after
+        `grace_seconds`: a client closing stdin to shut the server down must not wait for
+        an endless run (the SDK then answers what is left with `Connection closed`)."""
+        import anyio
+
+        with anyio.move_on_after(grace_seconds):
+            while self._open:
+                self._drained = anyio.Event()
+                await self._drained.wait()
+
+
+class AnswerCountingStream:
+    """The transport's write stream, reporting each outgoing message to an `InFlight`."""
+
+    def __init__(self, stream, in_flight: InFlight):
+        self._stream = stream
+        self._in_flight = in_flight
+
+    async def send(self, item) -> None:
+        await self._stream.send(item)
+        self._in_flight.note_outbound(getattr(item, "message", None))
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def __aenter__(self):
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info):
+        return await self._stream.__aexit__(*exc_info)
+
+
 class SanitizedLines:
     """Async iteration over an anyio text file's JSON-RPC lines (see the module docstring).
 
     `reply` (set once the transport is open) is an async callable sending a JSONRPCError.
+    At EOF the iteration ends only after `in_flight` reports every request answered.
     """
 
     def __init__(self, async_file):
         self._file = async_file
         self.reply = None
+        self.in_flight = InFlight()
 
     def __aiter__(self):
         return self
@@ -123,6 +212,7 @@ class SanitizedLines:
         while True:
             line = await self._file.readline()
             if not line:
+                await self.in_flight.drained()
                 raise StopAsyncIteration
             if not line.strip():
                 continue
@@ -132,6 +222,7 @@ class SanitizedLines:
             except Exception:  # never let the reader die: the SDK gets the raw line
                 return line
             if error is None:
+                self.in_flight.note_inbound(line)
                 return line
             if self.reply is not None:
                 await self.reply(error)
