@@ -161,6 +161,9 @@ cdef int64_t C_MAX_STR_CHARS_FAST = (16 * 1024 * 1024) // 4
 cdef int64_t C_WALK_MIN = 64 * 1024 * 1024
 cdef int64_t I64_MAX_C = BOR_I64_MAX
 cdef int64_t I64_MIN_C = BOR_I64_MIN
+# exact match tag of an Int scrutinee n (0 <= n < limit) is -(base + n): codegen.match_tag_int
+cdef int64_t INT_TAG_BASE_C = 1 << 30
+cdef int64_t INT_TAG_LIMIT_C = 1 << 20
 
 # run status returned by execute_bounded
 FINISHED = 0
@@ -1539,16 +1542,15 @@ cdef class Machine:
     cdef int64_t _match(self, Val* v, int64_t table) except? -2:
         """Pop v and push its unwrapped value; returns the arm target or -1 (no match)."""
         cdef int64_t tag = -1, k, start, n, at, t, code
-        cdef bint is_int = False
-        cdef int64_t ival = 0
+        cdef int64_t itag = -1          # exact Int tag (codegen.match_tag_int), else -1
         cdef object payload = None
         cdef object o
         cdef int64_t etype = -1, evar = -1
         if v.tag == T_BOOL:
             tag = 1 if v.i else 0
         elif v.tag == T_INT:
-            is_int = True
-            ival = v.i
+            if 0 <= v.i < INT_TAG_LIMIT_C:
+                itag = -INT_TAG_BASE_C - v.i
         elif v.tag == T_OBJ:
             o = <object>v.o
             t_ = type(o)
@@ -1572,7 +1574,7 @@ cdef class Machine:
         n = self.tbl_len[table]
         for k in range(n):
             at = self.arms[2 * (start + k)]
-            if at == tag or at == -1 or (is_int and at >= 0 and at == ival):
+            if at == tag or at == -1 or at == itag:
                 break
             if at <= -1000 and etype >= 0:
                 code = -at - 1000

@@ -305,3 +305,35 @@ fn main() -> String {
         part = run(module, slice_steps=k, on_progress=lambda steps: None)
         assert (part.result, part.steps, part.ui_output) == \
             (whole.result, whole.steps, whole.ui_output)
+
+
+# ------------------------------------------------------------------ integer literal arms
+
+def test_an_int_scrutinee_never_hits_bool_or_variant_arms():
+    # tags 1/0 (true/false) and variant indexes are not integer literal arms
+    assert ok('fn main() -> String { match 1 { true => "t", _ => "o" } }') == ("o", 6)
+    assert ok('fn main() -> String { match 0 { false => "f", n => "n" } }')[0] == "n"
+    src = 'enum C { Red, Green }\nfn main() -> String { match 1 { Green => "g", x => "x" } }'
+    assert ok(src)[0] == "x"
+    src = 'enum C { Red, Green }\nfn main() -> String { match 0 { Red => "r" } }'
+    assert fails(src)[0] == "no match found for value"
+
+
+def test_integer_literal_arms_keep_the_reference_tag_for_bools_and_variants():
+    # vm.md §2.2: an arm `1` has tag 1, which a Bool true or a variant with index 1 hits
+    assert ok('fn main() -> String { match true { 1 => "one", _ => "o" } }')[0] == "one"
+    src = 'enum C { Red, Green }\nfn main() -> String { match C::Green { 1 => "one", _ => "o" } }'
+    assert ok(src)[0] == "one"
+
+
+def test_integer_literal_arms_up_to_the_table_limit_and_beyond():
+    src = """fn name(n: Int) -> String {
+    match n { 0 => "zero", 1 => "one", 1048575 => "max", 1048576 => "big", _ => "other" }
+}
+fn main() -> List<String> { [name(0), name(1), name(7), name(-1), name(1048575), name(1048576)] }"""
+    assert ok(src)[0] == ["zero", "one", "other", "other", "max", "big"]
+    module = compile_source("fn main() -> Int { match 5 { 5 => 1, _ => 0 } }")
+    assert module.functions[0].match_tables[0] == [(5, 2), (-(2**30 + 5), 2), (-1, 5)]
+    assert run(module).result == 1
+    nested = 'fn main() -> String { match Some(2) { Some(1) => "a", Some(2) => "b", _ => "c" } }'
+    assert ok(nested)[0] == "b"

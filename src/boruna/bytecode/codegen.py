@@ -50,6 +50,22 @@ def match_tag_exact(type_id: int, variant: int) -> int:
     return -(EXACT_TAG_BASE + type_id * 256 + variant)
 
 
+# integer literal arms 0 <= n < INT_TAG_LIMIT also get the tag -(INT_TAG_BASE + n), which only
+# an Int scrutinee equal to n hits (below every exact enum tag); larger literals use equality
+INT_TAG_BASE = 2**30
+INT_TAG_LIMIT = 2**20
+
+
+def match_tag_int(n: int) -> int:
+    """Match-arm tag that hits only `Int(n)` (an addition)."""
+    return -(INT_TAG_BASE + n)
+
+
+def _table_int(value: int) -> bool:
+    """True if an integer literal pattern can be a match-table arm."""
+    return 0 <= value < INT_TAG_LIMIT
+
+
 def _err(message: str, node=None) -> CompileError:
     return CompileError("E008", message, getattr(node, "line", 0) or 0,
                         getattr(node, "col", 0) or 0)
@@ -580,7 +596,7 @@ class _FnGen:
         else:
             arm_ctx, left = (DISCARD if ctx == DISCARD else TAIL), False
         chain = any(isinstance(a.pattern, ast.StringPat) for a in e.arms) or any(
-            isinstance(a.pattern, ast.IntPat) and not 0 <= a.pattern.value < 2**31
+            isinstance(a.pattern, ast.IntPat) and not _table_int(a.pattern.value)
             for a in e.arms)
         self.expr(e.value, VALUE)
         if chain:
@@ -709,7 +725,7 @@ class _FnGen:
             self.emit("Pop")
             return
         if isinstance(p, ast.StringPat) or (isinstance(p, ast.IntPat)
-                                             and not 0 <= p.value < 2**31):
+                                             and not _table_int(p.value)):
             self.emit("PushConst", self.const(p.value))
             self.emit("Eq")
             fixups.append(("jump", self.emit("JmpIfNot", 0), 1))
@@ -743,7 +759,9 @@ class _FnGen:
         if isinstance(p, ast.ErrPat):
             return [-5]
         if isinstance(p, ast.IntPat):
-            return [p.value]
+            # the reference's tag (hit by a Bool or an enum variant with that index) and the
+            # exact Int tag (rule-3 fix: equal integers match)
+            return [p.value, match_tag_int(p.value)]
         if isinstance(p, ast.VariantPat):
             sites = self.info.variant_sites.get(p.name)
             if not sites:
