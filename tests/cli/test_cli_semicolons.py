@@ -43,3 +43,12 @@ def test_semicolon_between_statements_is_not_removed(cli, tmp_path):
     assert result.err.splitlines()[-1] == (
         "  = help: statements end at the end of their line; put each on its own line "
         "instead of separating them with ';'")
+
+
+def test_semicolon_after_an_unfinished_statement_is_not_the_problem(cli, tmp_path):
+    source = "fn main() -> Int {\n    let x = ;\n    1\n}\n"
+    assert check_tool(source)["diagnostics"][0].get("patches", []) == []
+    prog = tmp_path / "unfinished.ax"
+    prog.write_text(source)
+    result = cli("run", prog)
+    assert "help" not in result.err

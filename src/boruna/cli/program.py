@@ -68,6 +68,10 @@ def _compile_helps(err, path: str, source: str) -> list[str]:
         name, op = compound.groups()
         return [f"there is no '{op}=': write '{name} = {name} {op} ...'" + fix]
     if first.endswith("found Semi"):
+        from boruna.tooling.diagnostics.parse_fixes import unfinished_before_semicolon
+
+        if unfinished_before_semicolon(before):
+            return []
         after = text[col:].decode("utf-8", "replace").strip() if text else "x"
         if after and not after.startswith("//"):
             return ["statements end at the end of their line; put each on its own line "

@@ -103,6 +103,12 @@ def _drop_stray_brace(message: str, line: int, col: int, ctx: CheckContext
         edits=[TextEdit(line, text, rest if rest.strip() else "", ctx.file)])
 
 
+def unfinished_before_semicolon(code: str) -> bool:
+    """Whether the code before a `;` cannot end a statement (`let x = ;`, `a + ;`)."""
+    stripped = code.rstrip()
+    return not stripped or stripped[-1] in "=+-*/%<>!&|,([{:"
+
+
 def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
                      ) -> Optional[SuggestedPatch]:
     """`let x = 1;`: remove every `;` that ends a line of code (strings and comments kept),
@@ -112,7 +118,7 @@ def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
     edits = []
     for number, (text, masked) in enumerate(zip(ctx.lines, ctx.masked), start=1):
         code = masked.rstrip()
-        if code.endswith(";"):
+        if code.endswith(";") and not unfinished_before_semicolon(text[:len(code) - 1]):
             cut = len(code) - 1
             edits.append(TextEdit(number, text, text[:cut].rstrip() + text[cut + 1:], ctx.file))
     if not any(edit.start_line == line for edit in edits):
