@@ -209,6 +209,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     logging.basicConfig(level=os.environ.get("BORUNA_MCP_LOG", "WARNING").upper(),
                         stream=sys.stderr)
     previous = _exit_on_ctrl_c()
+    if _is_terminal(sys.stdin):
+        print("boruna-mcp: serving MCP (JSON-RPC lines) on stdin/stdout for a coding agent; "
+              "register it with your agent instead of typing here (docs/registering.md). "
+              "Ctrl-C stops it.", file=sys.stderr, flush=True)
     try:
         anyio.run(BorunaServer(templates_dir, libs_dir).serve_stdio)
     except KeyboardInterrupt:
@@ -219,6 +223,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
             signal.signal(signal.SIGINT, previous)
     return 0
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _exit_on_ctrl_c():
