@@ -123,3 +123,16 @@ def test_missing_template_argument_shows_the_arguments(cli, tmp_path, monkeypatc
                           'entity_name, fields: --args "entity_name=...,fields=...")\n')
     assert list(tmp_path.iterdir()) == []
 
+
+
+def test_main_with_parameters_explains_that_run_passes_none(cli, tmp_path):
+    prog = tmp_path / "args.ax"
+    prog.write_text("fn main(n: Int) -> Int {\n    n * 2\n}\n")
+    result = cli("run", prog)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "error: runtime error: type error: expected numeric, got Unit",
+        "  after 3 steps",
+        "  = help: `main` takes 1 parameter but a run passes none (they are Unit); write the "
+        "inputs into the program as literals",
+    ]

@@ -109,6 +109,10 @@ def _print_trace(outcome, console: Console) -> None:
 def _hint(message: str, module) -> str | None:
     if not module.functions and message.startswith("invalid function index"):
         return "the program declares no function; add `fn main() -> Int { ... }` to run it"
+    entry = module.functions[module.entry] if 0 <= module.entry < len(module.functions) else None
+    if entry is not None and entry.arity:
+        return (f"`{entry.name}` takes {plural(entry.arity, 'parameter')} but a run passes "
+                "none (they are Unit); write the inputs into the program as literals")
     if message.startswith("type error: expected numeric, got String"):
         return "`+` adds numbers; join strings with `++` (`boruna check` reports this before running)"
     if message.startswith("capability denied:"):
