@@ -187,6 +187,70 @@ def _worse(before: DiagnosticSet, after: DiagnosticSet) -> Optional[str]:
     return None
 
 
+BATCH_MIN_PATCHES = 8
+"""From this many selected patches, repair first tries them all with one re-check."""
+
+
+def _entry(diagnostic_id: str, patch: SuggestedPatch) -> dict:
+    return {"diagnostic_id": diagnostic_id, "patch_id": patch.id,
+            "description": patch.description}
+
+
+def _apply_one_by_one(text: str, selection, current: DiagnosticSet, file, libs_dir):
+    """Apply each patch to the previous result, re-checking after each and skipping any
+    that would make the source worse. Returns (text, diagnostics, applied, skipped)."""
+    applied, skipped = [], []
+    shifts = LineShifts()
+    for diagnostic_id, patch in selection:
+        try:
+            candidate = apply_patch(text, shifts.rebase(patch))
+        except PatchFailed as failure:
+            skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
+            continue
+        if candidate != text:
+            checked = check_source(candidate, file, libs_dir)
+            reason = _worse(current, checked)
+            if reason is not None:
+                skipped.append({"diagnostic_id": diagnostic_id, "reason": reason})
+                continue
+            text, current = candidate, checked
+            shifts.record(patch)
+        applied.append(_entry(diagnostic_id, patch))
+    return text, current, applied, skipped
+
+
+def _apply_in_one_go(text: str, selection, current: DiagnosticSet, file, libs_dir,
+                     fixes_error: set):
+    """Many patches (say a hundred misspelt names in a large file) would cost a re-check
+    each. Apply them all and check once; keep the outcome when it parses as well as before
+    and every applied patch of an error diagnostic removed at least one error (so none can
+    have made things worse). Otherwise (None) repair goes one by one."""
+    if len(selection) < BATCH_MIN_PATCHES:
+        return None
+    applied, skipped = [], []
+    expected_fixes = 0
+    shifts = LineShifts()
+    original = text
+    for diagnostic_id, patch in selection:
+        try:
+            candidate = apply_patch(text, shifts.rebase(patch))
+        except PatchFailed as failure:
+            skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
+            continue
+        if candidate != text:
+            text = candidate
+            shifts.record(patch)
+            expected_fixes += id(patch) in fixes_error
+        applied.append(_entry(diagnostic_id, patch))
+    if text == original:
+        return None
+    checked = check_source(text, file, libs_dir)
+    if (_worse(current, checked) is not None
+            or checked.error_count > current.error_count - expected_fixes):
+        return None
+    return text, checked, applied, skipped
+
+
 def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "best",
                        target: Optional[str] = None, file: Optional[str] = None, *,
                        fresh: bool = False, libs_dir=None) -> RepairResult:
@@ -198,25 +262,16 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
     selection = select_patches(diagnostics, mode, target)
     if not selection and any(d.patches for d in diagnostics.diagnostics):
         result.skipped.append({"diagnostic_id": "all", "reason": NO_PATCHES_REASON})
-    current_text = source
     current = diagnostics if fresh else check_source(source, file, libs_dir)
-    shifts = LineShifts()
-    for diagnostic_id, patch in selection:
-        try:
-            candidate = apply_patch(current_text, shifts.rebase(patch))
-        except PatchFailed as failure:
-            result.skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
-            continue
-        if candidate != current_text:
-            checked = check_source(candidate, file, libs_dir)
-            reason = _worse(current, checked)
-            if reason is not None:
-                result.skipped.append({"diagnostic_id": diagnostic_id, "reason": reason})
-                continue
-            current_text, current = candidate, checked
-            shifts.record(patch)
-        result.applied.append({"diagnostic_id": diagnostic_id, "patch_id": patch.id,
-                               "description": patch.description})
+    fixes_error = {id(p) for d in diagnostics.diagnostics if d.is_error for p in d.patches}
+    batch = _apply_in_one_go(source, selection, current, file, libs_dir, fixes_error)
+    if batch is not None:
+        current_text, current, applied, skipped = batch
+    else:
+        current_text, current, applied, skipped = _apply_one_by_one(
+            source, selection, current, file, libs_dir)
+    result.applied.extend(applied)
+    result.skipped.extend(skipped)
     result.repaired_source = current_text
     result.after = current
     result.diagnostics_after = len(current)
