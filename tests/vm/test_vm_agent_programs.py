@@ -337,3 +337,20 @@ fn main() -> List<String> { [name(0), name(1), name(7), name(-1), name(1048575),
     assert run(module).result == 1
     nested = 'fn main() -> String { match Some(2) { Some(1) => "a", Some(2) => "b", _ => "c" } }'
     assert ok(nested)[0] == "b"
+
+
+def test_returns_from_loops_and_arms_with_values_on_the_other_paths():
+    src = ("fn f(x: Int) -> Int { for i in [1] { if x > 0 { return 1 } } "
+           "if x < 0 { 2 } else { return 3 } }\n"
+           "fn main() -> List<Int> { [f(-1), f(0), f(1)] }")
+    assert ok(src)[0] == [2, 3, 1]
+    src = ("fn f(x: Int) -> Int { match x { 0 => { return 10 }, n => if n > 0 { n } "
+           "else { return 0 - n } } }\nfn main() -> List<Int> { [f(0), f(5), f(-5)] }")
+    assert ok(src)[0] == [10, 5, 5]
+    src = ("fn f(o: Option<Option<Int>>) -> Int { match o { Some(Some(n)) => n, "
+           "Some(None) => { return -1 }, None => 0 } }\n"
+           "fn main() -> List<Int> { [f(Some(Some(4))), f(Some(None)), f(None)] }")
+    assert ok(src)[0] == [4, -1, 0]
+    src = ('fn f(s: String) -> Int { match s { "a" => 1, "b" => { return 2 } } }\n'
+           'fn main() -> List<Int> { [f("a"), f("b"), f("c")] }')
+    assert fails(src)[0] == "no match found for value"
