@@ -173,13 +173,6 @@ def format_diagnostics_summary(diags: list, path: str, style: Style) -> str:
 # ------------------------------------------------------------------ runs
 
 
-def format_value_text(value: Any) -> str:
-    """The language's display of a value (`boruna.runtime.display`)."""
-    from boruna.runtime.display import display
-
-    return display(value)
-
-
 def format_ui_tree(tree: Any, module: Any) -> str:
     from boruna.runtime.encoding import format_value
 

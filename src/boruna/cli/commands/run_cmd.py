@@ -16,8 +16,9 @@ from boruna.cli.json_output import call_tool, print_response
 from boruna.cli.policy_option import PolicyOption, load_policy_option
 from boruna.cli.program import (compile_file, is_bytecode_path, load_bytecode, read_source,
                                 resolve_libs_dir)
+from boruna.cli.named_display import named_display
 from boruna.cli.progress import ProgressLine
-from boruna.cli.render import format_ui_tree, format_value_text, plural
+from boruna.cli.render import format_ui_tree, plural
 
 SLICE_STEPS = 100_000
 
@@ -82,7 +83,7 @@ def _report(outcome, module, args, console: Console, interrupted: bool) -> int:
         if hint:
             console.err(f"  {console.err_style.gutter('=')} help: {hint}")
         return EXIT_FAILURE
-    console.out(format_value_text(outcome.result))
+    console.out(named_display(outcome.result, module))
     if outcome.ui_output:
         console.out("")
         console.out("--- UI Output ---")
