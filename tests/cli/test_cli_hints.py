@@ -136,3 +136,26 @@ def test_main_with_parameters_explains_that_run_passes_none(cli, tmp_path):
         "  = help: `main` takes 1 parameter but a run passes none (they are Unit); write the "
         "inputs into the program as literals",
     ]
+
+
+def test_template_list_marks_optional_arguments(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    lines = cli("template", "list").out.splitlines()
+    feed = lines.index("  realtime-feed v1.0.0 - Polled event feed with a timer and a per-window "
+                       "rate limit")
+    assert lines[feed + 1] == "    args: feed_name, poll_interval_ms (optional, default 1000)"
+    result = cli("template", "apply", "realtime-feed")
+    assert result.err == ('error: missing required argument: feed_name (realtime-feed takes '
+                          'feed_name, poll_interval_ms (optional, default 1000): '
+                          '--args "feed_name=...")\n')
+
+
+def test_template_list_json_is_unchanged_by_optional_arguments(cli, tmp_path, monkeypatch):
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    listed = json.loads(cli("template", "list", "--json").out)["templates"]
+    feed = [t for t in listed if t["name"] == "realtime-feed"][0]
+    assert sorted(feed) == ["args", "capabilities", "dependencies", "description", "name",
+                            "version"]
+    assert feed["args"] == ["feed_name", "poll_interval_ms"]

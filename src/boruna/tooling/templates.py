@@ -9,7 +9,7 @@ A template name can never reach outside the templates directory.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -65,7 +65,9 @@ class TemplateManifest(BaseModel):
 
 @dataclass
 class TemplateInfo:
-    """One entry of `boruna_template_list`; `args` holds the argument names, sorted."""
+    """One entry of `boruna_template_list`; `args` holds the argument names, sorted.
+    `optional` maps each argument that is not required to its default's text ("" when it
+    has none); it is for people (`boruna template list`), not part of the tool's response."""
 
     name: str
     version: str
@@ -73,6 +75,7 @@ class TemplateInfo:
     dependencies: list[str]
     capabilities: list[str]
     args: list[str]
+    optional: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "version": self.version, "description": self.description,
@@ -176,9 +179,11 @@ def list_templates(templates_dir: Union[str, Path]) -> list[TemplateInfo]:
             manifest = _parse_manifest_text(text)
         except ValueError as exc:
             raise TemplateError(f"parse {manifest_path}: {exc}") from None
+        optional = {name: _default_text(spec.default) if spec.has_default() else ""
+                    for name, spec in manifest.args.items() if not spec.required}
         found.append(TemplateInfo(manifest.name, manifest.version, manifest.description,
                                   list(manifest.dependencies), list(manifest.capabilities),
-                                  sorted(manifest.args)))
+                                  sorted(manifest.args), optional))
     found.sort(key=lambda info: info.name)
     return found
 

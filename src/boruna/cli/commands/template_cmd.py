@@ -48,12 +48,21 @@ def cmd_list(args, console: Console) -> int:
     for t in templates:
         console.out(f"  {style.bold(t.name)} v{t.version} - {t.description}")
         if t.args:
-            console.out(f"    args: {', '.join(t.args)}")
+            console.out(f"    args: {', '.join(_arg_text(t, arg) for arg in t.args)}")
         if t.dependencies:
             console.out(f"    deps: {', '.join(t.dependencies)}")
         if t.capabilities:
             console.out(f"    caps: {', '.join(t.capabilities)}")
     return EXIT_OK
+
+
+def _arg_text(template, arg: str) -> str:
+    """`name`, or `name (optional, default 1000)` for an argument that may be left out."""
+    optional = getattr(template, "optional", {}) or {}
+    if arg not in optional:
+        return arg
+    default = optional[arg]
+    return f"{arg} (optional, default {default})" if default else f"{arg} (optional)"
 
 
 def cmd_apply(args, console: Console) -> int:
@@ -113,6 +122,8 @@ def _apply_hint(message: str, templates_dir: str, name: str) -> str:
     if message.startswith("missing required argument"):
         for t in templates:
             if t.name == name and t.args:
-                example = ",".join(f"{arg}=..." for arg in t.args)
-                return f" ({name} takes {', '.join(t.args)}: --args \"{example}\")"
+                optional = getattr(t, "optional", {}) or {}
+                example = ",".join(f"{arg}=..." for arg in t.args if arg not in optional)
+                takes = ", ".join(_arg_text(t, arg) for arg in t.args)
+                return f" ({name} takes {takes}: --args \"{example}\")"
     return ""
