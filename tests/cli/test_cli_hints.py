@@ -159,3 +159,16 @@ def test_template_list_json_is_unchanged_by_optional_arguments(cli, tmp_path, mo
     assert sorted(feed) == ["args", "capabilities", "dependencies", "description", "name",
                             "version"]
     assert feed["args"] == ["feed_name", "poll_interval_ms"]
+
+
+def test_method_call_on_a_string_explains_fields(cli, tmp_path):
+    prog = tmp_path / "len.ax"
+    prog.write_text('fn main() -> Int {\n    let s = "abc"\n    s.len()\n}\n')
+    result = cli("run", prog)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "error: runtime error: type error: expected Record, got String",
+        "  after 4 steps",
+        "  = help: `.name` reads a record field; other values have no fields or methods (call "
+        "functions instead, e.g. list_len(xs), __builtin_string_len(s))",
+    ]

@@ -114,6 +114,9 @@ def _hint(message: str, module) -> str | None:
     if entry is not None and entry.arity:
         return (f"`{entry.name}` takes {plural(entry.arity, 'parameter')} but a run passes "
                 "none (they are Unit); write the inputs into the program as literals")
+    if message.startswith("type error: expected Record, got "):
+        return ("`.name` reads a record field; other values have no fields or methods "
+                "(call functions instead, e.g. list_len(xs), __builtin_string_len(s))")
     if message.startswith("type error: expected numeric, got String"):
         return "`+` adds numbers; join strings with `++` (`boruna check` reports this before running)"
     if message.startswith("capability denied:"):
