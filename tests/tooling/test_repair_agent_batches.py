@@ -39,3 +39,17 @@ def test_a_batch_with_a_harmful_patch_falls_back_to_one_by_one():
     assert result.skipped == [{"diagnostic_id": "E006",
                                "reason": "patch would increase the errors from 1 to 2"}]
     assert result.diagnostics_after == 1 and result.verify_passed is False
+
+
+def test_past_the_name_error_cap_the_batch_still_counts_as_progress():
+    fns = "\n".join(f"fn f{i}(x: Int) -> Int {{\n    let total = x * 2\n    totl + {i}\n}}"
+                    for i in range(150))
+    source = fns + "\nfn main() -> Int { f1(3) }\n"
+    assert len(check_source(source).diagnostics) == 100          # the cap
+    started = time.monotonic()
+    first = repair_source(source)
+    assert time.monotonic() - started < 30
+    assert first.patches_applied == 100 and first.diagnostics_after == 50
+    second = repair_source(first.repaired_source)
+    assert second.verify_passed is True
+    assert second.repaired_source == source.replace("totl +", "total +")

@@ -222,9 +222,10 @@ def _apply_one_by_one(text: str, selection, current: DiagnosticSet, file, libs_d
 def _apply_in_one_go(text: str, selection, current: DiagnosticSet, file, libs_dir,
                      fixes_error: set):
     """Many patches (say a hundred misspelt names in a large file) would cost a re-check
-    each. Apply them all and check once; keep the outcome when it parses as well as before
-    and every applied patch of an error diagnostic removed at least one error (so none can
-    have made things worse). Otherwise (None) repair goes one by one."""
+    each. Apply them all and check once; keep the outcome when it parses as well as before,
+    has no more errors, and every applied patch of an error diagnostic removed at least one
+    error or the errors left are all of kinds seen before. Otherwise (None) repair goes one
+    by one."""
     if len(selection) < BATCH_MIN_PATCHES:
         return None
     applied, skipped = [], []
@@ -245,10 +246,19 @@ def _apply_in_one_go(text: str, selection, current: DiagnosticSet, file, libs_di
     if text == original:
         return None
     checked = check_source(text, file, libs_dir)
-    if (_worse(current, checked) is not None
-            or checked.error_count > current.error_count - expected_fixes):
+    if _worse(current, checked) is not None or checked.error_count > current.error_count:
         return None
+    if checked.error_count > current.error_count - expected_fixes:
+        # fewer fixes than patches: fine only when the rest are errors already seen before
+        # (past the check's cap of 100 name errors), never a new kind of error
+        known = {_error_key(d) for d in current.diagnostics if d.is_error}
+        if any(_error_key(d) not in known for d in checked.diagnostics if d.is_error):
+            return None
     return text, checked, applied, skipped
+
+
+def _error_key(diag) -> tuple[str, str]:
+    return diag.id, diag.message.split("\n", 1)[0]
 
 
 def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "best",
