@@ -95,3 +95,13 @@ def test_values_up_to_the_pretty_depth_are_fully_pretty():
         value = [value]
     response = ok(result=value)
     assert render(response) == json.dumps(response, indent=2)
+
+
+def test_render_escapes_lone_surrogates_so_the_text_is_valid_utf8():
+    text = render(ok(message="a\ud800b", nested=["\udfff", "é"]))
+    assert text.encode("utf-8").decode("utf-8") == text
+    assert '"message": "a\\ud800b"' in text
+    assert '"é"' in text
+    assert json.loads(text)["message"] == "a\ud800b"
+    # a response without surrogates is untouched
+    assert render(ok(message="plain")) == '{\n  "success": true,\n  "protocol_version": 1,\n  "message": "plain"\n}'

@@ -96,11 +96,29 @@ def render(response: Any) -> str:
 
     Never raises for JSON-shaped input: very deep values are printed compactly below
     PRETTY_DEPTH levels. The depth is measured first, so the recursive encoder never meets
-    a deep value (another thread may have raised the recursion limit meanwhile).
+    a deep value (another thread may have raised the recursion limit meanwhile). The text
+    is always valid UTF-8: a lone surrogate (from decoded input such as `"\\ud800"` inside
+    a JSON argument) is written as the escape `\\ud800`, never as raw text no transport
+    could encode.
     """
     if _deeper_than(response, PRETTY_DEPTH):
-        return _render_carefully(response)
+        text = _render_carefully(response)
+    else:
+        try:
+            text = json.dumps(response, indent=2, ensure_ascii=False, allow_nan=False)
+        except ValueError:
+            text = _render_carefully(response)
+    return _escape_lone_surrogates(text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_lone_surrogates(text: str) -> str:
+    """JSON text with every lone surrogate code point spelled as a `\\uXXXX` escape (they
+    can only occur inside JSON strings, where the escape means the same code point)."""
     try:
-        return json.dumps(response, indent=2, ensure_ascii=False, allow_nan=False)
-    except ValueError:
-        return _render_carefully(response)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group(0)), text)
+    return text
