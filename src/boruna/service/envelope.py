@@ -11,6 +11,8 @@ import re
 import secrets
 from typing import Any
 
+from boruna.service.json_text import deeper_than
+
 PROTOCOL_VERSION = 1
 """Wire-format version of the envelope (bumped only on a breaking shape change)."""
 
@@ -73,24 +75,6 @@ def _render_carefully(response: Any) -> str:
     return marker.sub(lambda m: raw[int(m.group(1))], text)
 
 
-def _deeper_than(value: Any, limit: int) -> bool:
-    """Whether containers nest more than `limit` levels (iterative: safe at any depth)."""
-    stack = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, (list, tuple)):
-            children = item
-        else:
-            continue
-        if level > limit:
-            return True
-        stack.extend((child, level + 1) for child in children
-                     if isinstance(child, (dict, list, tuple)))
-    return False
-
-
 def render(response: Any) -> str:
     """Pretty JSON (indent 2, raw non-ASCII, insertion key order); non-finite floats -> null.
 
@@ -101,7 +85,7 @@ def render(response: Any) -> str:
     a JSON argument) is written as the escape `\\ud800`, never as raw text no transport
     could encode.
     """
-    if _deeper_than(response, PRETTY_DEPTH):
+    if deeper_than(response, PRETTY_DEPTH):
         text = _render_carefully(response)
     else:
         try:
