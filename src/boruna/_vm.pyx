@@ -52,6 +52,11 @@ cdef extern from "Python.h":
     bint PyFloat_CheckExact_raw "PyFloat_CheckExact"(PyObject*)
     double PyFloat_AS_DOUBLE_raw "PyFloat_AS_DOUBLE"(PyObject*)
     long long PyLong_AsLongLongAndOverflow(object, int*) except? -1
+    Py_ssize_t Py_REFCNT_raw "Py_REFCNT"(PyObject*)
+    Py_ssize_t Py_SIZE_raw "Py_SIZE"(PyObject*)
+    void Py_SET_SIZE_raw "Py_SET_SIZE"(PyObject*, Py_ssize_t)
+    bint PyTuple_CheckExact_raw "PyTuple_CheckExact"(PyObject*)
+    PyObject* PyTuple_GET_ITEM_raw "PyTuple_GET_ITEM"(PyObject*, Py_ssize_t)
 
 cdef extern from *:
     """
@@ -153,6 +158,8 @@ TRACE_KEEP = 500
 EVENT_BYTES = 200          # accounted size of one event-log entry
 TRACE_ENTRY_BYTES = 100    # accounted size of one kept trace line
 
+cdef enum:
+    BLD_SLOTS = 4
 cdef enum:
     C_MAX_STACK = 4096
     C_MAX_DEPTH = 256
@@ -350,7 +357,48 @@ cdef int64_t approx_size(object o):
     return 48
 
 
+cdef int64_t cf_size(object o, int depth):
+    """What _memory_walk adds for `o` when that does not depend on the rest of the walk
+    (nothing in it is deduplicated by identity), else -1. Mirrors _memory_walk exactly."""
+    cdef int64_t total, x
+    t = type(o)
+    if t is str:
+        if PyUnicode_GET_LENGTH(o) >= 256:
+            return -1
+        return 49 + PyUnicode_GET_LENGTH(o)
+    if t is tuple or t is Record:
+        if depth >= 4:
+            return -1
+        items = o.fields if t is Record else o
+        if len(items) >= 16:
+            return -1
+        total = approx_size(o)
+        for it in items:
+            x = cf_size(it, depth + 1)
+            if x < 0:
+                return -1
+            total += x
+        return total
+    if t is MapValue:
+        return -1
+    if t is Some or t is Ok or t is Err:
+        if depth >= 4:
+            return -1
+        x = cf_size(o.value, depth + 1)
+        return -1 if x < 0 else 48 + x
+    if t is Enum:
+        if depth >= 4:
+            return -1
+        x = cf_size(o.payload, depth + 1)
+        return -1 if x < 0 else 64 + x
+    return 32
+
+
 # ---------------------------------------------------------------- opcodes
+
+# in-place list building relies on tuples caching no hash (true through CPython 3.13)
+import sys as _sys
+PUSH_IN_PLACE = _sys.version_info < (3, 14)
 
 cdef enum:
     OP_PUSHCONST = 0x01
@@ -406,6 +454,7 @@ cdef enum:
     OP_FINISH = 0x101
     OP_FAIL = 0x102        # a = index into the machine's static error list
     OP_COLD = 0x103        # a = original tag (builtin via COLD_OPS)
+    OP_PUSH_STORE = 0x104  # ListPush/ListAppend (a = tag) followed by StoreLocal(b): see _push_into
 
 cdef enum:
     W = 4   # words per instruction: op, a, b, c
@@ -465,6 +514,13 @@ cdef class Machine:
     cdef public bint in_actor
     cdef double wall_start
     cdef object max_wall_ms_obj
+    # list builders (_push_into): tuples this machine over-allocated, one strong reference
+    # each, and their allocated capacity; Py_SIZE is the list's length
+    cdef PyObject* bld[BLD_SLOTS]
+    cdef Py_ssize_t bld_cap[BLD_SLOTS]
+    cdef int64_t bld_sub[BLD_SLOTS]     # what _memory_walk adds for its items, or -1
+    cdef int64_t ghost                  # bytes _memory_walk adds for a list _push_into grew
+    cdef int bld_next
     cdef readonly object module
     cdef readonly object gateway
     cdef readonly object result
@@ -568,6 +624,10 @@ cdef class Machine:
             for k in range(self.nglobals):
                 vclear(&self.globals_[k])
             free(self.globals_)
+        for k in range(BLD_SLOTS):
+            if self.bld[k] != NULL:
+                _decref(self.bld[k])
+                self.bld[k] = NULL
         free(self.frames)
         free(self.code)
         free(self.fn_start)
@@ -585,6 +645,7 @@ cdef class Machine:
     cdef int _translate(self, module) except -1:
         """Flatten the module into C arrays, bounding every index once, here."""
         cdef int64_t k, total, pos, j, ntables, narms, t, a
+        cdef int64_t* w
         functions = list(module.functions)
         constants = list(module.constants)
         self.nfuncs = len(functions)
@@ -652,6 +713,13 @@ cdef class Machine:
             base = self.fn_start[k]
             for j, ins in enumerate(f.code):
                 self._encode(&self.code[(base + j) * W], ins, flen, int(f.locals))
+            if PUSH_IN_PLACE:
+                for j in range(flen - 1):
+                    w = &self.code[(base + j) * W]
+                    if (w[0] == OP_COLD and (w[1] == 0x83 or w[1] == 0x97)
+                            and w[W] == OP_STORELOCAL):
+                        w[0] = OP_PUSH_STORE
+                        w[2] = w[W + 1]
             pos = (base + flen) * W
             self.code[pos] = OP_IMPLICIT_RET
             self.code[pos + 1] = 0
@@ -832,6 +900,7 @@ cdef class Machine:
             if self.locals[k].tag == T_OBJ:
                 roots.append(<object>self.locals[k].o)
         roots.extend(self.ui_output)
+        total += self.ghost
         roots.extend(m for _, m in self.outgoing)
         roots.extend(self.mailbox)
         # bookkeeping that grows with the run: UI trees, queued messages, spawn requests and
@@ -864,7 +933,11 @@ cdef class Machine:
                     seen.add(id(o))
                 total += approx_size(o)
                 if t is tuple:
-                    work.extend(o)
+                    sub = self._builder_items_size(o)
+                    if sub >= 0:
+                        total += sub
+                    else:
+                        work.extend(o)
                 elif t is Record:
                     work.extend(o.fields)
                 else:
@@ -1497,6 +1570,11 @@ cdef class Machine:
                     self.sp = sp
                     self._cold(<int>ins[1])
                     sp = self.sp
+                elif op == OP_PUSH_STORE:
+                    self.sp = sp
+                    if not self._push_into(&loc[ins[2]]):
+                        self._cold(<int>ins[1])
+                    sp = self.sp
                 elif op == OP_FINISH:
                     if sp > 0:
                         sp -= 1
@@ -1631,6 +1709,120 @@ cdef class Machine:
             self.sp -= 1
             return 0
         return self._cold(OP_LISTGET)
+
+    cdef int64_t _builder_items_size(self, object o):
+        """What _memory_walk adds for the items of builder tuple `o`, or -1 (not a builder,
+        or an item whose size depends on what else the walk saw)."""
+        cdef int k
+        cdef PyObject* p = <PyObject*>o
+        for k in range(BLD_SLOTS):
+            if self.bld[k] == p:
+                return self.bld_sub[k]
+        return -1
+
+    cdef int _push_into(self, Val* dst) except -1:
+        """`x = list_push(x, v)` / `x = __builtin_list_append(x, v)` in amortised O(1).
+
+        The op is followed by StoreLocal into `dst`, which overwrites the local anyway. When
+        the list operand is a tuple held only by that local and this operand (plus this
+        machine's builder slot), nothing else can ever observe it, so the local is cleared
+        early and the element written into spare capacity (or the list moved into a new
+        builder with doubled capacity). Returns 0, touching nothing, when any condition
+        fails or the result would differ in any way (length limit, a memory walk or trace
+        charge landing before the StoreLocal): the caller then runs the ordinary copy."""
+        cdef Val* s = self.stack
+        cdef PyObject* t
+        cdef PyObject* nt
+        cdef PyObject* v
+        cdef PyObject* old
+        cdef Py_ssize_t n, k, cap
+        cdef int slot = -1
+        cdef int64_t charge, ghost = 0, item, sub, sz
+        cdef bint walk
+        if self.sp < 2:
+            return 0
+        if s[self.sp - 2].tag != T_OBJ or dst.tag != T_OBJ or dst.o != s[self.sp - 2].o:
+            return 0
+        t = dst.o
+        if not PyTuple_CheckExact_raw(t):
+            return 0
+        n = Py_SIZE_raw(t)
+        if n + 1 > MAX_COLLECTION_LEN:
+            return 0
+        for k in range(BLD_SLOTS):
+            if self.bld[k] == t:
+                slot = <int>k
+        if Py_REFCNT_raw(t) != (3 if slot >= 0 else 2):
+            return 0
+        charge = 56 + 8 * (n + 1)
+        walk = self.alloc_bytes + charge >= self.next_walk
+        if (self.tracing and self.trace_total < self.trace_keep
+                and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk):
+            return 0        # a walk at the StoreLocal's trace line would miss the old list
+        if walk:
+            # the copying path walks with the old list still in the local: count it as a
+            # ghost, which needs its items' size to be independent of the rest of the walk
+            if slot < 0 or self.bld_sub[slot] < 0:
+                return 0
+            ghost = 56 + 8 * n + self.bld_sub[slot]
+        # the local's reference goes now (its StoreLocal is the next op)
+        dst.tag = T_UNIT
+        _decref(t)
+        v = take_owned(&s[self.sp - 1])
+        self.sp -= 1
+        item = 32 if PyLong_CheckExact_raw(v) else cf_size(<object>v, 0)
+        if slot >= 0 and n < self.bld_cap[slot]:
+            PyTuple_SET_ITEM_raw(t, n, v)
+            Py_SET_SIZE_raw(t, n + 1)
+            if self.bld_sub[slot] >= 0:
+                self.bld_sub[slot] = -1 if item < 0 else self.bld_sub[slot] + item
+        else:
+            cap = 2 * (n + 1)
+            if cap < 16:
+                cap = 16
+            try:
+                nt = PyTuple_New_raw(cap)
+            except BaseException:
+                _decref(v)
+                raise
+            if slot >= 0:
+                sub = self.bld_sub[slot]
+            else:
+                sub = 0
+            for k in range(n):
+                _incref(PyTuple_GET_ITEM_raw(t, k))
+                PyTuple_SET_ITEM_raw(nt, k, PyTuple_GET_ITEM_raw(t, k))
+                if slot < 0 and sub >= 0:
+                    sz = cf_size(<object>PyTuple_GET_ITEM_raw(t, k), 0)
+                    sub = -1 if sz < 0 else sub + sz
+            sub = -1 if (sub < 0 or item < 0) else sub + item
+            PyTuple_SET_ITEM_raw(nt, n, v)
+            Py_SET_SIZE_raw(nt, n + 1)
+            if slot < 0:
+                slot = self.bld_next
+                self.bld_next = (self.bld_next + 1) % BLD_SLOTS
+            old = self.bld[slot]
+            self.bld[slot] = nt
+            self.bld_cap[slot] = cap
+            self.bld_sub[slot] = sub
+            _incref(nt)
+            s[self.sp - 1].o = nt          # the operand's reference moves to the new tuple
+            _decref(t)
+            if old != NULL:
+                _decref(old)
+        if walk:
+            self.ghost = ghost
+            try:
+                self._charge(charge)
+            finally:
+                self.ghost = 0
+        else:
+            self.alloc_bytes += charge
+        if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+            err = self._wall_check()
+            if err is not None:
+                raise err
+        return 1
 
     cdef int _cold(self, int tag) except -1:
         """A builtin on Python values: pop its operands, push its result."""
