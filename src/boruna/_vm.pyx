@@ -1103,7 +1103,10 @@ cdef class Machine:
                 steps += 1
                 ins = cur + ip * W
                 op = <int>ins[0]
-                if tracing and op < 0x100:
+                # every dispatched op is traced: real tags, and the load-time rewrites of
+                # real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit return and
+                # the finishing iteration (0x100, 0x101) have no trace line (vm.md §4.7)
+                if tracing and (op < OP_IMPLICIT_RET or op >= OP_FAIL):
                     if self.trace_total < self.trace_keep:
                         self._trace(func, ip, sp)
                     else:

@@ -153,9 +153,11 @@ PUSH_TRACE = [
     '[main:9] LoadLocal(1)  stack_depth=1',
     '[main:10] PushConst(2)  stack_depth=2',
     '[main:11] Mul  stack_depth=3',
+    '[main:12] ListPush  stack_depth=2',
     '[main:13] StoreLocal(0)  stack_depth=1',
     '[main:14] LoadLocal(0)  stack_depth=0',
     '[main:15] LoadLocal(1)  stack_depth=1',
+    '[main:16] ListAppend  stack_depth=2',
     '[main:17] StoreLocal(0)  stack_depth=1',
     '[main:18] LoadLocal(1)  stack_depth=0',
     '[main:19] PushConst(3)  stack_depth=1',
@@ -170,9 +172,11 @@ PUSH_TRACE = [
     '[main:9] LoadLocal(1)  stack_depth=1',
     '[main:10] PushConst(2)  stack_depth=2',
     '[main:11] Mul  stack_depth=3',
+    '[main:12] ListPush  stack_depth=2',
     '[main:13] StoreLocal(0)  stack_depth=1',
     '[main:14] LoadLocal(0)  stack_depth=0',
     '[main:15] LoadLocal(1)  stack_depth=1',
+    '[main:16] ListAppend  stack_depth=2',
     '[main:17] StoreLocal(0)  stack_depth=1',
     '[main:18] LoadLocal(1)  stack_depth=0',
     '[main:19] PushConst(3)  stack_depth=1',
@@ -187,9 +191,11 @@ PUSH_TRACE = [
     '[main:9] LoadLocal(1)  stack_depth=1',
     '[main:10] PushConst(2)  stack_depth=2',
     '[main:11] Mul  stack_depth=3',
+    '[main:12] ListPush  stack_depth=2',
     '[main:13] StoreLocal(0)  stack_depth=1',
     '[main:14] LoadLocal(0)  stack_depth=0',
     '[main:15] LoadLocal(1)  stack_depth=1',
+    '[main:16] ListAppend  stack_depth=2',
     '[main:17] StoreLocal(0)  stack_depth=1',
     '[main:18] LoadLocal(1)  stack_depth=0',
     '[main:19] PushConst(3)  stack_depth=1',
@@ -210,6 +216,9 @@ def test_trace_is_identical_to_the_copying_vm():
     out = run(PUSH_TRACE_SRC, trace=True)
     assert (out.result, out.steps) == (6, 69)
     assert out.trace == PUSH_TRACE
+    # one line per dispatched op (vm.md §4.7): the pushes are traced like every other op
+    assert len(out.trace) == out.steps - 1
+    assert sum(line.split("] ")[1].startswith("ListPush") for line in out.trace) == 3
 
 
 def outcome(module, cap, trace=False, max_steps=10_000_000):

@@ -605,6 +605,13 @@ class _FnGen:
             self.match_table(e, arm_ctx)
         return left
 
+    def arm_body(self, body, arm_ctx: int) -> None:
+        """One match arm's body. In DISCARD context a value the body leaves is popped, so a
+        statement-position match whose arms differ (some leave a value, some do not) keeps
+        the operand stack balanced on every path (rule 3: no drift, no overflow in loops)."""
+        if self.expr(body, arm_ctx) and arm_ctx == DISCARD:
+            self.emit("Pop")
+
     def match_chain(self, e: ast.Match, arm_ctx: int) -> None:
         scrut = self.alloc()
         self.emit("StoreLocal", scrut)
@@ -625,14 +632,14 @@ class _FnGen:
                                                   else pat.value))
                 self.emit("Eq")
                 pending_fail = self.emit("JmpIfNot", 0)
-                self.expr(arm.body, arm_ctx)
+                self.arm_body(arm.body, arm_ctx)
                 if i != last:
                     end_jumps.append(self.emit("Jmp", 0))
             else:
                 if isinstance(pat, ast.IdentPat):
                     self.emit("LoadLocal", scrut)
                     self.bind(pat.name)
-                self.expr(arm.body, arm_ctx)
+                self.arm_body(arm.body, arm_ctx)
                 # rule-3 fix: a catch-all ends the match instead of falling into later arms
                 if i != last:
                     end_jumps.append(self.emit("Jmp", 0))
@@ -667,7 +674,7 @@ class _FnGen:
                 table.append(MatchArm(tag, start))
             saved = dict(self.names)
             self.bind_or_pop(arm.pattern)
-            self.expr(arm.body, arm_ctx)
+            self.arm_body(arm.body, arm_ctx)
             self.names = saved
             if i != last:
                 end_jumps.append(self.emit("Jmp", 0))
@@ -699,7 +706,7 @@ class _FnGen:
                 self.inner_pattern(pat.inner, fixups)
             else:
                 self.bind_or_pop(pat)
-            self.expr(arm.body, arm_ctx)
+            self.arm_body(arm.body, arm_ctx)
             self.names = saved
             if i != n - 1:
                 end_jumps.append(self.emit("Jmp", 0))
