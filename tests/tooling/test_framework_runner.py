@@ -9,33 +9,7 @@ from boruna.tooling.templates import apply_template
 
 REPO = Path(__file__).resolve().parents[2]
 
-COUNTER = """\
-type State { count: Int, label: String }
-type Msg { tag: String, payload: Int }
-type Effect { kind: String, payload: String, callback_tag: String }
-type UpdateResult { state: State, effects: List<Effect> }
-type UINode { tag: String, text: String }
-
-fn init() -> State {
-    State { count: 0, label: "c" }
-}
-
-fn update(state: State, msg: Msg) -> UpdateResult {
-    if msg.tag == "add" {
-        UpdateResult { state: State { count: state.count + msg.payload, label: state.label }, effects: [] }
-    } else {
-        if msg.tag == "reset" {
-            UpdateResult { state: init(), effects: [] }
-        } else {
-            UpdateResult { state: state, effects: [] }
-        }
-    }
-}
-
-fn view(state: State) -> UINode {
-    UINode { tag: "counter", text: state.label }
-}
-"""
+COUNTER = (Path(__file__).parent / "programs" / "counter_app.ax").read_text(encoding="utf-8")
 
 POLICY_APP = """\
 type State { n: Int }
