@@ -117,3 +117,52 @@ def test_bare_word_with_underscores_finds_the_dashed_library(libs):
     program = check("import std_a\nfn main() -> Int { a() }\n", libs_dir=str(libs))
     assert names(program) == ["a", "main"]
     assert program.items[-1].line == 2
+
+
+# --- symlinks never lead an import out of the libs directory (issue 15, security 2) ----------
+
+def _outside_library(tmp_path):
+    outside = tmp_path / "outside" / "evil"
+    (outside / "src").mkdir(parents=True)
+    (outside / "src" / "core.ax").write_text("fn evil() -> Int { 666 }\n", encoding="utf-8")
+    libs = tmp_path / "libs"
+    libs.mkdir()
+    return libs, outside
+
+
+def test_library_directory_linking_outside_is_not_found(tmp_path):
+    libs, outside = _outside_library(tmp_path)
+    (libs / "std-evil").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(CompileError) as info:
+        check('import "std-evil"\nfn main() -> Int { evil() }\n', libs_dir=str(libs))
+    assert (info.value.code, info.value.message, info.value.line) == (
+        "E002", "import error: library 'std-evil' not found", 1)
+    # a bare word finding no library is the reference's no-op import: evil() stays undefined
+    with pytest.raises(CompileError) as info:
+        check('import std_evil\nfn main() -> Int { evil() }\n', libs_dir=str(libs))
+    assert info.value.message == "undefined variable: evil"
+
+
+def test_library_source_linking_to_any_file_is_not_read(tmp_path):
+    libs, _ = _outside_library(tmp_path)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET token here\n", encoding="utf-8")
+    (libs / "std-leak" / "src").mkdir(parents=True)
+    (libs / "std-leak" / "src" / "core.ax").symlink_to(secret)
+    with pytest.raises(CompileError) as info:
+        check('import "std-leak"\nfn main() -> Int { 1 }\n', libs_dir=str(libs))
+    assert info.value.message == "import error: library 'std-leak' not found"
+    assert "TOPSECRET" not in info.value.message
+
+
+def test_symlinks_inside_the_libs_directory_still_work(tmp_path):
+    libs, _ = _outside_library(tmp_path)
+    real = libs / "std-real" / "src"
+    real.mkdir(parents=True)
+    (real / "core.ax").write_text("fn r() -> Int { 7 }\n", encoding="utf-8")
+    (libs / "std-alias").symlink_to(libs / "std-real", target_is_directory=True)
+    linked_libs = tmp_path / "linked-libs"
+    linked_libs.symlink_to(libs, target_is_directory=True)
+    for libs_dir in (libs, linked_libs):
+        program = check('import "std-alias"\nfn main() -> Int { r() }\n', libs_dir=str(libs_dir))
+        assert [item.name for item in program.items] == ["r", "main"]

@@ -56,3 +56,95 @@ def test_deeply_nested_schema_is_checked_not_crashed():
     schema = {"not": schema}
     assert run_tool("fn main() -> Int { 1 }", output_schema=schema)["error_kind"] == (
         "validation_failed")
+
+
+# --- references never leave the submitted schema (issue 15, security 1) ---------------------
+
+def _loopback_server():
+    """A loopback HTTP server that counts the connections it accepts (it serves a schema)."""
+    import http.server
+    import threading
+
+    hits = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            body = b'{"type": "string"}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    return server, hits
+
+
+def test_file_reference_is_refused_without_reading_or_echoing_the_file(tmp_path):
+    from boruna.service import run_tool
+
+    secret = tmp_path / "key.json"
+    secret.write_text('{"api_key": "sk-SECRET-123"}')
+    uri = secret.as_uri()
+    response = run_tool("fn main() -> Int { 1 }", output_schema={"$ref": uri})
+    assert response["success"] is False
+    assert response["error_kind"] == "invalid_output_schema"
+    assert response["message"] == (
+        f'output_schema is not a valid JSON Schema: the reference "{uri}" lies outside the '
+        "schema; only references within the submitted schema are resolved, nothing is fetched")
+    assert "SECRET" not in str(response)
+
+
+def test_http_references_open_no_connection():
+    from boruna.service import run_tool
+
+    server, hits = _loopback_server()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        schemas = [
+            {"$ref": f"{base}/s.json"},
+            {"$ref": f"https://127.0.0.1:{server.server_address[1]}/s.json"},
+            {"$id": f"{base}/root.json", "$ref": "s.json"},
+            {"allOf": [{"$ref": f"{base}/a.json#/x"}]},
+        ]
+        for schema in schemas:
+            response = run_tool('fn main() -> Int { 1 }', output_schema=schema)
+            assert response["error_kind"] == "invalid_output_schema", schema
+            assert "lies outside the schema" in response["message"]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert hits == []
+
+
+def test_references_inside_the_schema_still_resolve():
+    schema = {"$id": "http://schemas.test/root.json",
+              "$defs": {"n": {"type": "integer"}},
+              "properties": {"a": {"$ref": "#/$defs/n"}, "b": {"$ref": "root.json#/$defs/n"}}}
+    assert check_output(schema, {"a": 1, "b": 2}, 3) is None
+    response = check_output(schema, {"a": "x", "b": 2}, 3)
+    assert response["errors"] == [{"message": "'x' is not of type 'integer'", "path": "/a"}]
+    metaschema = {"$ref": "https://json-schema.org/draft/2020-12/schema"}
+    assert check_output(metaschema, {"type": "string"}, 1) is None
+
+
+def test_dangling_pointer_names_the_reference_not_the_schema():
+    response = check_output({"$ref": "#/$defs/q", "title": "private words"}, 1, 1)
+    assert response["message"] == ('output_schema is not a valid JSON Schema: the reference '
+                                 '"#/$defs/q" points to nothing inside the schema')
+
+
+def test_reference_to_a_non_schema_value_is_a_clean_error():
+    for schema in ({"$ref": "#/required", "required": ["a"]},
+                   {"properties": {"a": {"$ref": "#/title"}}, "title": "abc"}):
+        response = check_output(schema, {"a": 1}, 1)
+        assert response["error_kind"] == "invalid_output_schema"
+        assert response["message"] == ("output_schema is not a valid JSON Schema: a reference "
+                                     "points to a value inside the schema that is not a schema")

@@ -1,10 +1,10 @@
-"""`boruna.tooling.safe_paths`: the one path-safety check of templates and libraries."""
+"""`boruna.core.paths`: the one path-safety check of templates and libraries."""
 import os
 
 import pytest
 
 from boruna.tooling.libs import LibraryError, locate_library
-from boruna.tooling.safe_paths import is_entry_name, is_file, is_inside
+from boruna.core.paths import is_entry_name, is_file, is_inside
 from boruna.tooling.templates import TemplateError, check_template_name
 
 

@@ -18,7 +18,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
+
+from boruna.core.paths import is_file, is_inside
 
 from . import ast
 from .errors import CompileError
@@ -84,11 +87,14 @@ def blank_lines(source: str, line_numbers) -> str:
 
 
 def load_library(name: str, libs_dir: str, line: int = 0, col: int = 0) -> Library:
-    """Read `<libs_dir>/<name>/src/core.ax`; a missing library is an E002 import error."""
+    """Read `<libs_dir>/<name>/src/core.ax`; a missing library is an E002 import error.
+
+    The same real-path rule as for templates: a library directory or source file that is a
+    symlink leading out of `libs_dir` counts as missing, so nothing outside is read."""
     unsafe = (not name or name in (".", "..") or "/" in name or "\\" in name
               or "\0" in name)
     path = os.path.join(libs_dir, name, LIBRARY_FILE)
-    if unsafe or not os.path.isfile(path):
+    if unsafe or not is_file(Path(path)) or not is_inside(Path(libs_dir), Path(path)):
         raise CompileError("E002", f"import error: library '{name}' not found", line, col)
     try:
         with open(path, "rb") as handle:

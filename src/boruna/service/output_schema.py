@@ -12,6 +12,8 @@ MAX_RECURSIVE_DEPTH = 5_000
 """A result nesting deeper than this is not validated against a schema with references: the
 validator's cost grows with the square of the depth it follows (30,000 levels: ~1 minute)."""
 REFERENCE_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+MAX_QUOTED_REFERENCE = 200
+"""A reference quoted in an error message is cut to this many characters."""
 
 
 def _pointer(path) -> str:
@@ -57,6 +59,40 @@ def _may_recurse(schema) -> bool:
     return False
 
 
+def _validator(schema):
+    """A 2020-12 validator whose references resolve only inside `schema` itself.
+
+    The empty registry has no retriever: a `$ref` to a file, an `http(s)` URL or any other
+    resource outside the submitted schema is unresolvable, so validation never touches the
+    disk or the network (the metaschemas of the drafts are bundled in memory)."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+
+    return Draft202012Validator(schema, registry=Registry())
+
+
+def _quoted(ref: str) -> str:
+    text = ref if len(ref) <= MAX_QUOTED_REFERENCE else ref[:MAX_QUOTED_REFERENCE] + "…"
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _reference_problem(err) -> str:
+    """The `invalid_output_schema` message for a reference that does not resolve; it names
+    the reference as written, never the content of the schema or of any other resource."""
+    from referencing.exceptions import NoSuchAnchor, PointerToNowhere
+
+    wrapped = getattr(err, "_wrapped", err)
+    if isinstance(wrapped, PointerToNowhere):
+        return (f"output_schema is not a valid JSON Schema: the reference "
+                f"{_quoted('#' + wrapped.ref)} points to nothing inside the schema")
+    if isinstance(wrapped, NoSuchAnchor):
+        return (f"output_schema is not a valid JSON Schema: the anchor "
+                f"{_quoted(wrapped.anchor)} is not defined inside the schema")
+    return (f"output_schema is not a valid JSON Schema: the reference "
+            f"{_quoted(str(getattr(wrapped, 'ref', '')))} lies outside the schema; only "
+            "references within the submitted schema are resolved, nothing is fetched")
+
+
 def _too_deep(steps: int) -> dict:
     return fail("validation_failed", "result does not match output_schema",
                 phase="output_validation", steps=steps,
@@ -68,20 +104,23 @@ def _too_deep(steps: int) -> dict:
 
 def check_output(schema, result, steps: int) -> dict | None:
     """None when `result` conforms; otherwise the `invalid_output_schema`/`validation_failed` response."""
-    from jsonschema import Draft202012Validator
+    from referencing.exceptions import Unresolvable
 
     problem = schema_problem(schema)
     if problem is not None:
         return fail("invalid_output_schema", problem)
     if _may_recurse(schema) and deeper_than(result, MAX_RECURSIVE_DEPTH):
         return _too_deep(steps)
-    validator = Draft202012Validator(schema)
     try:
-        errors = list(validator.iter_errors(result))
+        errors = list(_validator(schema).iter_errors(result))
     except RecursionError:
         return _too_deep(steps)
-    except Exception as err:  # unresolvable $ref and the like surface only while validating
-        return fail("invalid_output_schema", f"output_schema is not a valid JSON Schema: {err}")
+    except Unresolvable as err:  # references are resolved only while validating
+        return fail("invalid_output_schema", _reference_problem(err))
+    except Exception:  # a reference to a part of the schema that is not itself a schema
+        return fail("invalid_output_schema",
+                    "output_schema is not a valid JSON Schema: a reference points to a value "
+                    "inside the schema that is not a schema")
     if not errors:
         return None
     errors.sort(key=lambda e: (list(map(str, e.absolute_path)), e.message))

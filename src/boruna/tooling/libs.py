@@ -16,7 +16,7 @@ from typing import Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from boruna.runtime.capabilities import from_source_name
-from boruna.tooling.safe_paths import is_entry_name, is_file, is_inside
+from boruna.core.paths import is_entry_name, is_file, is_inside
 
 MANIFEST_FILE = "package.ax.json"
 SOURCE_FILE = Path("src") / "core.ax"

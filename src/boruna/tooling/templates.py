@@ -15,7 +15,7 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError
 
-from boruna.tooling.safe_paths import is_entry_name, is_file, is_inside
+from boruna.core.paths import is_entry_name, is_file, is_inside
 
 MANIFEST_FILE = "template.json"
 TEMPLATE_FILE = "app.ax.template"
