@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The interpreter loop (vm.md §2–§4): a Module translated to a flat C instruction array,
 operand stack and locals as C arrays of tagged values (Int/Float/Bool/Unit unboxed, every
-other value a Python object of `boruna.runtime.values` with manual reference counting),
+other value a Python object of `boruna.core.values` with manual reference counting),
 frames in a C array, one `switch` over integer opcodes.
 
 Step counting follows vm.md §4.2 with one deliberate fix: a slice boundary of
@@ -24,13 +24,13 @@ from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_Concat
 import time as _time
 
-from boruna.runtime.values import (
+from boruna.core.values import (
     NONE, OptNone, Some, Ok, Err, Record, Enum, MapValue, ActorId, FnRef, type_name,
     LEGACY_LIST_TYPE_ID,
 )
-from boruna.runtime import errors as verr
-from boruna.runtime.errors import VmError
-from boruna.runtime.display import display
+from boruna.core import errors as verr
+from boruna.core.errors import VmError
+from boruna.core.display import display
 from boruna.bytecode.opcodes import OPCODES, debug_form
 
 cdef extern from "Python.h":
@@ -1908,7 +1908,7 @@ cdef class Machine:
                 raise verr.contract_violation(f"output guard `{label_text}` failed", [])
             return 0
         if op == OP_CAPCALL:
-            from boruna.runtime.capabilities import by_id
+            from boruna.core.capabilities import by_id
             cap = by_id(ins[1])
             if cap is None:
                 raise verr.unknown_capability(ins[1])

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re as _re
 import sys as _sys
 
-from boruna.runtime import errors as verr
-from boruna.runtime.display import display, float_to_string
-from boruna.runtime.errors import VmError
-from boruna.runtime.values import (
+from boruna.core import errors as verr
+from boruna.core.display import display, float_to_string
+from boruna.core.errors import VmError
+from boruna.core.values import (
     LEGACY_LIST_TYPE_ID, NONE, Err, MapValue, Ok, Record, Some, type_name,
 )
 

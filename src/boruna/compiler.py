@@ -9,7 +9,7 @@ from boruna.language.errors import CompileError
 
 
 def _generate(program, name: str) -> Module:
-    from boruna.language.deep_stack import call_deep
+    from boruna.core.deep_stack import call_deep
     try:
         return call_deep(generate, program, name)
     except CompileError:

@@ -125,7 +125,7 @@ def test_check_lexer_error_is_drawn_once(cli, tmp_path):
 
 
 def test_check_output_then_repair_from_it(cli, tmp_path):
-    from boruna.tooling.diagnostics import check_source
+    from boruna.diagnostics import check_source
 
     path = _file(tmp_path, TYPO)
     saved = tmp_path / "diag.json"

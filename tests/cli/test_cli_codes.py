@@ -1,7 +1,7 @@
 """`boruna codes` / `boruna lang codes`: the diagnostic code registry."""
 import json
 
-from boruna.tooling.diagnostics.registry import CODES
+from boruna.diagnostics.registry import CODES
 
 
 def test_codes_text_lists_every_code(cli):

@@ -3,7 +3,7 @@ compiles under `boruna run` (the reference's framework commands did not resolve 
 from pathlib import Path
 
 from boruna.service import validate_app_tool
-from boruna.tooling.resources import default_libs_dir
+from boruna.assets.directories import default_libs_dir
 
 APP = '''import "std-validation"
 

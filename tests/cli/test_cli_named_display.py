@@ -3,7 +3,7 @@ import sys
 
 from boruna.cli.named_display import MAX_DEPTH, named_display
 from boruna.compiler import compile_source
-from boruna.runtime.values import Enum, Record
+from boruna.core.values import Enum, Record
 
 
 def test_records_and_enums_are_named(cli, tmp_path):

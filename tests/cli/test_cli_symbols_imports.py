@@ -1,7 +1,7 @@
 """`boruna symbols` / `boruna_symbols` on a source that imports a library list the source's
 own declarations (the reference could not parse `import "NAME"` here)."""
 from boruna.service import symbols_tool
-from boruna.tooling.resources import default_libs_dir
+from boruna.assets.directories import default_libs_dir
 
 SOURCE = '''import "std-validation"
 

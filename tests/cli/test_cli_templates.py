@@ -7,7 +7,7 @@ import pytest
 from boruna.cli.commands.template_cmd import parse_template_args
 from boruna.cli.errors import UsageError
 from boruna.service import render, template_apply_tool, template_list_tool
-from boruna.tooling.resources import default_templates_dir
+from boruna.assets.directories import default_templates_dir
 
 
 def _fixture_templates(root: Path) -> Path:

@@ -3,10 +3,10 @@ import pytest
 
 from boruna.compiler import compile_source
 from boruna.runtime.actors import ActorSystem
-from boruna.runtime.errors import VmError
+from boruna.core.errors import VmError
 from boruna.runtime.gateway import CapabilityGateway
 from boruna.runtime.policy import Policy
-from boruna.runtime.values import ActorId, Err
+from boruna.core.values import ActorId, Err
 
 
 def _run(source, policy=None, **kw):

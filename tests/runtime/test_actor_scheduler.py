@@ -9,10 +9,10 @@ import pytest
 
 from boruna.runtime import actors
 from boruna.runtime.actors import ActorSystem
-from boruna.runtime.errors import VmError
+from boruna.core.errors import VmError
 from boruna.runtime.gateway import CapabilityGateway
 from boruna.runtime.policy import Policy
-from boruna.runtime.values import ActorId, Err
+from boruna.core.values import ActorId, Err
 
 FINISHED, PAUSED, FAILED, BLOCKED = (actors._vm_status(n, i) for i, n in
                                      enumerate(("FINISHED", "PAUSED", "FAILED", "BLOCKED")))

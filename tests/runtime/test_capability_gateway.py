@@ -1,8 +1,8 @@
 """CapabilityGateway: check order, messages, budgets, event log (vm.md §5.3, policy.md §7)."""
 import pytest
 
-from boruna.runtime.capabilities import STEP_INPUT, TIME_NOW, by_wire_name
-from boruna.runtime.errors import VmError
+from boruna.core.capabilities import STEP_INPUT, TIME_NOW, by_wire_name
+from boruna.core.errors import VmError
 from boruna.runtime.gateway import CapabilityGateway, EventLog, progress_message
 from boruna.runtime.handlers import HandlerError, ReplayHandler
 from boruna.runtime.policy import Policy, parse_policy

@@ -1,7 +1,7 @@
 """The capability table (vm.md §5.1, language.md §3.7)."""
 import pytest
 
-from boruna.runtime import capabilities as caps
+from boruna.core import capabilities as caps
 
 
 def test_ids_wire_names_and_variants():

@@ -5,7 +5,7 @@ import struct
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from boruna.runtime.display import float_to_string
+from boruna.core.display import float_to_string
 
 
 @pytest.mark.parametrize("value, expected", [

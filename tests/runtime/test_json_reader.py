@@ -1,7 +1,7 @@
 """jsonread: serde_json-compatible parsing and error texts."""
 import pytest
 
-from boruna.runtime.jsonread import JsonSyntaxError, loads
+from boruna.core.jsonread import JsonSyntaxError, loads
 
 
 @pytest.mark.parametrize("text, value", [
@@ -60,7 +60,7 @@ def test_control_characters_in_strings_are_rejected():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from boruna.runtime.jsonread import _Reader  # noqa: E402
+from boruna.core.jsonread import _Reader  # noqa: E402
 
 _json_values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2 ** 70), max_value=2 ** 70)

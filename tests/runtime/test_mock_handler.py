@@ -1,9 +1,9 @@
 """MockHandler and ReplayHandler return values (vm.md §5.5, §5.6)."""
 import pytest
 
-from boruna.runtime.capabilities import by_wire_name
+from boruna.core.capabilities import by_wire_name
 from boruna.runtime.handlers import HandlerError, MockHandler, ReplayHandler
-from boruna.runtime.values import MapValue, _same
+from boruna.core.values import MapValue, _same
 
 
 @pytest.mark.parametrize("cap, args, expected", [

@@ -1,8 +1,8 @@
 """display(): the Display form of every value kind (vm.md §3.2)."""
 import pytest
 
-from boruna.runtime.display import display
-from boruna.runtime.values import (
+from boruna.core.display import display
+from boruna.core.values import (
     NONE, ActorId, Enum, Err, FnRef, MapValue, Ok, Record, Some,
 )
 
@@ -52,7 +52,7 @@ def test_deep_nesting_does_not_hit_the_recursion_limit():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from boruna.runtime.display import _display_iterative  # noqa: E402
+from boruna.core.display import _display_iterative  # noqa: E402
 
 _leaves = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5)
            | st.just(NONE) | st.builds(ActorId, st.integers(0, 99))

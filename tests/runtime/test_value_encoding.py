@@ -5,8 +5,8 @@ import math
 import pytest
 
 from boruna.bytecode.module import Module, TypeInfo
-from boruna.runtime.encoding import format_value, format_value_brief
-from boruna.runtime.values import (
+from boruna.service.encoding import format_value, format_value_brief
+from boruna.core.values import (
     NONE, ActorId, Enum, Err, FnRef, MapValue, Ok, Record, Some,
 )
 

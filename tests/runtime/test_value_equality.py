@@ -1,7 +1,7 @@
 """Type-strict structural equality of the value classes (vm.md §3.3)."""
 import math
 
-from boruna.runtime.values import (
+from boruna.core.values import (
     NONE, ActorId, Enum, Err, FnRef, MapValue, Ok, Record, Some, _same,
 )
 

@@ -1,8 +1,8 @@
 """VmError messages are the reference's exact Display strings (vm.md §4.6)."""
 import pytest
 
-from boruna.runtime import errors
-from boruna.runtime.errors import VmError
+from boruna.core import errors
+from boruna.core.errors import VmError
 
 
 @pytest.mark.parametrize("err, text", [

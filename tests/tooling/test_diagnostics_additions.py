@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from boruna.tooling.diagnostics import DiagnosticSet, check_source, collector
-from boruna.tooling.diagnostics.registry import ADVISORY_CODES, ALL_CODES, CODES
-from boruna.tooling.repair import repair_diagnostics, repair_source
+from boruna.diagnostics import DiagnosticSet, check_source, collector
+from boruna.diagnostics.registry import ADVISORY_CODES, ALL_CODES, CODES
+from boruna.diagnostics.repair import repair_diagnostics, repair_source
 
 
 @pytest.fixture(autouse=True)
@@ -251,7 +251,7 @@ def test_e005_complete_builtin_matches_are_quiet():
 
 
 def test_check_source_resolves_imports_when_given_a_libs_dir(tmp_path):
-    from boruna.tooling.diagnostics import check_source
+    from boruna.diagnostics import check_source
     (tmp_path / "std-x" / "src").mkdir(parents=True)
     (tmp_path / "std-x" / "src" / "core.ax").write_text("fn helper() -> Int { 1 }\n")
     source = 'import "std-x"\nfn main() -> Int {\n    helper() + missing\n}\n'

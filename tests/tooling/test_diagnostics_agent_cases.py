@@ -3,8 +3,8 @@ types and field reads, and programs only the code generator rejects. Each findin
 the offending name; each repair leaves a program that compiles and runs to the intended value.
 """
 import boruna
-from boruna.tooling.diagnostics import check_source
-from boruna.tooling.repair import repair_source
+from boruna.diagnostics import check_source
+from boruna.diagnostics.repair import repair_source
 
 
 def only(source):
@@ -234,7 +234,7 @@ def test_library_functions_are_rename_candidates_and_their_results_typed():
                                 "(it has: valid, error_field, error_message)")
     result = repair_source(bad, libs_dir=LIBS)
     assert result.verify_passed is True and result.repaired_source == LIB_APP
-    from boruna.tooling.framework import run_app_test
+    from boruna.framework import run_app_test
     run = run_app_test(LIB_APP, ["email:bob", "email:bob@x.io"], libs_dir=LIBS)
     assert [c["state"] for c in run.cycles] == [["", "must contain expected substring", 0],
                                                 ["bob@x.io", "must contain expected substring", 1]]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from boruna.language.errors import CompileError
-from boruna.tooling.diagnostics import check_source, collector
-from boruna.tooling.diagnostics.compiler_errors import parse_diagnostic
-from boruna.tooling.diagnostics.context import CheckContext
-from boruna.tooling.diagnostics.registry import CODES, codes_document
+from boruna.diagnostics import check_source, collector
+from boruna.diagnostics.compiler_errors import parse_diagnostic
+from boruna.diagnostics.context import CheckContext
+from boruna.diagnostics.registry import CODES, codes_document
 
 
 @pytest.fixture(autouse=True)

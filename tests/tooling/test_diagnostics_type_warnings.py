@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boruna.tooling.diagnostics import check_source, collector
+from boruna.diagnostics import check_source, collector
 
 
 @pytest.fixture(autouse=True)

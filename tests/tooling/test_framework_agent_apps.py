@@ -1,7 +1,7 @@
 """App programs an agent would write, driven through `validate_app`/`run_app_test` with odd
 message lists; every state and ui_tree checked in the brief encoding (tooling.md §3.5)."""
-from boruna.tooling.diagnostics import check_source
-from boruna.tooling.framework import run_app_test, validate_app
+from boruna.diagnostics import check_source
+from boruna.framework import run_app_test, validate_app
 
 FORM = '''
 type State { name: String, age: Int, errors: List<String>, submitted: Bool }

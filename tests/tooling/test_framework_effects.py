@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boruna.runtime.values import ActorId, Record
-from boruna.tooling.framework import (AppPolicy, FrameworkError, MockEffectExecutor,
+from boruna.core.values import ActorId, Record
+from boruna.framework import (AppPolicy, FrameworkError, MockEffectExecutor,
                                       parse_effects, parse_message, split_message_list)
-from boruna.tooling.framework.state import StateHistory, diff_values
+from boruna.framework.state import StateHistory, diff_values
 
 
 def eff(kind, payload="p", cb="cb"):
@@ -144,7 +144,7 @@ def test_state_history_bounded_rewindable_and_diffable():
 
 
 def test_value_to_ui_tree():
-    from boruna.tooling.framework import value_to_ui_tree
+    from boruna.framework import value_to_ui_tree
     tree = value_to_ui_tree((Record(1, ("card", "Title", 3)), "hi", Record(2, (5, "x")), 1.5))
     assert tree.to_dict() == {"tag": "list", "props": {}, "children": [
         {"tag": "card", "props": {"field_1": "Title", "field_2": 3}, "children": []},

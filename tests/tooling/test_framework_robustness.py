@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boruna.language.errors import CompileError
-from boruna.tooling.framework import run_app_test, validate_app
-from boruna.tooling.templates import TemplateArgsError, TemplateError, apply_template
-from boruna.tooling.workflow import WorkflowParseError, validate_workflow_json
+from boruna.framework import run_app_test, validate_app
+from boruna.assets.templates import TemplateArgsError, TemplateError, apply_template
+from boruna.workflow.validator import WorkflowParseError, validate_workflow_json
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "templates"

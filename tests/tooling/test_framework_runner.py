@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from boruna.language.errors import CompileError
-from boruna.tooling.framework import AppRuntime, FrameworkError, run_app_test
-from boruna.tooling.templates import apply_template
+from boruna.framework import AppRuntime, FrameworkError, run_app_test
+from boruna.assets.templates import apply_template
 
 REPO = Path(__file__).resolve().parents[2]
 

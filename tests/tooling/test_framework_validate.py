@@ -5,7 +5,7 @@ import pytest
 
 from boruna.language.errors import CompileError
 from boruna.language.frontend import parse
-from boruna.tooling.framework import validate_app
+from boruna.framework import validate_app
 
 COUNTER = (Path(__file__).parent / "programs" / "counter_app.ax").read_text(encoding="utf-8")
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from boruna.runtime.values import Enum, Err, MapValue, Ok, Record, Some
+from boruna.core.values import Enum, Err, MapValue, Ok, Record, Some
 
 LIBS = Path(__file__).resolve().parents[2] / "libs"
 
@@ -357,7 +357,7 @@ def test_every_library_function_is_exercised(lib):
 
 @pytest.mark.parametrize("lib, value", sorted(SMOKE.items()))
 def test_l1_main_smoke_result_is_deterministic(lib, value):
-    from boruna.tooling.libs import self_test
+    from boruna.assets.libraries import self_test
     assert self_test(LIBS, lib) == value
 
 
@@ -372,7 +372,7 @@ def test_all_libraries_import_together_without_clashes():
 
 
 def test_an_app_built_from_libraries_runs_under_the_framework():
-    from boruna.tooling.framework import run_app_test, validate_app
+    from boruna.framework import run_app_test, validate_app
 
     app = """\
 import "std-http"

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from boruna.tooling.libs import (LibraryError, PackageManifest, library_dir_name,
+from boruna.assets.libraries import (LibraryError, PackageManifest, library_dir_name,
                                  library_source, list_libraries, locate_library,
                                  manifest_errors, parse_manifest, read_manifest)
-from boruna.tooling.resources import default_libs_dir
+from boruna.assets.directories import default_libs_dir
 
 LIBS = Path(__file__).resolve().parents[2] / "libs"
 ALL = ["std-authz", "std-db", "std-forms", "std-guard", "std-http", "std-json", "std-llm",
@@ -123,7 +123,7 @@ def make_lib(root: Path, name: str, source: str) -> Path:
     ("fn main() -> Int { nope }\n", "compile error: type error: undefined variable: nope"),
 ])
 def test_self_test_failures(tmp_path, source, message):
-    from boruna.tooling.libs import self_test
+    from boruna.assets.libraries import self_test
     make_lib(tmp_path, "std-x", source)
     with pytest.raises(LibraryError) as info:
         self_test(tmp_path, "std-x")
@@ -131,6 +131,6 @@ def test_self_test_failures(tmp_path, source, message):
 
 
 def test_self_test_of_a_missing_library(tmp_path):
-    from boruna.tooling.libs import self_test
+    from boruna.assets.libraries import self_test
     with pytest.raises(LibraryError, match="^library 'std-x' not found$"):
         self_test(tmp_path, "std-x")

@@ -2,9 +2,9 @@
 job, and the one-by-one path (with its skip reasons) as soon as one did not."""
 import time
 
-from boruna.tooling.diagnostics import check_source
-from boruna.tooling.diagnostics.model import Confidence, SuggestedPatch, TextEdit
-from boruna.tooling.repair import repair_diagnostics, repair_source
+from boruna.diagnostics import check_source
+from boruna.diagnostics.model import Confidence, SuggestedPatch, TextEdit
+from boruna.diagnostics.repair import repair_diagnostics, repair_source
 
 
 def _program(count: int, typo: str) -> str:

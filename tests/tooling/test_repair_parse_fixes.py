@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from boruna.tooling.diagnostics import check_source, collector
-from boruna.tooling.diagnostics.model import DiagnosticSet
-from boruna.tooling.repair import _worse, repair_source
+from boruna.diagnostics import check_source, collector
+from boruna.diagnostics.model import DiagnosticSet
+from boruna.diagnostics.repair import _worse, repair_source
 
 
 @pytest.fixture(autouse=True)

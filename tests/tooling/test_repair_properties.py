@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from boruna.language.errors import CompileError
 from boruna.language.frontend import parse
-from boruna.tooling.diagnostics import check_source, collector
-from boruna.tooling.repair import repair_source
+from boruna.diagnostics import check_source, collector
+from boruna.diagnostics.repair import repair_source
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

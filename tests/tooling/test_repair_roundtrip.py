@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from boruna.compiler import compile_source
-from boruna.tooling.diagnostics import check_source, collector
-from boruna.tooling.repair import repair_source
+from boruna.diagnostics import check_source, collector
+from boruna.diagnostics.repair import repair_source
 
 
 @pytest.fixture(autouse=True)

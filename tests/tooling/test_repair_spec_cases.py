@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from boruna.tooling.diagnostics import collector
-from boruna.tooling.diagnostics.model import (Confidence, Diagnostic, DiagnosticSet,
+from boruna.diagnostics import collector
+from boruna.diagnostics.model import (Confidence, Diagnostic, DiagnosticSet,
                                               SuggestedPatch, TextEdit)
-from boruna.tooling.repair import (PatchFailed, apply_patch, repair_diagnostics,
+from boruna.diagnostics.repair import (PatchFailed, apply_patch, repair_diagnostics,
                                    repair_source)
-from boruna.tooling.diagnostics import check_source
+from boruna.diagnostics import check_source
 
 
 @pytest.fixture(autouse=True)

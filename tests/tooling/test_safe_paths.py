@@ -3,9 +3,9 @@ import os
 
 import pytest
 
-from boruna.tooling.libs import LibraryError, locate_library
+from boruna.assets.libraries import LibraryError, locate_library
 from boruna.core.paths import is_entry_name, is_file, is_inside
-from boruna.tooling.templates import TemplateError, check_template_name
+from boruna.assets.templates import TemplateError, check_template_name
 
 
 @pytest.mark.parametrize("name", ["counter", "std-ui", "std.ui", "a b", "x.y.z"])

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from boruna.tooling.resources import default_templates_dir
-from boruna.tooling.templates import (TemplateArgsError, TemplateError, apply_template,
+from boruna.assets.directories import default_templates_dir
+from boruna.assets.templates import (TemplateArgsError, TemplateError, apply_template,
                                       list_templates, normalize_args, render)
 
 REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from boruna.tooling.framework import run_app_test, validate_app
-from boruna.tooling.templates import apply_template
+from boruna.framework import run_app_test, validate_app
+from boruna.assets.templates import apply_template
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boruna.tooling.workflow import (CycleError, WorkflowParseError, execution_order,
+from boruna.workflow.validator import (CycleError, WorkflowParseError, execution_order,
                                      parse_workflow, topological_levels,
                                      validate_workflow_json)
 

@@ -7,7 +7,7 @@ from boruna import _vm
 from boruna.bytecode import axbc
 from boruna.bytecode.module import Function, MatchArm, Module
 from boruna.bytecode.opcodes import OPCODES
-from boruna.runtime.values import NONE, Enum, Err, FnRef, MapValue, Ok, Record, Some
+from boruna.core.values import NONE, Enum, Err, FnRef, MapValue, Ok, Record, Some
 
 NAMES = [n for n in OPCODES if n != "GetFieldNamed"]
 

@@ -2,7 +2,7 @@
 import pytest
 
 from boruna.compiler import compile_source
-from boruna.runtime.encoding import format_value
+from boruna.service.encoding import format_value
 from boruna.runtime.execute import run
 
 

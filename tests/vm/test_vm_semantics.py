@@ -4,10 +4,10 @@ import math
 import pytest
 
 from boruna.bytecode.module import Function, Module
-from boruna.runtime.encoding import format_value
+from boruna.service.encoding import format_value
 from boruna.runtime.execute import call_function, run
 from boruna.compiler import compile_source
-from boruna.runtime.values import NONE, MapValue, Some
+from boruna.core.values import NONE, MapValue, Some
 
 
 def main(body, ret="Int"):
@@ -151,7 +151,7 @@ def test_halt_finishes_without_the_extra_step():
 
 
 def test_legacy_list_record():
-    from boruna.runtime.values import Record
+    from boruna.core.values import Record
     legacy = Record(65535, (4, 5))
     out = run(_hand_module([legacy, 1], [("PushConst", 0), ("PushConst", 1), ("ListGet",),
                                           ("Ret",)]))
@@ -192,7 +192,7 @@ def test_emit_fills_ui_output_in_order():
 
 def test_call_function_with_arguments():
     module = compile_source("type S { n: Int }\nfn update(s: S, d: Int) -> S { S { n: s.n + d } }\n")
-    from boruna.runtime.values import Record
+    from boruna.core.values import Record
     out = call_function(module, "update", [Record(0, (4,)), 3])
     assert out.ok and out.result == Record(0, (7,))
     assert call_function(module, "nope", []).error == "function not found: nope"

@@ -5,7 +5,7 @@ import pathlib
 import pytest
 
 from boruna.compiler import compile_source
-from boruna.runtime.encoding import format_value
+from boruna.service.encoding import format_value
 from boruna.runtime.execute import run
 
 _spec = importlib.util.spec_from_file_location(

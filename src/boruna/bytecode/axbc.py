@@ -17,8 +17,8 @@ from typing import Any
 
 from boruna.bytecode.module import MODULE_VERSION, Function, MatchArm, Module, TypeInfo
 from boruna.bytecode.opcodes import OPCODES
-from boruna.runtime.capabilities import by_id, by_variant
-from boruna.runtime.values import (
+from boruna.core.capabilities import by_id, by_variant
+from boruna.core.values import (
     NONE, ActorId, Enum, Err, FnRef, MapValue, Ok, OptNone, Record, Some,
 )
 
@@ -365,7 +365,7 @@ def module_from_obj(obj) -> Module:
 
 def from_json(text) -> Module:
     """Decode module JSON; raises AxbcError(`serialization error: ...`)."""
-    from boruna.runtime.jsonread import JsonSyntaxError, loads
+    from boruna.core.jsonread import JsonSyntaxError, loads
 
     if isinstance(text, (bytes, bytearray)):
         try:

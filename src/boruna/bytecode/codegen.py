@@ -30,8 +30,8 @@ from boruna.language import ast
 from boruna.language.errors import CompileError
 from boruna.language.type_text import type_text
 from boruna.language.walk import pattern_binding
-from boruna.runtime.capabilities import from_source_name
-from boruna.runtime.values import NONE, FnRef
+from boruna.core.capabilities import from_source_name
+from boruna.core.values import NONE, FnRef
 
 SOME_TYPE_ID = 65534
 RESULT_TYPE_ID = 65533

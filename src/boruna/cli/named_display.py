@@ -7,8 +7,8 @@ the module does not describe, fall back to that form too.
 """
 from __future__ import annotations
 
-from boruna.runtime.display import display
-from boruna.runtime.values import Enum, Err, MapValue, Ok, Record, Some
+from boruna.core.display import display
+from boruna.core.values import Enum, Err, MapValue, Ok, Record, Some
 
 MAX_DEPTH = 64
 

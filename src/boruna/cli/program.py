@@ -38,7 +38,7 @@ def resolve_libs_dir(option: str | None) -> str | None:
     if os.path.isdir("libs"):
         return "libs"
     try:
-        from boruna.tooling.resources import default_libs_dir
+        from boruna.assets.directories import default_libs_dir
     except ImportError:
         return None
     found = default_libs_dir()
@@ -68,7 +68,7 @@ def _compile_helps(err, path: str, source: str) -> list[str]:
         name, op = compound.groups()
         return [f"there is no '{op}=': write '{name} = {name} {op} ...'" + fix]
     if first.endswith("found Semi"):
-        from boruna.tooling.diagnostics.parse_fixes import unfinished_before_semicolon
+        from boruna.diagnostics.parse_fixes import unfinished_before_semicolon
 
         if unfinished_before_semicolon(before):
             return []

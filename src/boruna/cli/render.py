@@ -174,6 +174,6 @@ def format_diagnostics_summary(diags: list, path: str, style: Style) -> str:
 
 
 def format_ui_tree(tree: Any, module: Any) -> str:
-    from boruna.runtime.encoding import format_value
+    from boruna.service.encoding import format_value
 
     return pretty_json(format_value(tree, module))

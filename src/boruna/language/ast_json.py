@@ -12,7 +12,7 @@ import math
 from decimal import Decimal
 
 from . import ast
-from .deep_stack import call_deep
+from boruna.core.deep_stack import call_deep
 
 
 # ------------------------------------------------------------------ AST -> JSON objects

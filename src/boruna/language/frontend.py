@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from . import ast
-from .deep_stack import call_deep
+from boruna.core.deep_stack import call_deep
 from .errors import CompileError
 from .lexer import lex
 from .parser import NESTING_MESSAGE, parse_tokens

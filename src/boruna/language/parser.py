@@ -13,7 +13,7 @@ descent, fewer calls); prefix operators are collected in a loop. Nesting is capp
 from __future__ import annotations
 
 from . import ast
-from .deep_stack import call_deep
+from boruna.core.deep_stack import call_deep
 from .errors import CompileError
 from .lexer import TokenStream, lex
 from .suggest import did_you_mean, keyword_suggestion

@@ -178,7 +178,7 @@ def _bundled(kind: str):
     """A thunk returning the bundled `templates`/`libs` directory (tooling.resources)."""
 
     def locate():
-        from boruna.tooling import resources
+        from boruna.assets import directories as resources
 
         return getattr(resources, f"default_{kind}_dir")()
 

@@ -29,7 +29,7 @@ def _replace_surrogates(value):
 def _deep_loads(text: str):
     """json.loads on a large C stack: nesting can never overflow the stack, only raise
     RecursionError (another thread may have raised the recursion limit meanwhile)."""
-    from boruna.language.deep_stack import call_deep
+    from boruna.core.deep_stack import call_deep
 
     return call_deep(json.loads, text)
 
@@ -42,7 +42,7 @@ def sanitize_line(line: str) -> str:
     """`line` with lone surrogate escapes neutralised (unchanged when there are none)."""
     if not _SURROGATE_ESCAPE.search(line):
         return line
-    from boruna.language.deep_stack import call_deep
+    from boruna.core.deep_stack import call_deep
 
     try:
         return call_deep(_resanitized, line)

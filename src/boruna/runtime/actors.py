@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from boruna.runtime import errors
-from boruna.runtime.errors import VmError
+from boruna.core import errors
+from boruna.core.errors import VmError
 from boruna.runtime.gateway import CapabilityGateway, EventLog
 from boruna.runtime.handlers import MockHandler
-from boruna.runtime.values import Err
+from boruna.core.values import Err
 
 DEFAULT_MAX_ROUNDS = 10_000
 DEFAULT_BUDGET_PER_ROUND = 1000

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
-from boruna.runtime import errors
-from boruna.runtime.capabilities import Capability, by_id, by_variant, from_source_name
+from boruna.core import errors
+from boruna.core.capabilities import Capability, by_id, by_variant, from_source_name
 from boruna.runtime.handlers import HandlerError, MockHandler
 
 EVENT_LOG_VERSION = 2

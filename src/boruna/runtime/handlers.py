@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from boruna.runtime import capabilities as caps
-from boruna.runtime.capabilities import Capability
-from boruna.runtime.display import display
-from boruna.runtime.values import MapValue
+from boruna.core import capabilities as caps
+from boruna.core.capabilities import Capability
+from boruna.core.display import display
+from boruna.core.values import MapValue
 
 
 class HandlerError(Exception):

@@ -21,9 +21,9 @@ from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from boruna.runtime.capabilities import CAPABILITIES, Capability, alias_target, by_wire_name
-from boruna.runtime.display import float_to_string
-from boruna.runtime.jsonread import U64_MAX, JsonSyntaxError, loads, number_value
+from boruna.core.capabilities import CAPABILITIES, Capability, alias_target, by_wire_name
+from boruna.core.display import float_to_string
+from boruna.core.jsonread import U64_MAX, JsonSyntaxError, loads, number_value
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024

@@ -9,7 +9,7 @@ from boruna.service.envelope import ok
 def capability_list_tool() -> dict:
     """Every capability (name, contract version) sorted by name, plus `capability_set_hash`."""
     from boruna import __version__
-    from boruna.runtime.capabilities import capability_set_hash, sorted_by_name
+    from boruna.core.capabilities import capability_set_hash, sorted_by_name
 
     return ok(
         name="boruna",

@@ -12,7 +12,7 @@ DEFAULT_FILE_NAME = "<source>"
 def check_tool(source: str, file_name: str | None = DEFAULT_FILE_NAME, libs_dir=None) -> dict:
     """All diagnostics for `source`; always success (findings are not failures).
     `libs_dir` resolves `import` lines against that directory."""
-    from boruna.tooling.diagnostics import check_source
+    from boruna.diagnostics import check_source
 
     guard_source(source)
     found = check_source(source, DEFAULT_FILE_NAME if file_name is None else file_name,
@@ -27,7 +27,7 @@ def repair_tool(source: str, strategy: str | None = "best", patch_id: str | None
 
     `verify_passed` is true exactly when the repaired source has no error diagnostics.
     """
-    from boruna.tooling.repair import repair_source
+    from boruna.diagnostics.repair import repair_source
 
     guard_source(source)
     report = repair_source(source, strategy="best" if strategy is None else strategy,

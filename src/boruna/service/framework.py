@@ -21,7 +21,7 @@ def validate_app_tool(source: str, libs_dir=None) -> dict:
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
     from boruna.language.imports import resolve_imports
-    from boruna.tooling.framework import validate_app
+    from boruna.framework import validate_app
 
     guard_source(source)
     try:
@@ -44,7 +44,7 @@ def framework_test_tool(source: str, messages, libs_dir=None) -> dict:
     """
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
-    from boruna.tooling.framework import run_app_test
+    from boruna.framework import run_app_test
 
     guard_source(source)
     try:

@@ -99,7 +99,7 @@ def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
     """
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
-    from boruna.runtime.encoding import format_value
+    from boruna.service.encoding import format_value
     from boruna.runtime.execute import run
 
     guard_source(source)
@@ -134,7 +134,7 @@ def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
                     limit_kind="output_bytes", limit=max_output_bytes, phase="serialization",
                     steps=outcome.steps)
     if output_schema is not None:
-        from boruna.language.deep_stack import call_deep
+        from boruna.core.deep_stack import call_deep
 
         try:
             rejected = call_deep(check_output, output_schema, result, outcome.steps)

@@ -30,7 +30,7 @@ _VALUE_FIELDS = ("args", "result", "payload", "tree")
 
 def encode_event(event: dict, module) -> dict:
     """One event with its runtime values in the `boruna_run` JSON encoding."""
-    from boruna.runtime.encoding import format_value
+    from boruna.service.encoding import format_value
 
     out = {}
     for key, value in event.items():
@@ -74,7 +74,7 @@ class RecordedRun:
 def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None) -> RecordedRun:
     """Run `module`'s entry on a VM whose gateway records the full event log."""
     from boruna import _vm
-    from boruna.runtime.errors import VmError
+    from boruna.core.errors import VmError
     from boruna.runtime.gateway import CapabilityGateway, EventLog
 
     log = EventLog()
@@ -107,7 +107,7 @@ def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
     """Run, replay against the recorded capability results, and seal the event log."""
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
-    from boruna.runtime.encoding import format_value
+    from boruna.service.encoding import format_value
     from boruna.runtime.handlers import ReplayHandler
 
     guard_source(source)

@@ -60,7 +60,7 @@ def symbols_tool(source: str, libs_dir=None) -> dict:
 
     With `libs_dir`, `import` lines are resolved first (a missing library is a `parse_error`)
     and only the source's own declarations are listed."""
-    from boruna.language.deep_stack import call_deep
+    from boruna.core.deep_stack import call_deep
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
     from boruna.language.imports import resolve_imports

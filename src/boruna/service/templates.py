@@ -11,7 +11,7 @@ def template_list_tool(templates_dir) -> dict:
 
     A missing, unreadable or malformed templates directory is `template_error`.
     """
-    from boruna.tooling.templates import TemplateError, list_templates
+    from boruna.assets.templates import TemplateError, list_templates
 
     try:
         infos = list_templates(templates_dir)
@@ -23,7 +23,7 @@ def template_list_tool(templates_dir) -> dict:
 @tool_boundary
 def template_apply_tool(templates_dir, template_name: str, args, validate: bool = False) -> dict:
     """Render `template_name` with `args` ("key=value" strings); optionally compile the output."""
-    from boruna.tooling.templates import TemplateArgsError, TemplateError, apply_template
+    from boruna.assets.templates import TemplateArgsError, TemplateError, apply_template
 
     try:
         applied = apply_template(templates_dir, template_name, args, validate=bool(validate))

@@ -8,7 +8,7 @@ from boruna.service.envelope import fail, ok
 @tool_boundary
 def workflow_validate_tool(workflow_json: str) -> dict:
     """`parse_error` for unreadable JSON, `validation_error` with every DAG problem, else the order."""
-    from boruna.tooling.workflow import WorkflowParseError, validate_workflow_json
+    from boruna.workflow.validator import WorkflowParseError, validate_workflow_json
 
     try:
         report = validate_workflow_json(workflow_json)

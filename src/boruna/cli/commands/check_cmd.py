@@ -24,7 +24,7 @@ def cmd_check(args, console: Console) -> int:
 
         response = call_tool(check_tool, source, file_name=name, libs_dir=libs_dir)
         if args.output:
-            from boruna.tooling.diagnostics import check_source
+            from boruna.diagnostics import check_source
 
             found = check_source(source, file=name, libs_dir=libs_dir)
             write_text(args.output, pretty_json(found.to_full_dict()) + "\n")
@@ -32,7 +32,7 @@ def cmd_check(args, console: Console) -> int:
         if not response.get("success"):
             return EXIT_FAILURE
         return EXIT_FAILURE if _has_errors(response.get("diagnostics", [])) else EXIT_OK
-    from boruna.tooling.diagnostics import check_source
+    from boruna.diagnostics import check_source
 
     found = check_source(source, file=name, libs_dir=libs_dir)
     if args.output:

@@ -6,7 +6,7 @@ from boruna.cli.render import pretty_json
 
 
 def _registry():
-    from boruna.tooling.diagnostics import registry
+    from boruna.diagnostics import registry
 
     return list(getattr(registry, "ALL_CODES", registry.CODES).values())
 

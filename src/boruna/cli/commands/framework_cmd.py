@@ -34,7 +34,7 @@ def cmd_validate(args, console: Console) -> int:
         print_response(console, response)
         return EXIT_OK if response.get("success") and response.get("valid", True) else EXIT_FAILURE
     from boruna.language.errors import CompileError
-    from boruna.tooling.framework import validate_app
+    from boruna.framework import validate_app
 
     try:
         report = validate_app(source, libs_dir=libs_dir)
@@ -74,7 +74,7 @@ def cmd_test(args, console: Console) -> int:
         return print_response(console, call_tool(framework_test_tool, source, messages,
                                                  libs_dir=libs_dir))
     from boruna.language.errors import CompileError
-    from boruna.tooling.framework import run_app_test
+    from boruna.framework import run_app_test
 
     try:
         result = run_app_test(source, messages, libs_dir=libs_dir)

@@ -57,7 +57,7 @@ def cmd_repair(args, console: Console) -> int:
     if args.from_file:
         result = _repair_from(args, source, libs_dir)
     else:
-        from boruna.tooling.repair import repair_source
+        from boruna.diagnostics.repair import repair_source
 
         result = repair_source(source, strategy=strategy, patch_id=patch_id,
                                file=label(args.file), libs_dir=libs_dir)
@@ -69,8 +69,8 @@ def _repair_from(args, source: str, libs_dir):
     """Repair with a saved diagnostic set (`boruna check -o DIAG.json`)."""
     import json
 
-    from boruna.tooling.diagnostics.model import DiagnosticSet
-    from boruna.tooling.repair import repair_diagnostics
+    from boruna.diagnostics.model import DiagnosticSet
+    from boruna.diagnostics.repair import repair_diagnostics
 
     text = read_text(args.from_file)
     try:

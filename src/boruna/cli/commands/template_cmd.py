@@ -12,14 +12,14 @@ def resolve_templates_dir(option: str | None) -> str:
     """`--dir DIR` as given, else ./templates, else the bundled templates."""
     if option is not None:
         return option
-    from boruna.tooling.resources import default_templates_dir
+    from boruna.assets.directories import default_templates_dir
 
     return str(default_templates_dir())
 
 
 def parse_template_args(args_text: str, single: list[str]) -> dict[str, str]:
     """`--args "k=v,k2=v2"` (pieces trimmed, empty ones skipped) then each `--arg k=v`."""
-    from boruna.tooling.templates import TemplateArgsError, parse_arg_pieces
+    from boruna.assets.templates import TemplateArgsError, parse_arg_pieces
 
     pieces = [p.strip() for p in args_text.split(",")] + list(single)
     try:
@@ -34,7 +34,7 @@ def cmd_list(args, console: Console) -> int:
         from boruna.service import template_list_tool
 
         return print_response(console, call_tool(template_list_tool, templates_dir))
-    from boruna.tooling.templates import TemplateError, list_templates
+    from boruna.assets.templates import TemplateError, list_templates
 
     try:
         templates = list_templates(templates_dir)
@@ -78,7 +78,7 @@ def cmd_apply(args, console: Console) -> int:
             write_text(args.out or response["output_file"], response["source"])
         print_response(console, response)
         return EXIT_OK if response.get("success") and passed else EXIT_FAILURE
-    from boruna.tooling.templates import TemplateArgsError, TemplateError, apply_template
+    from boruna.assets.templates import TemplateArgsError, TemplateError, apply_template
 
     try:
         result = apply_template(templates_dir, args.name, values, validate=args.validate)
@@ -108,7 +108,7 @@ def _apply_hint(message: str, templates_dir: str, name: str) -> str:
     """What to type instead: the closest template names, or the arguments NAME takes."""
     import difflib
 
-    from boruna.tooling.templates import TemplateError, list_templates
+    from boruna.assets.templates import TemplateError, list_templates
 
     try:
         templates = list_templates(templates_dir)

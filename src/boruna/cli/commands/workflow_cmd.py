@@ -25,7 +25,7 @@ def cmd_validate(args, console: Console) -> int:
         from boruna.service import workflow_validate_tool
 
         return print_response(console, call_tool(workflow_validate_tool, text))
-    from boruna.tooling.workflow import WorkflowParseError, validate_workflow_json
+    from boruna.workflow.validator import WorkflowParseError, validate_workflow_json
 
     try:
         report = validate_workflow_json(text)

@@ -11,7 +11,7 @@ import re
 from typing import Optional
 
 from boruna.language import ast as A
-from boruna.runtime.capabilities import CAPABILITIES, from_source_name
+from boruna.core.capabilities import CAPABILITIES, from_source_name
 
 from . import registry as R
 from .context import CheckContext

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from boruna.runtime.values import (
+from boruna.core.values import (
     ActorId, Enum, Err, FnRef, MapValue, Ok, OptNone, Record, Some,
 )
 

@@ -15,7 +15,7 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
-from boruna.runtime.capabilities import from_source_name
+from boruna.core.capabilities import from_source_name
 from boruna.core.paths import is_entry_name, is_file, is_inside
 
 MANIFEST_FILE = "package.ax.json"
@@ -193,7 +193,7 @@ def self_test(libs_dir: Union[str, Path], name: str) -> int:
     """Compile library `name`, run its `main()` twice; return the (deterministic) Int result."""
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
-    from boruna.runtime.display import display
+    from boruna.core.display import display
 
     source = library_source(libs_dir, name)
     try:

@@ -34,7 +34,7 @@ def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
 def _gets_past(patch: SuggestedPatch, line: int, col: int, ctx: CheckContext) -> bool:
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
-    from boruna.tooling.repair import PatchFailed, apply_patch
+    from boruna.diagnostics.repair import PatchFailed, apply_patch
 
     try:
         parse(apply_patch(ctx.source, patch))

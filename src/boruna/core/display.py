@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from boruna.runtime.values import (
+from boruna.core.values import (
     ActorId, Enum, Err, FnRef, MapValue, Ok, OptNone, Record, Some,
 )
 

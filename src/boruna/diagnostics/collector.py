@@ -137,7 +137,7 @@ def _analyze(ctx: CheckContext, name_errors: list) -> list[Diagnostic]:
 def _deep(fn, *args):
     """Run the recursive AST walks where deeply nested programs cannot overflow the stack."""
     try:
-        from boruna.language.deep_stack import call_deep
+        from boruna.core.deep_stack import call_deep
     except ImportError:
         return fn(*args)
     return call_deep(fn, *args)

@@ -155,7 +155,7 @@ def parse_workflow(text: str) -> Workflow:
     """Decode `text` into a `Workflow`, or raise `WorkflowParseError` (tooling.md §4.2)."""
     if not isinstance(text, str):
         raise WorkflowParseError("workflow_json must be a string")
-    from boruna.runtime.jsonread import loads
+    from boruna.core.jsonread import loads
 
     # serde_json's reader: its error texts, its 127-level nesting limit, and no lone
     # surrogate escapes (`"\\ud800"` would leave unencodable text in every later output)

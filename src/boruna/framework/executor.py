@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
-from boruna.runtime.values import ActorId
+from boruna.core.values import ActorId
 
 from .effects import Effect
 

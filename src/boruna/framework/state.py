@@ -6,8 +6,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from boruna.runtime.encoding import format_value_brief
-from boruna.runtime.values import Record
+from boruna.service.encoding import format_value_brief
+from boruna.core.values import Record
 
 from .errors import state_error
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from boruna.runtime.encoding import format_value_brief
+from boruna.service.encoding import format_value_brief
 
 from .app_policy import AppPolicy
 from .errors import FrameworkError

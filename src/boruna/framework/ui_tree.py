@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from boruna.runtime.values import Record
+from boruna.core.values import Record
 
 
 @dataclass

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from boruna.runtime.capabilities import from_source_name
-from boruna.runtime.values import Record
+from boruna.core.capabilities import from_source_name
+from boruna.core.values import Record
 
 from .effects import ALL_CAPABILITIES, Effect, effect_items
 from .errors import policy_violation

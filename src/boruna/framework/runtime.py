@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from boruna.runtime.policy import Policy
-from boruna.runtime.values import Record
+from boruna.core.values import Record
 
 from . import errors
 from .app_policy import AppPolicy

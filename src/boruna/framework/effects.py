@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from boruna.runtime.values import LEGACY_LIST_TYPE_ID, Record
+from boruna.core.values import LEGACY_LIST_TYPE_ID, Record
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from boruna.tooling.diagnostics import check_source
-from boruna.tooling.diagnostics.model import DiagnosticSet, SuggestedPatch, TextEdit
-from boruna.tooling.diagnostics.source_text import split_lines
+from boruna.diagnostics import check_source
+from boruna.diagnostics.model import DiagnosticSet, SuggestedPatch, TextEdit
+from boruna.diagnostics.source_text import split_lines
 
 NO_PATCHES_REASON = "no applicable patches found"
 PARSE_CODES = ("E001", "E002")

@@ -1,0 +1,1 @@
+"""Assets: templates, standard libraries, and where their directories are found."""

@@ -1,0 +1,1 @@
+"""Workflow DAGs: the JSON schema, validation rules and execution order."""
