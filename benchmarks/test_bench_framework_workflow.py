@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from boruna.compiler import compile_source
-from boruna.tooling.framework import run_app_test
-from boruna.tooling.templates import apply_template
-from boruna.tooling.workflow import validate_workflow_json
+from boruna.framework import run_app_test
+from boruna.assets.templates import apply_template
+from boruna.workflow.validator import validate_workflow_json
 
 REPO = Path(__file__).resolve().parents[1]
 

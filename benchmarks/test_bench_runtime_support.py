@@ -6,12 +6,12 @@ import json
 
 from boruna.compiler import compile_source
 from boruna.runtime.actors import ActorSystem
-from boruna.runtime.capabilities import STEP_INPUT
-from boruna.runtime.display import display, float_to_string
-from boruna.runtime.encoding import format_value
+from boruna.core.capabilities import STEP_INPUT
+from boruna.core.display import display, float_to_string
+from boruna.service.encoding import format_value
 from boruna.runtime.gateway import CapabilityGateway
 from boruna.runtime.policy import Policy, parse_policy_text
-from boruna.runtime.values import Enum, MapValue, Record, Some
+from boruna.core.values import Enum, MapValue, Record, Some
 
 # ~100k leaves: records of mixed scalars, options, enums and maps
 BIG_VALUE = tuple(
