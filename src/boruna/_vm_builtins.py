@@ -13,6 +13,7 @@ import sys as _sys
 from boruna.core import errors as verr
 from boruna.core.display import display, float_to_string
 from boruna.core.errors import VmError
+from boruna.core.unicode import to_lower, to_upper, trim
 from boruna.core.values import (
     LEGACY_LIST_TYPE_ID, NONE, Err, MapValue, Ok, Record, Some, type_name,
 )
@@ -24,9 +25,6 @@ _INT_RE = _re.compile(r"[+-]?[0-9]+\Z")
 _FLOAT_RE = _re.compile(
     r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
     _re.IGNORECASE)
-# Unicode White_Space (what Rust's str::trim strips)
-_WHITE_SPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-                "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 I64_MIN = -(1 << 63)
 I64_MAX = (1 << 63) - 1
@@ -115,13 +113,13 @@ def _b_list_push(l, v):
 
 def _b_parse_int(s):
     _want_str(s)
-    n = _parse_i64(s.strip(_WHITE_SPACE))
+    n = _parse_i64(trim(s))
     return 0 if n is None else n
 
 
 def _b_try_parse_int(s):
     _want_str(s)
-    n = _parse_i64(s.strip(_WHITE_SPACE))
+    n = _parse_i64(trim(s))
     if n is None:
         return Err("invalid integer: " + s)
     return Ok(n)
@@ -156,21 +154,21 @@ def _b_chars(s):
 
 def _b_upper(s):
     _want_str(s)
-    r = s.upper()
+    r = to_upper(s)
     _check_str(r)
     return r
 
 
 def _b_lower(s):
     _want_str(s)
-    r = s.lower()
+    r = to_lower(s)
     _check_str(r)
     return r
 
 
 def _b_trim(s):
     _want_str(s)
-    return s.strip(_WHITE_SPACE)
+    return trim(s)
 
 
 def _b_join(l, sep):

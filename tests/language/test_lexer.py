@@ -2,8 +2,9 @@
 positions, and E001 messages with Rust-Debug quoting."""
 import pytest
 
+from boruna.core.unicode import debug_str
 from boruna.language.errors import CompileError
-from boruna.language.lexer import lex, rust_debug_str, tokenize
+from boruna.language.lexer import lex, tokenize
 from boruna.language.tokens import KEYWORDS, Token, display_token
 
 
@@ -174,7 +175,7 @@ def test_bytes_input_is_decoded_and_invalid_utf8_is_e001():
     (" ", '" "'),
 ])
 def test_rust_debug_quoting(text, quoted):
-    assert rust_debug_str(text) == quoted
+    assert debug_str(text) == quoted
 
 
 def test_comments_are_kept_only_on_request():

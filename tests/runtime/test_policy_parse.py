@@ -347,8 +347,8 @@ def test_policies_compare_by_their_normalized_content():
 
 
 def test_rust_debug_quoting_of_found_names():
-    from boruna.runtime.policy import rust_debug_str
-    assert rust_debug_str('a"b\\c\n\t\r\0\x01\x7f é\u0301\u00a0日本') == (
+    from boruna.core.unicode import debug_str
+    assert debug_str('a"b\\c\n\t\r\0\x01\x7f é\u0301\u00a0日本') == (
         '"a\\"b\\\\c\\n\\t\\r\\0\\u{1}\\u{7f} é\\u{301}\\u{a0}日本"')
     assert _error('{"rules":{"caf\u00e9\\u0007":{"allow":true,"budget":0}}}').message == (
         'policy.invalid_capability: unknown capability "café\\u{7}"')

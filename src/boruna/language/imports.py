@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Optional
 
 from boruna.core.paths import is_file, is_inside
+from boruna.core.unicode import WHITE_SPACE
 
 from . import ast
 from .errors import CompileError
@@ -29,7 +30,7 @@ from .lexer import lex
 
 LIBRARY_FILE = os.path.join("src", "core.ax")
 _MAYBE_IMPORT = re.compile(r"^[ \t]*import\b", re.M)
-_BARE_NAME = re.compile(r"[^\s\"]+")
+_BARE_NAME = re.compile('[^"' + WHITE_SPACE + ']+')  # Rust split_whitespace
 
 
 @dataclass
@@ -64,7 +65,7 @@ def find_import_lines(source: str) -> list[ImportLine]:
             continue
         line = lines[i]
         after = text_lines[line - 1].lstrip(" \t\r")[len("import"):]
-        word = after.lstrip(" \t\r").rstrip()
+        word = after.lstrip(" \t\r").rstrip(WHITE_SPACE)
         if not word or after[:1] not in (" ", "\t", '"'):
             continue
         if word.startswith('"'):

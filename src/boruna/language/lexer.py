@@ -9,7 +9,8 @@ UTF-8) is rejected even inside strings and comments.
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from boruna.core.unicode import debug_str
 
 from .errors import CompileError
 from .tokens import (COMMENT, EOF, FLOAT, IDENT, INT, KEYWORD_SET, NEWLINE, PUNCTUATION,
@@ -72,41 +73,12 @@ def _decode_escapes(raw: str) -> str:
     return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), raw)
 
 
-_GRAPHEME_EXTEND_EXTRA = frozenset(
-    [0x200C, 0xFF9E, 0xFF9F, 0x09BE, 0x09D7, 0x0B3E, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2,
-     0x0CD5, 0x0CD6, 0x0D3E, 0x0D57, 0x0DCF, 0x0DDF, 0x1B35, 0x302E, 0x302F, 0x1D165,
-     *range(0x1D16E, 0x1D173)])
-_DEBUG_SHORT = {"\0": "\\0", "\t": "\\t", "\r": "\\r", "\n": "\\n", "\\": "\\\\",
-                '"': '\\"'}
-
-
-def rust_debug_str(text: str) -> str:
-    """`text` quoted the way Rust's `{:?}` prints a `&str` (language.md §1.11)."""
-    out = ['"']
-    for ch in text:
-        short = _DEBUG_SHORT.get(ch)
-        if short is not None:
-            out.append(short)
-            continue
-        if " " <= ch <= "~":
-            out.append(ch)
-            continue
-        cat = unicodedata.category(ch)
-        if (cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Mn", "Me")
-                or (cat == "Zs" and ch != " ") or ord(ch) in _GRAPHEME_EXTEND_EXTRA):
-            out.append(f"\\u{{{ord(ch):x}}}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
 def _byte_col(src: str, line_start: int, pos: int) -> int:
     return len(src[line_start:pos].encode("utf-8", "surrogatepass")) + 1
 
 
 def _lex_error(src: str, line: int, line_start: int, pos: int, span: str) -> CompileError:
-    return CompileError("E001", "unexpected character: " + rust_debug_str(span), line,
+    return CompileError("E001", "unexpected character: " + debug_str(span), line,
                         _byte_col(src, line_start, pos))
 
 

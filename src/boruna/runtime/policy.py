@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import unicodedata
 from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from boruna.core.capabilities import CAPABILITIES, Capability, alias_target, by_wire_name
 from boruna.core.display import float_to_string
 from boruna.core.jsonread import U64_MAX, JsonSyntaxError, loads, number_value
+from boruna.core.unicode import debug_str
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024
@@ -184,39 +184,13 @@ class PolicyError(Exception):
         return obj
 
 
-def rust_debug_str(s: str) -> str:
-    """`{:?}` of a Rust &str: quoted; `"` `\\` `\\n` `\\r` `\\t` `\\0` escaped, other
-    non-printable and grapheme-extending characters as `\\u{hex}`."""
-    out = ['"']
-    for ch in s:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\0":
-            out.append("\\0")
-        elif ch == " " or (ch.isprintable() and (ch < "\u0300"
-                                                  or unicodedata.category(ch) not in ("Mn", "Me"))):
-            out.append(ch)
-        else:
-            out.append("\\u{%x}" % ord(ch))
-    out.append('"')
-    return "".join(out)
-
-
 def _parse_error(serde_message: str) -> PolicyError:
     return PolicyError("policy.parse_error", f"policy.parse_error: {serde_message}")
 
 
 def _unknown_field(path: str, found: str) -> PolicyError:
     return PolicyError("policy.unknown_field",
-                       f"policy.unknown_field: unknown field {rust_debug_str(found)} at {path}",
+                       f"policy.unknown_field: unknown field {debug_str(found)} at {path}",
                        path=path)
 
 
@@ -241,7 +215,7 @@ def _unexpected(v: Any) -> str:
             text += ".0"
         return f"floating point `{text}`"
     if t is str:
-        return f"string {rust_debug_str(v)}"
+        return f"string {debug_str(v)}"
     if t is list:
         return "sequence"
     return "map"
@@ -425,12 +399,12 @@ def validate_policy_value(doc: Any) -> Policy:
             if target is not None:
                 raise PolicyError(
                     "policy.invalid_capability",
-                    f"policy.invalid_capability: unknown capability {rust_debug_str(key)} — "
-                    f"did you mean {rust_debug_str(target.wire_name)}?",
+                    f"policy.invalid_capability: unknown capability {debug_str(key)} — "
+                    f"did you mean {debug_str(target.wire_name)}?",
                     found=key, hint=target.wire_name)
             raise PolicyError(
                 "policy.invalid_capability",
-                f"policy.invalid_capability: unknown capability {rust_debug_str(key)}",
+                f"policy.invalid_capability: unknown capability {debug_str(key)}",
                 found=key)
 
     net = decoded.get("net_policy")
@@ -444,10 +418,10 @@ def validate_policy_value(doc: Any) -> Policy:
             if method not in HTTP_METHODS:
                 upper = "".join(c.upper() if "a" <= c <= "z" else c for c in method)
                 if upper in HTTP_METHODS:
-                    reason = (f"method {rust_debug_str(method)} must be upper-case "
-                              f"({rust_debug_str(upper)})")
+                    reason = (f"method {debug_str(method)} must be upper-case "
+                              f"({debug_str(upper)})")
                 else:
-                    reason = (f"unknown HTTP method {rust_debug_str(method)}; allowed: "
+                    reason = (f"unknown HTTP method {debug_str(method)}; allowed: "
                               + ", ".join(HTTP_METHODS))
                 raise _invalid_net("allowed_methods", reason)
         net_policy = NetPolicy(**net)
