@@ -108,8 +108,12 @@ def debug_str(s: str) -> str:
     grapheme extender or non-printable char as `\\u{hex}` (lowercase, no leading zeros)."""
     if s.isascii():
         return '"' + s.translate(_ASCII_ESCAPES) + '"'
-    table = dict(_ASCII_ESCAPES)
+    table = {}
     for ch in set(s):
-        if ch >= "\x80" and _debug_escaped(ch):
-            table[ord(ch)] = "\\u{%x}" % ord(ch)
-    return '"' + s.translate(table) + '"'
+        cp = ord(ch)
+        if cp < 128:
+            if cp in _ASCII_ESCAPES:
+                table[cp] = _ASCII_ESCAPES[cp]
+        elif _debug_escaped(ch):
+            table[cp] = "\\u{%x}" % cp
+    return '"' + (s.translate(table) if table else s) + '"'
