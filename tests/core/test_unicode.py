@@ -156,8 +156,10 @@ def test_tables_do_not_read_unicodedata():
 
 
 def _rustc():
-    spec = importlib.util.spec_from_file_location(
-        "boruna_unicode_generate", os.path.join(ROOT, "tools", "unicode", "generate.py"))
+    script = os.path.join(ROOT, "tools", "unicode", "generate.py")
+    if not os.path.isfile(script):
+        pytest.skip("tools/unicode is not in this checkout")
+    spec = importlib.util.spec_from_file_location("boruna_unicode_generate", script)
     generate = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generate)
     rustc = generate.find_rustc()
