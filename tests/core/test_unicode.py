@@ -13,8 +13,8 @@ import pytest
 import boruna
 from boruna.core import unicode, unicode_data
 from boruna.core.unicode import debug_str, is_whitespace, to_lower, to_upper, trim
-from boruna.service.encoding import format_value
 from boruna.runtime.execute import run
+from boruna.service.encoding import format_value
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ALL_CHARS = "".join(chr(cp) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF)
