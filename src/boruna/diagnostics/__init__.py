@@ -1,15 +1,19 @@
-"""Diagnostics behind `boruna_check`: `check_source(source, file)` → `DiagnosticSet`.
+"""The linter behind `boruna_check`/`boruna_repair`: `check_source(source, file)` →
+`DiagnosticSet`; `repair.repair_source` applies the fixes it offers.
 
-Modules: `model` (data + JSON views), `registry` (code table), `collector` (pipeline),
-`compiler_errors` (E001–E004/E009 from the frontend), analyzers `exhaustiveness` (E005),
-`record_fields` (E006), `capabilities` (E007), `type_consistency` (E009 warnings),
-`entry_point` (MISSING_MAIN); helpers `context`, `source_text`, `naming`, `walk`,
-`undefined_names`.
+Layers, bottom-up: `fix` (Fix, Edit, Applicability) and `model` (Diagnostic, DiagnosticSet
+and their JSON views), `apply` (applying a fix's edits to text), the rules (`compiler_errors`
+with `parse_fixes` and `variant_values`, `undefined_names`, `exhaustiveness`,
+`record_fields`, `missing_fields`, `field_access`, `capabilities`, `type_names`,
+`type_consistency`, `entry_point`; helpers `context`, `source_text`, `naming`,
+`builtin_aliases`), `collector` (the pipeline), `repair` (selection and the repair loop).
+`registry` holds the code table.
 """
 from .collector import check_source
-from .model import (Confidence, Diagnostic, DiagnosticSet, RelatedInfo, SourceLocation,
-                    SuggestedPatch, TextEdit)
+from .model import (Applicability, Confidence, Diagnostic, DiagnosticSet, Edit, Fix, Label,
+                    RelatedInfo, SourceLocation, SuggestedPatch, TextEdit)
 from .registry import ALL_CODES, CODES
 
-__all__ = ["check_source", "Confidence", "Diagnostic", "DiagnosticSet", "RelatedInfo",
-           "SourceLocation", "SuggestedPatch", "TextEdit", "CODES", "ALL_CODES"]
+__all__ = ["check_source", "Applicability", "Confidence", "Diagnostic", "DiagnosticSet",
+           "Edit", "Fix", "Label", "RelatedInfo", "SourceLocation", "SuggestedPatch",
+           "TextEdit", "CODES", "ALL_CODES"]

@@ -13,9 +13,10 @@ from typing import Optional
 from boruna.language import ast as A
 from boruna.core.capabilities import CAPABILITIES, from_source_name
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
+from .model import Diagnostic
 from .naming import levenshtein
 from .source_text import first_line_with
 
@@ -49,7 +50,7 @@ def _purity(ctx: CheckContext) -> list[Diagnostic]:
                 continue
             caps = ", ".join(fn.capabilities)
             message = (f"capability violation: function '{fn.name}' must be pure but is "
-                       f"annotated with !{{{caps}}} — remove the capability annotation")
+                       f"annotated with !{{{caps}}}")
             span = _annotation_span(ctx, fn)
             if span is not None:
                 line, start, end = span
@@ -58,12 +59,13 @@ def _purity(ctx: CheckContext) -> list[Diagnostic]:
             else:
                 line = fn.line or first_line_with(ctx.lines, f"fn {fn.name}") or 0
                 location = ctx.location(line, fn.col if fn.line else None)
-            diag = Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message, location)
+            diag = Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message, location,
+                              help="remove the capability annotation")
             if span is not None:
-                diag.patches.append(SuggestedPatch(
+                diag.fixes.append(Fix(
                     id="E007-remove-caps",
                     description=f"remove capability annotation !{{{caps}}}",
-                    confidence=Confidence.HIGH,
+                    applicability=Applicability.SAFE,
                     rationale="update() and view() must be pure functions with no capabilities",
                     edits=[_remove_annotation_edit(ctx, span)]))
             out.append(diag)
@@ -88,11 +90,11 @@ def _annotation_span(ctx: CheckContext, fn: A.FnDef) -> Optional[tuple[int, int,
     return line, start, end
 
 
-def _remove_annotation_edit(ctx: CheckContext, span: tuple[int, int, int]) -> TextEdit:
+def _remove_annotation_edit(ctx: CheckContext, span: tuple[int, int, int]) -> Edit:
     line, start, end = span
     text = ctx.line_text(line) or ""
-    return TextEdit(start_line=line, old_text=text,
-                    new_text=text[:start].rstrip() + text[end + 1:], file=ctx.file)
+    return Edit(start_line=line, old_text=text,
+                new_text=text[:start].rstrip() + text[end + 1:], file=ctx.file)
 
 
 # ---------------------------------------------------------------- unknown capability names
@@ -156,18 +158,18 @@ def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagn
     line = span[0]
     text = ctx.line_text(line) or ""
     if suggestion is not None:
-        diag.patches.append(SuggestedPatch(
+        diag.fixes.append(Fix(
             id=f"E007-rename-capability-{name}",
             description=f"rename capability '{name}' to '{suggestion}'",
-            confidence=Confidence.MEDIUM,
+            applicability=Applicability.UNSAFE,
             rationale=(f"'{name}' is not a known capability; did you mean '{suggestion}'? "
                        f"(edit distance: {levenshtein(name, suggestion)})"),
-            edits=[TextEdit(line, text, text[:match.start()] + suggestion + text[match.end():],
-                            ctx.file)]))
-    diag.patches.append(SuggestedPatch(
+            edits=[Edit(line, text, text[:match.start()] + suggestion + text[match.end():],
+                        ctx.file)]))
+    diag.fixes.append(Fix(
         id=f"E007-remove-capability-{name}",
         description=f"remove unknown capability '{name}' from !{{...}}",
-        confidence=Confidence.LOW,
+        applicability=Applicability.DISPLAY_ONLY,
         rationale=(f"'{name}' grants nothing (the compiler drops unknown names), so removing "
                    "it keeps the program's behaviour"),
         edits=[_remove_name_edit(ctx, span, match, text)]))
@@ -175,7 +177,7 @@ def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagn
 
 
 def _remove_name_edit(ctx: CheckContext, span: tuple[int, int, int], match: re.Match,
-                      text: str) -> TextEdit:
+                      text: str) -> Edit:
     line, start, end = span
     masked = ctx.masked_text(line)
     inner = masked[masked.index("{", start) + 1:end]
@@ -192,4 +194,4 @@ def _remove_name_edit(ctx: CheckContext, span: tuple[int, int, int], match: re.M
         before = masked[start:lo]
         comma_before = before.rfind(",")
         lo = start + comma_before
-    return TextEdit(line, text, text[:lo] + text[hi:], ctx.file)
+    return Edit(line, text, text[:lo] + text[hi:], ctx.file)

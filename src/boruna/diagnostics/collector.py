@@ -88,7 +88,7 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
         codegen_error = _codegen_error(program, libraries)
         if codegen_error is not None:
             diag = compiler_diagnostic(codegen_error, ctx)
-            diag.message += _codegen_hint(codegen_error.message)
+            diag.help = _codegen_help(codegen_error.message)
             result.diagnostics.append(diag)
     return result
 
@@ -109,19 +109,19 @@ def _codegen_error(program, libraries):
     return None
 
 
-def _codegen_hint(message: str) -> str:
-    """What to do about the code generator's terser errors."""
+def _codegen_help(message: str):
+    """What to do about the code generator's terser errors (None: nothing to add)."""
     if message.startswith("undefined: "):
-        return (" — only a local variable or a user function can be used as a value here; "
+        return ("only a local variable or a user function can be used as a value here; "
                 "call a builtin directly, e.g. `list_len(xs)`")
     if message.startswith("undefined variable: "):
-        return (" — only a variable declared with `let` can be assigned; use "
+        return ("only a variable declared with `let` can be assigned; use "
                 "`let NAME = ...` for a new one")
     if message.startswith("unknown function: "):
-        return " — `spawn` takes the name of a function declared in this file"
+        return "`spawn` takes the name of a function declared in this file"
     if "; max 255" in message:
-        return " — split it into smaller pieces (at most 255 each)"
-    return ""
+        return "split it into smaller pieces (at most 255 each)"
+    return None
 
 
 def _analyze(ctx: CheckContext, name_errors: list) -> list[Diagnostic]:

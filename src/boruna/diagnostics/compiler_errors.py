@@ -4,39 +4,40 @@ from __future__ import annotations
 
 from boruna.language.errors import CompileError
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, SuggestedPatch
+from .fix import Applicability, Fix
+from .model import Diagnostic
 from .parse_fixes import parse_error_patches
 from .source_text import find_identifier_line
 from .undefined_names import rename_patch
 from .variant_values import qualify_variant_patch
 
-PARSE_SUFFIX = " — check for mismatched braces or a missing expression"
+PARSE_HELP = "check for mismatched braces or a missing expression"
 UNDEFINED_VARIABLE = "undefined variable: "
 UNDEFINED_FUNCTION = "undefined function: "
 
 
 def lexer_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
-    """E001 with the offending line and a caret under the column."""
-    message = err.message
+    """E001 with the offending line and a caret under the column as its notes."""
+    diag = Diagnostic(R.E001_LEXER, "error", err.message, ctx.location(err.line, err.col))
     text = ctx.line_text(err.line)
     if text is not None:
         # the column counts bytes; the caret lines up under the character (tabs kept as
         # tabs), which for ASCII without tabs is the reference's `col - 1` spaces
         index = ctx.index_of(err.line, err.col) or 0
         caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:index])
-        message = f"{message}\n  {text}\n  {caret_pad}^"
-    return Diagnostic(R.E001_LEXER, "error", message, ctx.location(err.line, err.col))
+        diag.notes.extend([text, f"{caret_pad}^"])
+    return diag
 
 
 def parse_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
-    """E002 with the parser's line (and column, an addition) and the brace hint."""
-    message = err.message
-    if "check" not in message and "hint" not in message:
-        message += PARSE_SUFFIX
-    diag = Diagnostic(R.E002_PARSE, "error", message, ctx.location(err.line or 1, err.col))
-    diag.patches.extend(parse_error_patches(err.message, err.line, err.col, ctx))
+    """E002 with the parser's line (and column, an addition) and the brace hint as help
+    (unless the parser's message already advises)."""
+    diag = Diagnostic(R.E002_PARSE, "error", err.message, ctx.location(err.line or 1, err.col))
+    if "check" not in err.message and "hint" not in err.message:
+        diag.help = PARSE_HELP
+    diag.fixes.extend(parse_error_patches(err.message, err.line, err.col, ctx))
     return diag
 
 
@@ -56,14 +57,14 @@ def type_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
             for patch in (qualify_variant_patch(ctx, code, name, line),
                           rename_patch(ctx, code, name, line, col)):
                 if patch is not None:
-                    diag.patches.append(patch)
+                    diag.fixes.append(patch)
             return diag
     diag = Diagnostic(R.E009_TYPE_ERROR, "error", err.message,
                       ctx.location(err.line, err.col))
     hint = conversion_hint(err.message)
     if hint is not None:
-        diag.patches.append(SuggestedPatch(
-            "E009-conversion-hint", hint, Confidence.LOW,
+        diag.fixes.append(Fix(
+            "E009-conversion-hint", hint, Applicability.DISPLAY_ONLY,
             "type conversion hint (no automatic edit available)", []))
     return diag
 

@@ -8,9 +8,10 @@ from typing import Optional
 from boruna.language import ast as A
 from boruna.language.type_text import type_text
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
+from .model import Diagnostic
 
 APP_FUNCTIONS = ("init", "update", "view")
 
@@ -30,7 +31,7 @@ def check_entry_point(ctx: CheckContext) -> list[Diagnostic]:
     diag = Diagnostic(R.MISSING_MAIN, "warning", message, location)
     patch = _add_main_patch(ctx, functions)
     if patch is not None:
-        diag.patches.append(patch)
+        diag.fixes.append(patch)
     return [diag]
 
 
@@ -40,23 +41,23 @@ def main_source(callee: A.FnDef) -> str:
     return f"fn main(){ret} {{\n    {callee.name}()\n}}"
 
 
-def _add_main_patch(ctx: CheckContext, functions: list[A.FnDef]) -> Optional[SuggestedPatch]:
+def _add_main_patch(ctx: CheckContext, functions: list[A.FnDef]) -> Optional[Fix]:
     if not ctx.lines:
         return None
     callee = next((fn for fn in functions if not fn.params), None)
     if callee is None:
         return None         # nothing to call: a stub main would only hide the problem
     if callee is functions[0]:
-        confidence = Confidence.HIGH
+        applicability = Applicability.SAFE
         rationale = (f"'{callee.name}' already runs first; an explicit main that calls it "
                      "keeps the program's result")
     else:
-        confidence = Confidence.MEDIUM
+        applicability = Applicability.UNSAFE
         rationale = (f"'{callee.name}' is the first function that takes no arguments; "
                      "main calls it")
     description = f"add `fn main()` calling '{callee.name}'"
     last = len(ctx.lines)
     old = ctx.lines[-1]
-    return SuggestedPatch(
-        id="add_main", description=description, confidence=confidence, rationale=rationale,
-        edits=[TextEdit(last, old, f"{old}\n\n{main_source(callee)}", ctx.file)])
+    return Fix(
+        id="add_main", description=description, applicability=applicability, rationale=rationale,
+        edits=[Edit(last, old, f"{old}\n\n{main_source(callee)}", ctx.file)])

@@ -11,9 +11,10 @@ from boruna.language import ast as A
 from boruna.language.type_text import type_text
 from boruna.language.walk import iter_exprs
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
+from .model import Diagnostic
 from .naming import closest_name
 from .source_text import leading_whitespace, matching_close_brace
 
@@ -133,7 +134,7 @@ def _check_match(ctx: CheckContext, match: A.Match, scrutinee: str, cases: Cases
         location.end_col = ctx.byte_col(close[0], close[1]) + 1
     diag = Diagnostic(R.E005_NON_EXHAUSTIVE_MATCH, "error", message, location)
     if close is not None and not _misspelt_case(ctx, match, missing):
-        diag.patches.append(_add_arms_patch(ctx, match, close, cases, missing))
+        diag.fixes.append(_add_arms_patch(ctx, match, close, cases, missing))
     return diag
 
 
@@ -174,7 +175,7 @@ def _arm_indent(ctx: CheckContext, match: A.Match, close_line: int) -> str:
 
 
 def _add_arms_patch(ctx: CheckContext, match: A.Match, close: tuple[int, int], cases: Cases,
-                    missing: list[str]) -> SuggestedPatch:
+                    missing: list[str]) -> Fix:
     close_line, close_index = close
     text = ctx.line_text(close_line) or ""
     masked = ctx.masked_text(close_line)
@@ -189,11 +190,11 @@ def _add_arms_patch(ctx: CheckContext, match: A.Match, close: tuple[int, int], c
         separator = "" if masked[:close_index].rstrip().endswith(("{", ",")) else ","
         new_text = f"{before}{separator} {', '.join(arms)} {text[close_index:]}"
     names = ", ".join(missing)
-    return SuggestedPatch(
+    return Fix(
         id="E005-add-arms",
         description=f"add missing match arms: {names}",
-        confidence=Confidence.HIGH,
+        applicability=Applicability.SAFE,
         rationale=(f"match expression does not cover variants: {names}; "
                    "adding stub arms with TODO markers"),
-        edits=[TextEdit(start_line=close_line, old_text=text, new_text=new_text,
-                        file=ctx.file)])
+        edits=[Edit(start_line=close_line, old_text=text, new_text=new_text,
+                    file=ctx.file)])

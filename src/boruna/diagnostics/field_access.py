@@ -11,9 +11,10 @@ from typing import Optional
 
 from boruna.language import ast as A
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, RelatedInfo, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
+from .model import Diagnostic, Label
 from .naming import closest_name, levenshtein
 from .type_consistency import Env, _Checker
 
@@ -63,11 +64,11 @@ def _unknown_read(ctx: CheckContext, expr: A.FieldAccess, owner: str, fields, wh
     else:
         location = ctx.location(expr.line, expr.col)
     type_def = ctx.type_defs.get(owner)
-    related = RelatedInfo(f"type '{owner}' has fields: {', '.join(declared)}",
-                          ctx.location(type_def.line, type_def.col) if type_def else None)
+    related = Label(f"type '{owner}' has fields: {', '.join(declared)}",
+                    ctx.location(type_def.line, type_def.col) if type_def else None)
     diag = Diagnostic(R.E006_UNKNOWN_FIELD, "error",
                       f"unknown field '{expr.field}' in record type '{owner}' (it has: "
-                      f"{', '.join(declared)})", location, related=[related])
+                      f"{', '.join(declared)})", location, labels=[related])
     # a field that shares nothing with the name (`x` for `z`) would be a guess, not a fix
     plausible = [f for f in declared
                  if levenshtein(expr.field, f) < max(len(expr.field), len(f))]
@@ -79,14 +80,14 @@ def _unknown_read(ctx: CheckContext, expr: A.FieldAccess, owner: str, fields, wh
         new_text = text
         for start in sorted({index, *others}, reverse=True):
             new_text = new_text[:start] + best[0] + new_text[start + len(expr.field):]
-        diag.patches.append(SuggestedPatch(
+        diag.fixes.append(Fix(
             id=f"E006-rename-{expr.field}",
             description=f"rename field '{expr.field}' to '{best[0]}'",
-            confidence=Confidence.MEDIUM if tied else Confidence.HIGH,
+            applicability=Applicability.UNSAFE if tied else Applicability.SAFE,
             rationale=f"field '{expr.field}' does not exist; closest match is '{best[0]}'"
                       + (" (another field is as close)" if tied else ""),
-            edits=[TextEdit(start_line=line, old_text=text, new_text=new_text,
-                            file=ctx.file)]))
+            edits=[Edit(start_line=line, old_text=text, new_text=new_text,
+                        file=ctx.file)]))
     return diag
 
 

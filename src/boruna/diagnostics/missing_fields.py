@@ -15,9 +15,10 @@ from typing import Optional
 from boruna.language import ast as A
 from boruna.language.walk import iter_exprs
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, RelatedInfo, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
+from .model import Diagnostic, Label
 from .naming import closest_name
 from .source_text import leading_whitespace, matching_close_brace
 
@@ -56,15 +57,15 @@ def _check(ctx: CheckContext, lit: A.RecordLit) -> Optional[Diagnostic]:
     type_def = ctx.type_defs[lit.type_name]
     diag = Diagnostic(
         R.E006_UNKNOWN_FIELD, "error",
-        f"record literal of type '{lit.type_name}' is missing field{plural} {listed} — give "
-        f"every declared field (they would be Unit at run time), or start from a value "
-        f"with `{lit.type_name} {{ ..base, ... }}`",
+        f"record literal of type '{lit.type_name}' is missing field{plural} {listed}",
         ctx.span_location(lit.line, lit.col, width),
-        related=[RelatedInfo(f"type '{lit.type_name}' has fields: {', '.join(names)}",
-                             ctx.location(type_def.line, type_def.col))])
+        labels=[Label(f"type '{lit.type_name}' has fields: {', '.join(names)}",
+                      ctx.location(type_def.line, type_def.col))],
+        help=(f"give every declared field (they would be Unit at run time), or start from a "
+              f"value with `{lit.type_name} {{ ..base, ... }}`"))
     patch = _add_fields_patch(ctx, lit, missing)
     if patch is not None:
-        diag.patches.append(patch)
+        diag.fixes.append(patch)
     return diag
 
 
@@ -87,7 +88,7 @@ def zero_value(ty, ctx: Optional[CheckContext] = None, depth: int = 0) -> Option
 
 
 def _add_fields_patch(ctx: CheckContext, lit: A.RecordLit, missing
-                      ) -> Optional[SuggestedPatch]:
+                      ) -> Optional[Fix]:
     values = [(name, zero_value(ty, ctx)) for name, ty in missing]
     if any(value is None for _, value in values):
         return None
@@ -112,22 +113,22 @@ def _add_fields_patch(ctx: CheckContext, lit: A.RecordLit, missing
             prev_text = ctx.line_text(line - 1) or ""
             new_text = (prev_text.rstrip() + ",\n"
                         + ",\n".join(indent + f for f in fields) + "\n" + text)
-            edit = TextEdit(start_line=line - 1, old_text=prev_text + "\n" + text,
-                            new_text=new_text, file=ctx.file)
+            edit = Edit(start_line=line - 1, old_text=prev_text + "\n" + text,
+                        new_text=new_text, file=ctx.file)
         else:
             new_text = ",\n".join(indent + f for f in fields) + "\n" + text
-            edit = TextEdit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)
+            edit = Edit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)
     else:
         head = text[:index].rstrip()
         separator = "" if masked[:index].rstrip().endswith(("{", ",")) else ","
         new_text = f"{head}{separator} {', '.join(fields)} {text[index:]}"
-        edit = TextEdit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)
+        edit = Edit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)
     listed = ", ".join(name for name, _ in missing)
-    return SuggestedPatch(
+    return Fix(
         id=f"E006-add-fields-{lit.type_name}",
         description=f"add the missing field{'s' if len(missing) > 1 else ''} "
                     f"{', '.join(fields)}",
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale=f"'{lit.type_name}' declares {listed}; zero values are placeholders to "
                   f"replace with the intended ones",
         edits=[edit])

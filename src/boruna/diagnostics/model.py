@@ -1,42 +1,26 @@
-"""The diagnostic data model (tooling.md §1.1): what `boruna_check` finds and how to fix it.
+"""The diagnostic data model (tooling.md §1.1), in ruff's shape: a `Diagnostic` has a code,
+a severity, a `body` (the finding), a primary `span`, secondary `labels`, a `help` (what to
+do) and `notes` (more context) as fields, and the `fixes` it offers (`fix.py`).
 
-Plain dataclasses with two JSON views: `to_full_dict()` (the CLI's `--json`, with text edits
-and related notes; round-trips through `DiagnosticSet.from_full_dict`) and `to_mcp_dict()`
-(the seed's `boruna_check` shape: no edits, no related, `location`/`patches` only when present,
-confidence capitalised as the seed states).
+Two JSON views render the seed's shape from that model: `to_full_dict()` (the CLI's
+`--json`, with edits and labels as `related`; round-trips through
+`DiagnosticSet.from_full_dict`) and `to_mcp_dict()` (the seed's `boruna_check` shape: no
+edits, no related, `location`/`patches` only when present). Both carry `message`: the body
+with its help (` — help`) and notes (one indented line each) written after it, as the
+reference prints them.
 """
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .fix import Applicability, Confidence, Edit, Fix, SuggestedPatch, TextEdit
+
+__all__ = ["Applicability", "Confidence", "Diagnostic", "DiagnosticSet", "Edit", "Fix",
+           "Label", "RelatedInfo", "SEVERITIES", "SourceLocation", "SuggestedPatch",
+           "TextEdit"]
+
 SEVERITIES = ("error", "warning", "info", "hint")
-
-
-class Confidence(enum.Enum):
-    """How sure a patch is. `.value` is the wire spelling (seed: "High"/"Medium"/"Low")."""
-
-    HIGH = "High"
-    MEDIUM = "Medium"
-    LOW = "Low"
-
-    @property
-    def rank(self) -> int:
-        """Higher is more confident (used by repair's selection)."""
-        return {"High": 3, "Medium": 2, "Low": 1}[self.value]
-
-    @classmethod
-    def parse(cls, text: Any) -> "Confidence":
-        """Accept any casing (`high`, `High`, `HIGH`) as written by either implementation."""
-        if isinstance(text, Confidence):
-            return text
-        if not isinstance(text, str):
-            raise ValueError(f"invalid confidence: {text!r}")
-        for member in cls:
-            if member.value.lower() == text.strip().lower():
-                return member
-        raise ValueError(f"invalid confidence: {text!r}")
 
 
 @dataclass
@@ -63,56 +47,8 @@ class SourceLocation:
 
 
 @dataclass
-class TextEdit:
-    """Replace the lines starting at `start_line` that read `old_text` with `new_text`.
-
-    Line-based, as tooling.md §2.3 applies it: `old_text` is the guard (the current line must
-    equal it, or equal it after trimming); its line count is how many lines are replaced.
-    """
-
-    start_line: int
-    old_text: str
-    new_text: str
-    file: str = "<source>"
-
-    def to_dict(self) -> dict:
-        return {"file": self.file, "start_line": self.start_line,
-                "old_text": self.old_text, "new_text": self.new_text}
-
-    @classmethod
-    def from_dict(cls, obj: dict) -> "TextEdit":
-        return cls(start_line=int(obj["start_line"]), old_text=str(obj["old_text"]),
-                   new_text=str(obj["new_text"]), file=str(obj.get("file", "<source>")))
-
-
-@dataclass
-class SuggestedPatch:
-    """One way to fix a diagnostic; `edits` may be empty for a text-only hint."""
-
-    id: str
-    description: str
-    confidence: Confidence
-    rationale: str
-    edits: list[TextEdit] = field(default_factory=list)
-
-    def to_mcp_dict(self) -> dict:
-        return {"id": self.id, "description": self.description,
-                "confidence": self.confidence.value, "rationale": self.rationale}
-
-    def to_full_dict(self) -> dict:
-        return {**self.to_mcp_dict(), "edits": [e.to_dict() for e in self.edits]}
-
-    @classmethod
-    def from_dict(cls, obj: dict) -> "SuggestedPatch":
-        return cls(id=str(obj["id"]), description=str(obj.get("description", "")),
-                   confidence=Confidence.parse(obj.get("confidence", "Low")),
-                   rationale=str(obj.get("rationale", "")),
-                   edits=[TextEdit.from_dict(e) for e in obj.get("edits") or []])
-
-
-@dataclass
-class RelatedInfo:
-    """A secondary note attached to a diagnostic (e.g. the fields a record type has)."""
+class Label:
+    """A secondary label of a diagnostic (e.g. the fields a record type has, at that type)."""
 
     message: str
     location: Optional[SourceLocation] = None
@@ -122,55 +58,89 @@ class RelatedInfo:
                 "location": self.location.to_dict() if self.location else None}
 
     @classmethod
-    def from_dict(cls, obj: dict) -> "RelatedInfo":
+    def from_dict(cls, obj: dict) -> "Label":
         return cls(message=str(obj["message"]),
                    location=SourceLocation.from_dict(obj.get("location")))
 
 
-@dataclass
-class Diagnostic:
-    """One finding: code id, severity, message, optional location, patches, related notes."""
+RelatedInfo = Label
 
-    id: str
+
+@dataclass(eq=False)
+class Diagnostic:
+    """One finding. Equal to another when both read the same (`to_full_dict`): a set read
+    back from JSON has its help and notes inside the body."""
+
+    code: str
     severity: str
-    message: str
-    location: Optional[SourceLocation] = None
-    patches: list[SuggestedPatch] = field(default_factory=list)
-    related: list[RelatedInfo] = field(default_factory=list)
+    body: str
+    span: Optional[SourceLocation] = None
+    fixes: list[Fix] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    help: Optional[str] = None
+    notes: list[str] = field(default_factory=list)
 
     @property
-    def suggested_patches(self) -> list[SuggestedPatch]:
-        """The reference's field name for `patches`."""
-        return self.patches
+    def message(self) -> str:
+        """The body, then ` — help`, then each note on an indented line of its own."""
+        help_text = f" — {self.help}" if self.help else ""
+        return self.body + help_text + "".join(f"\n  {note}" for note in self.notes)
+
+    @property
+    def id(self) -> str:
+        """The seed's name for the code."""
+        return self.code
+
+    @property
+    def location(self) -> Optional[SourceLocation]:
+        return self.span
+
+    @property
+    def patches(self) -> list[Fix]:
+        return self.fixes
+
+    @property
+    def suggested_patches(self) -> list[Fix]:
+        """The reference's field name for the fixes."""
+        return self.fixes
+
+    @property
+    def related(self) -> list[Label]:
+        return self.labels
 
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Diagnostic):
+            return NotImplemented
+        return self.to_full_dict() == other.to_full_dict()
+
     def to_mcp_dict(self) -> dict:
-        out: dict = {"id": self.id, "severity": self.severity, "message": self.message}
-        if self.location is not None:
-            out["location"] = self.location.to_dict()
-        if self.patches:
-            out["patches"] = [p.to_mcp_dict() for p in self.patches]
+        out: dict = {"id": self.code, "severity": self.severity, "message": self.message}
+        if self.span is not None:
+            out["location"] = self.span.to_dict()
+        if self.fixes:
+            out["patches"] = [f.to_mcp_dict() for f in self.fixes]
         return out
 
     def to_full_dict(self) -> dict:
-        return {"id": self.id, "severity": self.severity, "message": self.message,
-                "location": self.location.to_dict() if self.location else None,
-                "suggested_patches": [p.to_full_dict() for p in self.patches],
-                "related": [r.to_dict() for r in self.related]}
+        return {"id": self.code, "severity": self.severity, "message": self.message,
+                "location": self.span.to_dict() if self.span else None,
+                "suggested_patches": [f.to_full_dict() for f in self.fixes],
+                "related": [label.to_dict() for label in self.labels]}
 
     @classmethod
     def from_dict(cls, obj: dict) -> "Diagnostic":
         severity = str(obj.get("severity", "error")).lower()
         if severity not in SEVERITIES:
             raise ValueError(f"invalid severity: {obj.get('severity')!r}")
-        patches = obj.get("suggested_patches", obj.get("patches")) or []
-        return cls(id=str(obj["id"]), severity=severity, message=str(obj.get("message", "")),
-                   location=SourceLocation.from_dict(obj.get("location")),
-                   patches=[SuggestedPatch.from_dict(p) for p in patches],
-                   related=[RelatedInfo.from_dict(r) for r in obj.get("related") or []])
+        fixes = obj.get("suggested_patches", obj.get("patches")) or []
+        return cls(code=str(obj["id"]), severity=severity, body=str(obj.get("message", "")),
+                   span=SourceLocation.from_dict(obj.get("location")),
+                   fixes=[Fix.from_dict(f) for f in fixes],
+                   labels=[Label.from_dict(r) for r in obj.get("related") or []])
 
 
 @dataclass

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from .apply import PatchFailed, apply_fix
 from .context import CheckContext
-from .model import Confidence, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
 from .source_text import matching_close_brace
 
 DID_YOU_MEAN = re.compile(r"\n  did you mean: '([a-z]+)'\?")
@@ -17,7 +18,7 @@ FOUND_IDENT = re.compile(r"found '([A-Za-z_][A-Za-z0-9_]*)'")
 
 
 def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
-                        ) -> list[SuggestedPatch]:
+                        ) -> list[Fix]:
     """Patches for the parser's `message` at (line, col); empty when no safe guess exists.
 
     A patch is offered only when the patched source parses or fails further down, the test
@@ -31,13 +32,11 @@ def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
     return out
 
 
-def _gets_past(patch: SuggestedPatch, line: int, col: int, ctx: CheckContext) -> bool:
+def _gets_past(patch: Fix, line: int, col: int, ctx: CheckContext) -> bool:
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
-    from boruna.diagnostics.repair import PatchFailed, apply_patch
-
     try:
-        parse(apply_patch(ctx.source, patch))
+        parse(apply_fix(ctx.source, patch))
     except PatchFailed:
         return False
     except CompileError as err:
@@ -51,7 +50,7 @@ def _brace_balance(ctx: CheckContext) -> int:
 
 
 def _keyword_typo(message: str, line: int, col: int, ctx: CheckContext
-                  ) -> Optional[SuggestedPatch]:
+                  ) -> Optional[Fix]:
     keyword = DID_YOU_MEAN.search(message)
     typo = FOUND_IDENT.search(message.split("\n", 1)[0])
     text = ctx.line_text(line)
@@ -61,33 +60,33 @@ def _keyword_typo(message: str, line: int, col: int, ctx: CheckContext
     word, kw = typo.group(1), keyword.group(1)
     if text[index:index + len(word)] != word:
         return None
-    return SuggestedPatch(
+    return Fix(
         id=f"E002-keyword-{word}",
         description=f"replace '{word}' with the keyword '{kw}'",
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale=f"'{word}' is one edit away from the keyword '{kw}' the parser expected here",
-        edits=[TextEdit(line, text, text[:index] + kw + text[index + len(word):], ctx.file)])
+        edits=[Edit(line, text, text[:index] + kw + text[index + len(word):], ctx.file)])
 
 
 def _close_open_blocks(message: str, line: int, col: int, ctx: CheckContext
-                       ) -> Optional[SuggestedPatch]:
+                       ) -> Optional[Fix]:
     missing = _brace_balance(ctx)
     if "found end of input" not in message or missing <= 0 or not ctx.lines or missing > 64:
         return None
     closing = "\n".join("    " * depth + "}" for depth in range(missing - 1, -1, -1))
     last = ctx.lines[-1]
     noun = "block" if missing == 1 else "blocks"
-    return SuggestedPatch(
+    return Fix(
         id="E002-close-blocks",
         description=f"close {missing} open {noun} at the end of the file",
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale=(f"the file ends with {missing} unclosed '{{'; appending the missing '}}' "
                    "completes it"),
-        edits=[TextEdit(len(ctx.lines), last, f"{last}\n{closing}", ctx.file)])
+        edits=[Edit(len(ctx.lines), last, f"{last}\n{closing}", ctx.file)])
 
 
 def _drop_stray_brace(message: str, line: int, col: int, ctx: CheckContext
-                      ) -> Optional[SuggestedPatch]:
+                      ) -> Optional[Fix]:
     if not message.startswith("expected item, found RBrace") or _brace_balance(ctx) >= 0:
         return None
     text = ctx.line_text(line)
@@ -95,12 +94,12 @@ def _drop_stray_brace(message: str, line: int, col: int, ctx: CheckContext
     if text is None or index is None or text[index:index + 1] != "}":
         return None
     rest = text[:index] + text[index + 1:]
-    return SuggestedPatch(
+    return Fix(
         id="E002-remove-stray-brace",
         description=f"remove the unmatched '}}' on line {line}",
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale="this '}' closes nothing: every block before it is already closed",
-        edits=[TextEdit(line, text, rest if rest.strip() else "", ctx.file)])
+        edits=[Edit(line, text, rest if rest.strip() else "", ctx.file)])
 
 
 def unfinished_before_semicolon(code: str) -> bool:
@@ -110,7 +109,7 @@ def unfinished_before_semicolon(code: str) -> bool:
 
 
 def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
-                     ) -> Optional[SuggestedPatch]:
+                     ) -> Optional[Fix]:
     """`let x = 1;`: remove every `;` that ends a line of code (strings and comments kept),
     when the parser stopped at one of them."""
     if "found Semi" not in message.split("\n", 1)[0]:
@@ -120,15 +119,15 @@ def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
         code = masked.rstrip()
         if code.endswith(";") and not unfinished_before_semicolon(text[:len(code) - 1]):
             cut = len(code) - 1
-            edits.append(TextEdit(number, text, text[:cut].rstrip() + text[cut + 1:], ctx.file))
+            edits.append(Edit(number, text, text[:cut].rstrip() + text[cut + 1:], ctx.file))
     if not any(edit.start_line == line for edit in edits):
         return None
     count = len(edits)
-    return SuggestedPatch(
+    return Fix(
         id="E002-remove-semicolons",
         description=(f"remove the {count} semicolons that end lines" if count > 1
                      else f"remove the semicolon at the end of line {line}"),
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale="statements end at the end of their line; the language has no ';'",
         edits=edits)
 
@@ -137,7 +136,7 @@ COMPOUND = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*([-+*/%])=$")
 
 
 def _compound_assign(message: str, line: int, col: int, ctx: CheckContext
-                     ) -> Optional[SuggestedPatch]:
+                     ) -> Optional[Fix]:
     """`x += e` -> `x = x + e` (likewise -= *= /= %=) when the parser stopped at its `=`."""
     if not message.split("\n", 1)[0].endswith("found Eq"):
         return None
@@ -149,16 +148,16 @@ def _compound_assign(message: str, line: int, col: int, ctx: CheckContext
         return None
     name, op = found.group(1), found.group(2)
     new_text = f"{text[:found.start()]}{name} = {name} {op}{text[index + 1:]}"
-    return SuggestedPatch(
+    return Fix(
         id=f"E002-compound-assign-{name}",
         description=f"write '{name} = {name} {op} ...'",
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale=f"there is no '{op}=': assign the new value with '='",
-        edits=[TextEdit(line, text, new_text, ctx.file)])
+        edits=[Edit(line, text, new_text, ctx.file)])
 
 
 def _else_if(message: str, line: int, col: int, ctx: CheckContext
-             ) -> Optional[SuggestedPatch]:
+             ) -> Optional[Fix]:
     """`else if C { A } else { B }` -> `else { if C { A } else { B } }`."""
     if not message.split("\n", 1)[0].endswith("found 'if'"):
         return None
@@ -174,12 +173,12 @@ def _else_if(message: str, line: int, col: int, ctx: CheckContext
     changed[end_line] = ctx.lines[end_line]
     changed[end_line] = changed[end_line][:end_index + 1] + " }" + changed[end_line][end_index + 1:]
     changed[line - 1] = changed[line - 1][:index] + "{ " + changed[line - 1][index:]
-    edits = [TextEdit(number + 1, ctx.lines[number], new_text, ctx.file)
+    edits = [Edit(number + 1, ctx.lines[number], new_text, ctx.file)
              for number, new_text in sorted(changed.items())]
-    return SuggestedPatch(
+    return Fix(
         id="E002-else-if",
         description="write 'else { if ... }'",
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale="there is no 'else if': the else branch is a block holding the next 'if'",
         edits=edits)
 

@@ -8,9 +8,10 @@ from typing import Optional
 from boruna.language import ast as A
 from boruna.language.walk import iter_exprs
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, RelatedInfo, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
+from .model import Diagnostic, Label
 from .naming import closest_name
 from .source_text import is_word_char
 
@@ -28,8 +29,8 @@ def _check_literal(ctx: CheckContext, lit: A.RecordLit) -> list[Diagnostic]:
     declared = [name for name, _ in ctx.records[lit.type_name]]
     given = {name for name, _ in lit.fields}
     type_def = ctx.type_defs[lit.type_name]
-    related = RelatedInfo(f"type '{lit.type_name}' has fields: {', '.join(declared)}",
-                          ctx.location(type_def.line, type_def.col))
+    related = Label(f"type '{lit.type_name}' has fields: {', '.join(declared)}",
+                    ctx.location(type_def.line, type_def.col))
     out = []
     for name, value in lit.fields:
         if name in declared:
@@ -44,13 +45,13 @@ def _check_literal(ctx: CheckContext, lit: A.RecordLit) -> list[Diagnostic]:
             location = ctx.location(line)
         diag = Diagnostic(R.E006_UNKNOWN_FIELD, "error",
                           f"unknown field '{name}' in record type '{lit.type_name}'",
-                          location, related=[related])
+                          location, labels=[related])
         unused = [f for f in declared if f not in given]
         best = closest_name(name, unused)
         if best is not None and line:
             patch = _rename_patch(ctx, name, best[0], line, index)
             if patch is not None:
-                diag.patches.append(patch)
+                diag.fixes.append(patch)
         out.append(diag)
     return out
 
@@ -96,7 +97,7 @@ def _fallback_line(ctx: CheckContext, name: str) -> int:
 
 
 def _rename_patch(ctx: CheckContext, name: str, target: str, line: int,
-                  index: Optional[int]) -> Optional[SuggestedPatch]:
+                  index: Optional[int]) -> Optional[Fix]:
     text = ctx.line_text(line)
     if text is None:
         return None
@@ -104,9 +105,9 @@ def _rename_patch(ctx: CheckContext, name: str, target: str, line: int,
         new_text = text[:index] + target + text[index + len(name):]
     else:
         new_text = text.replace(f"{name}:", f"{target}:")
-    return SuggestedPatch(
+    return Fix(
         id=f"E006-rename-{name}",
         description=f"rename field '{name}' to '{target}'",
-        confidence=Confidence.HIGH,
+        applicability=Applicability.SAFE,
         rationale=f"field '{name}' does not exist; closest match is '{target}'",
-        edits=[TextEdit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)])
+        edits=[Edit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)])

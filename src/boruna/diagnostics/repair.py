@@ -1,7 +1,8 @@
 """Auto-repair behind `boruna_repair` (tooling.md §2, mcp.md §3.5, README rule 1).
 
-`repair_source` checks the source, selects patches (`best`, `all`, or one `patch_id`),
-applies them one after another with an old-text guard, skips any patch that would make the
+`repair_source` checks the source, selects fixes (`best`, `all`, or one `patch_id`; a fix's
+applicability gates what `best` and `conservative` take), applies them one after another
+with an old-text guard (`apply.py`), skips any patch that would make the
 source worse (stop parsing, or gain errors), and re-checks the result: `verify_passed` is
 true exactly when the repaired source has no error-severity diagnostic.
 """
@@ -10,20 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from boruna.diagnostics import check_source
-from boruna.diagnostics.model import DiagnosticSet, SuggestedPatch, TextEdit
-from boruna.diagnostics.source_text import split_lines
+from .apply import LineShifts, PatchFailed, apply_edit, apply_fix, apply_patch
+from .collector import check_source
+from .fix import Applicability, Fix
+from .model import DiagnosticSet
+
+__all__ = ["PatchFailed", "RepairResult", "apply_edit", "apply_fix", "apply_patch",
+           "repair_diagnostics", "repair_source", "select_patches", "strategy_mode"]
 
 NO_PATCHES_REASON = "no applicable patches found"
 PARSE_CODES = ("E001", "E002")
-
-
-class PatchFailed(Exception):
-    """A patch could not be applied; `reason` is the user-facing text."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass
@@ -59,89 +56,33 @@ class RepairResult:
                 "diagnostics_after": self.diagnostics_after}
 
 
-# ---------------------------------------------------------------- applying one patch
-
-def apply_edit(lines: list[str], edit: TextEdit) -> list[str]:
-    """Apply one line-based edit (tooling.md §2.3) to a list of lines; raises PatchFailed."""
-    start = edit.start_line
-    if start < 1 or start > len(lines):
-        raise PatchFailed(f"edit line {start} out of range (1-{len(lines)})")
-    old_lines = split_lines(edit.old_text)
-    count = max(len(old_lines), 1)
-    if count == 1:
-        actual = lines[start - 1]
-        expected = edit.old_text
-        if actual != expected and actual.strip() != expected.strip():
-            raise PatchFailed(f"line {start} mismatch: expected '{expected.strip()}', "
-                              f"got '{actual.strip()}'")
-    return lines[:start - 1] + split_lines(edit.new_text) + lines[start - 1 + count:]
-
-
-def apply_patch(text: str, patch: SuggestedPatch) -> str:
-    """Apply all edits of a patch, bottom-up; any failing edit aborts the whole patch.
-
-    The text keeps its line endings: a text whose first line ends with CRLF is joined with
-    CRLF again (the reference normalised every line to LF)."""
-    lines = split_lines(text)
-    ordered = sorted(enumerate(patch.edits), key=lambda pair: (-pair[1].start_line, pair[0]))
-    for _, edit in ordered:
-        lines = apply_edit(lines, edit)
-    first_end = text.find("\n")
-    eol = "\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n"
-    out = eol.join(lines)
-    if text.endswith("\n"):
-        out += eol
-    return out
-
-
-class LineShifts:
-    """Maps line numbers of the checked source to the text after earlier patches, so a patch
-    below an inserted or deleted line still finds its line."""
-
-    def __init__(self) -> None:
-        self._shifts: list[tuple[int, int]] = []     # (last original line replaced, delta)
-
-    def line(self, original: int) -> int:
-        return original + sum(delta for end, delta in self._shifts if end < original)
-
-    def rebase(self, patch: SuggestedPatch) -> SuggestedPatch:
-        if not self._shifts:
-            return patch
-        edits = [TextEdit(self.line(e.start_line), e.old_text, e.new_text, e.file)
-                 for e in patch.edits]
-        return SuggestedPatch(patch.id, patch.description, patch.confidence, patch.rationale,
-                              edits)
-
-    def record(self, patch: SuggestedPatch) -> None:
-        """Remember the line-count change of an applied patch (original coordinates)."""
-        for edit in patch.edits:
-            replaced = max(len(split_lines(edit.old_text)), 1)
-            delta = len(split_lines(edit.new_text)) - replaced
-            if delta:
-                self._shifts.append((edit.start_line + replaced - 1, delta))
-
-
 # ---------------------------------------------------------------- selection
 
+# The least applicability each strategy applies without being asked for the fix by id.
+FLOOR = {"best": Applicability.DISPLAY_ONLY, "all": Applicability.DISPLAY_ONLY,
+         "conservative": Applicability.SAFE}
+
+
 def select_patches(diagnostics: DiagnosticSet, mode: str, target: Optional[str] = None
-                   ) -> list[tuple[str, SuggestedPatch]]:
-    """(diagnostic id, patch) pairs for `mode` in "best", "all", "conservative", "by_id"."""
-    chosen: list[tuple[str, SuggestedPatch]] = []
+                   ) -> list[tuple[str, Fix]]:
+    """(diagnostic id, fix) pairs for `mode` in "best", "all", "conservative", "by_id".
+
+    Per diagnostic, among the fixes its applicability floor admits: `best` and
+    `conservative` take the most applicable one (the last of equals), `all` the first of
+    the most applicable; `by_id` takes every fix named `target`."""
+    chosen: list[tuple[str, Fix]] = []
+    floor = FLOOR.get(mode, Applicability.DISPLAY_ONLY).value
     for diag in diagnostics.diagnostics:
-        patches = diag.patches
-        if not patches:
-            continue
         if mode == "by_id":
-            chosen.extend((diag.id, p) for p in patches if target is not None and p.id == target)
-        elif mode == "all":
-            chosen.append((diag.id, sorted(patches, key=lambda p: -p.confidence.rank)[0]))
-        elif mode == "conservative":
-            high = [p for p in patches if p.confidence.rank == 3]
-            if high:
-                chosen.append((diag.id, high[-1]))
-        else:
-            top = max(p.confidence.rank for p in patches)
-            chosen.append((diag.id, [p for p in patches if p.confidence.rank == top][-1]))
+            chosen.extend((diag.code, f) for f in diag.fixes
+                          if target is not None and f.id == target)
+            continue
+        fixes = [f for f in diag.fixes if f.applicability.value >= floor]
+        if not fixes:
+            continue
+        top = max(f.applicability.value for f in fixes)
+        most = [f for f in fixes if f.applicability.value == top]
+        chosen.append((diag.code, most[0] if mode == "all" else most[-1]))
     return chosen
 
 
@@ -157,7 +98,7 @@ def strategy_mode(strategy: Optional[str], patch_id: Optional[str]) -> str:
 # ---------------------------------------------------------------- the repair loop
 
 def _parse_error(found: DiagnosticSet):
-    return next((d for d in found.diagnostics if d.id in PARSE_CODES), None)
+    return next((d for d in found.diagnostics if d.code in PARSE_CODES), None)
 
 
 def _position(diag) -> tuple[int, int]:
@@ -191,7 +132,7 @@ BATCH_MIN_PATCHES = 8
 """From this many selected patches, repair first tries them all with one re-check."""
 
 
-def _entry(diagnostic_id: str, patch: SuggestedPatch) -> dict:
+def _entry(diagnostic_id: str, patch: Fix) -> dict:
     return {"diagnostic_id": diagnostic_id, "patch_id": patch.id,
             "description": patch.description}
 
@@ -203,7 +144,7 @@ def _apply_one_by_one(text: str, selection, current: DiagnosticSet, file, libs_d
     shifts = LineShifts()
     for diagnostic_id, patch in selection:
         try:
-            candidate = apply_patch(text, shifts.rebase(patch))
+            candidate = apply_fix(text, shifts.rebase(patch))
         except PatchFailed as failure:
             skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
             continue
@@ -234,7 +175,7 @@ def _apply_in_one_go(text: str, selection, current: DiagnosticSet, file, libs_di
     original = text
     for diagnostic_id, patch in selection:
         try:
-            candidate = apply_patch(text, shifts.rebase(patch))
+            candidate = apply_fix(text, shifts.rebase(patch))
         except PatchFailed as failure:
             skipped.append({"diagnostic_id": diagnostic_id, "reason": failure.reason})
             continue
@@ -258,7 +199,7 @@ def _apply_in_one_go(text: str, selection, current: DiagnosticSet, file, libs_di
 
 
 def _error_key(diag) -> tuple[str, str]:
-    return diag.id, diag.message.split("\n", 1)[0]
+    return diag.code, diag.message.split("\n", 1)[0]
 
 
 def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "best",
@@ -270,10 +211,10 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
     result = RepairResult(repaired_source=source, before=diagnostics,
                           diagnostics_before=len(diagnostics))
     selection = select_patches(diagnostics, mode, target)
-    if not selection and any(d.patches for d in diagnostics.diagnostics):
+    if not selection and any(d.fixes for d in diagnostics.diagnostics):
         result.skipped.append({"diagnostic_id": "all", "reason": NO_PATCHES_REASON})
     current = diagnostics if fresh else check_source(source, file, libs_dir)
-    fixes_error = {id(p) for d in diagnostics.diagnostics if d.is_error for p in d.patches}
+    fixes_error = {id(p) for d in diagnostics.diagnostics if d.is_error for p in d.fixes}
     batch = _apply_in_one_go(source, selection, current, file, libs_dir, fixes_error)
     if batch is not None:
         current_text, current, applied, skipped = batch

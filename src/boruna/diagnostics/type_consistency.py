@@ -19,7 +19,7 @@ from typing import Optional
 from boruna.language import ast as A
 from boruna.language.walk import child_nodes, pattern_binding
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
 from .model import Diagnostic
 

@@ -16,9 +16,10 @@ from typing import Iterable, Optional
 
 from boruna.language import ast as A
 
-from . import registry as R
+import boruna.diagnostics.registry as R
 from .context import CheckContext
-from .model import Confidence, Diagnostic, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
+from .model import Diagnostic
 from .naming import closest_name
 from boruna.language.walk import iter_exprs
 
@@ -150,12 +151,12 @@ def _diag(ctx: CheckContext, code: str, message: str, line: int, col: int, name:
         if best is not None:
             patch = _rename(ctx, code, kind, name, best, line, col, role)
             if patch is not None:
-                diag.patches.append(patch)
+                diag.fixes.append(patch)
     return diag
 
 
 def _rename(ctx: CheckContext, code: str, kind: str, name: str, best: tuple[str, int],
-            line: int, col: int, role: str) -> Optional[SuggestedPatch]:
+            line: int, col: int, role: str) -> Optional[Fix]:
     target, distance = best
     text = ctx.line_text(line)
     index = ctx.index_of(line, col)
@@ -168,10 +169,10 @@ def _rename(ctx: CheckContext, code: str, kind: str, name: str, best: tuple[str,
     new_text = text
     for start in sorted(starts, reverse=True):
         new_text = new_text[:start] + target + new_text[start + len(name):]
-    return SuggestedPatch(
+    return Fix(
         id=f"{code}-rename-{name}",
         description=f"rename {kind} '{name}' to '{target}'",
-        confidence=Confidence.MEDIUM,
+        applicability=Applicability.UNSAFE,
         rationale=f"{kind} '{name}' is not declared; did you mean '{target}'? "
                   f"(edit distance: {distance})",
-        edits=[TextEdit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)])
+        edits=[Edit(start_line=line, old_text=text, new_text=new_text, file=ctx.file)])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .context import CheckContext
-from .model import Confidence, SuggestedPatch, TextEdit
+from .fix import Applicability, Edit, Fix
 
 
 def owning_enums(ctx: CheckContext, name: str) -> list[str]:
@@ -34,7 +34,7 @@ def _value_uses(ctx: CheckContext, line: int) -> dict[str, list[int]]:
 
 
 def qualify_variant_patch(ctx: CheckContext, code: str, name: str, line: int
-                          ) -> Optional[SuggestedPatch]:
+                          ) -> Optional[Fix]:
     """`E003-qualify-NAME`: write `Enum::NAME` for the value uses of NAME on its line, when
     exactly one enum declares a variant NAME. Other bare variants on the same line (each
     declared by exactly one enum, and not a function's name) are qualified too, so one repair
@@ -58,10 +58,10 @@ def qualify_variant_patch(ctx: CheckContext, code: str, name: str, line: int
     for pos in sorted(edits, reverse=True):
         new_line = f"{new_line[:pos]}{edits[pos]}::{new_line[pos:]}"
     enum = owners[0]
-    return SuggestedPatch(
+    return Fix(
         id=f"{code}-qualify-{name}",
         description=f"write '{enum}::{name}'",
-        confidence=Confidence.HIGH,
+        applicability=Applicability.SAFE,
         rationale=(f"'{name}' is a variant of enum '{enum}'; a variant is built as "
                    f"{enum}::{name} (only patterns name it alone)"),
-        edits=[TextEdit(start_line=line, old_text=text, new_text=new_line, file=ctx.file)])
+        edits=[Edit(start_line=line, old_text=text, new_text=new_line, file=ctx.file)])
