@@ -1,13 +1,12 @@
-"""Framework pieces that need no VM: message parsing, effects, the App policy, the mock
-executor and the state history (tooling.md §3.4–§3.6, §7.4 T2)."""
+"""Framework pieces that need no VM: message parsing, effects and the App policy
+(tooling.md §3.4–§3.5, §7.4 T2)."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boruna.core.values import ActorId, Record
-from boruna.framework import (AppPolicy, FrameworkError, MockEffectExecutor,
-                                      parse_effects, parse_message, split_message_list)
-from boruna.framework.state import StateHistory, diff_values
+from boruna.core.values import Record
+from boruna.framework import (AppPolicy, FrameworkError, parse_effects, parse_message,
+                              split_message_list)
 
 
 def eff(kind, payload="p", cb="cb"):
@@ -116,43 +115,3 @@ def test_policy_override_mapping():
     for bad in ({"capabilities": "x"}, {"capabilities": [], "max_effects": "2"}):
         with pytest.raises(ValueError):
             AppPolicy.from_mapping(bad)
-
-
-def test_mock_executor_answers_callbacks():
-    effects, _ = parse_effects((eff("spawn_actor", cb="a"), eff("emit_ui", cb="ui"),
-                                eff("spawn_actor", cb="b"), eff("send_to_actor", cb="s"),
-                                eff("http_request", cb="h"), eff("timer", cb="t")))
-    got = MockEffectExecutor({"t": 42}).execute(effects)
-    assert got == [("a", ActorId(1)), ("b", ActorId(2)), ("s", "delivered"),
-                   ("h", "mock_result"), ("t", 42)]
-
-
-def test_state_history_bounded_rewindable_and_diffable():
-    history = StateHistory(limit=3)
-    for cycle in range(5):
-        history.record(cycle, Record(0, (cycle, "x")))
-    assert history.cycles() == [2, 3, 4]
-    assert history.at(3).json == "[3,\"x\"]"
-    with pytest.raises(FrameworkError, match="^state error: cycle 0 not in history$"):
-        history.at(0)
-    changes = history.diff_from(2, Record(0, (2, "y", True)))
-    assert [(c.field, c.before, c.after) for c in changes] == [
-        ("field_1", "x", "y"), ("field_2", None, True)]
-    assert [c.field for c in diff_values(1, 1.0)] == ["root"]
-    assert diff_values((1,), (True,))[0].field == "root"
-    assert diff_values("a", "a") == []
-
-
-def test_value_to_ui_tree():
-    from boruna.framework import value_to_ui_tree
-    tree = value_to_ui_tree((Record(1, ("card", "Title", 3)), "hi", Record(2, (5, "x")), 1.5))
-    assert tree.to_dict() == {"tag": "list", "props": {}, "children": [
-        {"tag": "card", "props": {"field_1": "Title", "field_2": 3}, "children": []},
-        {"tag": "text", "props": {"value": "hi"}, "children": []},
-        {"tag": "div", "props": {"field_1": "x"}, "children": []},
-        {"tag": "raw", "props": {"value": 1.5}, "children": []}]}
-    deep = ()
-    for _ in range(50_000):
-        deep = (deep,)
-    node = value_to_ui_tree(deep)
-    assert node.tag == "list" and node.children[0].tag == "list"

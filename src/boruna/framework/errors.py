@@ -31,10 +31,6 @@ def policy_violation(detail: str) -> FrameworkError:
     return FrameworkError(f"policy violation: {detail}")
 
 
-def state_error(detail: str) -> FrameworkError:
-    return FrameworkError(f"state error: {detail}")
-
-
 def runtime_error(detail: str) -> FrameworkError:
     return FrameworkError(f"runtime error: {detail}")
 

@@ -13,13 +13,12 @@ from typing import Any, Optional
 from boruna.runtime.policy import Policy
 from boruna.core.values import Record
 
-from . import errors
-from .app_policy import AppPolicy
+from .app_policy import DEFAULT_MAX_STEPS, AppPolicy
 from .effects import Effect, IgnoredEffect, parse_effects
-from .state import StateHistory
+from .errors import (capability_in_pure, effect_error, max_cycles_exceeded, missing_function,
+                     runtime_error)
 
 MAX_CYCLES = 100_000
-DEFAULT_MAX_STEPS = 10_000_000
 MESSAGE_TYPE_ID = 0
 REQUIRED_FUNCTIONS = ("init", "update", "view")
 _CAPABILITY_FAILURES = ("capability denied:", "capability budget exceeded:")
@@ -42,7 +41,7 @@ def _error_text(error: Any) -> str:
 
 
 class AppRuntime:
-    """A constructed App: `state`, `cycle`, `policy`, `history`; `send(tag, payload)`."""
+    """A constructed App: `state`, `cycle`, `policy`; `send(tag, payload)`."""
 
     def __init__(self, module, *, max_steps: int = DEFAULT_MAX_STEPS,
                  policy: Optional[AppPolicy] = None, max_cycles: int = MAX_CYCLES,
@@ -56,7 +55,7 @@ class AppRuntime:
         self._cancel_event = cancel_event
         for name in REQUIRED_FUNCTIONS:
             if module.function_index(name) is None:
-                raise errors.missing_function(name)
+                raise missing_function(name)
         self.state = self._call("init", (), Policy.allow_all(), pure=False)
         if policy is not None:
             self.policy = policy
@@ -66,8 +65,6 @@ class AppRuntime:
         else:
             self.policy = AppPolicy.allow_all()
         self.cycle = 0
-        self.history = StateHistory(module)
-        self.history.record(0, self.state)
 
     def step_limit(self) -> int:
         """Steps allowed per VM call: the caller's bound, tightened by the App's policy."""
@@ -75,7 +72,7 @@ class AppRuntime:
         return min(self._max_steps, asked) if asked else self._max_steps
 
     def _wall_time_error(self):
-        return errors.runtime_error(
+        return runtime_error(
             f"wall-clock execution limit exceeded ({self._max_wall_ms} ms)")
 
     def _remaining_ms(self) -> Optional[int]:
@@ -99,29 +96,21 @@ class AppRuntime:
             raise self._wall_time_error()
         text = _error_text(outcome.error)
         if pure and text.startswith(_CAPABILITY_FAILURES):
-            raise errors.capability_in_pure(name)
-        raise errors.runtime_error(text)
+            raise capability_in_pure(name)
+        raise runtime_error(text)
 
     def send(self, tag: str, payload: Any) -> CycleOutcome:
         """Run one update/view cycle; raises FrameworkError (state unchanged unless `view` fails)."""
         if self.cycle >= self.max_cycles:
-            raise errors.max_cycles_exceeded(self.max_cycles)
+            raise max_cycles_exceeded(self.max_cycles)
         msg = Record(MESSAGE_TYPE_ID, (tag, payload))
         result = self._call("update", (self.state, msg), Policy.deny_all(), pure=True)
         if type(result) is not Record or len(result.fields) < 2:
-            raise errors.effect_error("update() must return a Record with [state, effects] fields")
+            raise effect_error("update() must return a Record with [state, effects] fields")
         new_state = result.fields[0]
         effects, ignored = parse_effects(result.fields[1])
         self.policy.check(effects)
         self.cycle += 1
         self.state = new_state
-        self.history.record(self.cycle, new_state)
         ui_tree = self._call("view", (new_state,), Policy.deny_all(), pure=True)
         return CycleOutcome(self.cycle, new_state, effects, ignored, ui_tree)
-
-    def rewind(self, cycle: int) -> Any:
-        """Restore the state recorded at `cycle` (raises `state error: ...` when not kept)."""
-        snap = self.history.at(cycle)
-        self.state = snap.value
-        self.cycle = snap.cycle
-        return self.state

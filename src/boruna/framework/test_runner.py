@@ -11,10 +11,10 @@ from typing import Any, Optional, Union
 
 from boruna.service.encoding import format_value_brief
 
-from .app_policy import AppPolicy
+from .app_policy import DEFAULT_MAX_STEPS, AppPolicy
 from .errors import FrameworkError
 from .messages import parse_message, split_message_list
-from .runtime import DEFAULT_MAX_STEPS, MAX_CYCLES, AppRuntime
+from .runtime import MAX_CYCLES, AppRuntime
 
 APP_MODULE_NAME = "app"
 
