@@ -3,7 +3,8 @@ and self-test a library (tooling.md §6).
 
 Layout: `<libs_dir>/<dir>/package.ax.json` and `<libs_dir>/<dir>/src/core.ax`, where `<dir>`
 is the hyphenated name (`std-ui`) and the manifest name is dotted (`std.ui`). Import
-resolution itself lives in `boruna.language.imports`.
+resolution itself lives in `boruna.language.imports`; both find a library's source with
+`boruna.core.paths.library_file` (the real-path rule).
 """
 from __future__ import annotations
 
@@ -16,10 +17,9 @@ from typing import Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from boruna.core.capabilities import from_source_name
-from boruna.core.paths import is_entry_name, is_file, is_inside
+from boruna.core.paths import LIBRARY_FILE, is_entry_name, is_file, is_inside, library_file
 
 MANIFEST_FILE = "package.ax.json"
-SOURCE_FILE = Path("src") / "core.ax"
 
 _PACKAGE_NAME = re.compile(r"[a-z][a-z0-9]*(\.[a-z][a-z0-9]*)*")
 _SEMVER = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -61,7 +61,7 @@ class LibraryInfo:
     source_path: Path = field(init=False)
 
     def __post_init__(self):
-        self.source_path = self.path / SOURCE_FILE
+        self.source_path = self.path / LIBRARY_FILE
 
     def to_dict(self) -> dict:
         return {"dir_name": self.dir_name, "name": self.name, "version": self.version,
@@ -161,10 +161,9 @@ def locate_library(libs_dir: Union[str, Path], name: str) -> Path:
     """The `src/core.ax` of library `name` (directory name or dotted manifest name)."""
     if not is_entry_name(name):
         raise LibraryError(f"invalid library name '{name}'")
-    root = Path(libs_dir)
     for candidate in dict.fromkeys((name, library_dir_name(name))):
-        source = root / candidate / SOURCE_FILE
-        if is_file(source) and is_inside(root, source):
+        source = library_file(libs_dir, candidate)
+        if source is not None:
             return source
     raise LibraryError(f"library '{name}' not found")
 

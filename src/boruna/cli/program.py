@@ -35,13 +35,9 @@ def resolve_libs_dir(option: str | None) -> str | None:
         if not os.path.isdir(option):
             raise CliError(f"libs directory '{option}' does not exist or is not a directory")
         return option
-    if os.path.isdir("libs"):
-        return "libs"
-    try:
-        from boruna.assets.directories import default_libs_dir
-    except ImportError:
-        return None
-    found = default_libs_dir()
+    from boruna.assets.directories import LIBS, resolve_dir
+
+    found = resolve_dir(None, LIBS)
     return str(found) if os.path.isdir(found) else None
 
 

@@ -18,17 +18,15 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Optional
 
-from boruna.core.paths import is_file, is_inside
+from boruna.core.paths import LIBRARY_FILE, library_file
 from boruna.core.unicode import WHITE_SPACE
 
 from . import ast
 from .errors import CompileError
 from .lexer import lex
 
-LIBRARY_FILE = os.path.join("src", "core.ax")
 _MAYBE_IMPORT = re.compile(r"^[ \t]*import\b", re.M)
 _BARE_NAME = re.compile('[^"' + WHITE_SPACE + ']+')  # Rust split_whitespace
 
@@ -94,9 +92,9 @@ def load_library(name: str, libs_dir: str, line: int = 0, col: int = 0) -> Libra
     symlink leading out of `libs_dir` counts as missing, so nothing outside is read."""
     unsafe = (not name or name in (".", "..") or "/" in name or "\\" in name
               or "\0" in name)
-    path = os.path.join(libs_dir, name, LIBRARY_FILE)
-    if unsafe or not is_file(Path(path)) or not is_inside(Path(libs_dir), Path(path)):
+    if unsafe or library_file(libs_dir, name) is None:
         raise CompileError("E002", f"import error: library '{name}' not found", line, col)
+    path = os.path.join(libs_dir, name, LIBRARY_FILE)
     try:
         with open(path, "rb") as handle:
             data = handle.read()

@@ -29,6 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from boruna import __version__
+from boruna.assets.directories import LIBS, TEMPLATES, resolve_dir
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.stdin_lines import AnswerCountingStream, SanitizedLines
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
@@ -161,30 +162,6 @@ class BorunaServer:
             await server.run(read_stream, answers, self.initialization_options())
 
 
-def _default_dir(flag_value: Optional[str], relative: str, bundled) -> Path:
-    """The flag's path; else `./<relative>` when it exists; else the copy bundled in the wheel."""
-    if flag_value is not None:
-        return Path(flag_value)
-    local = Path(relative)
-    if local.is_dir():
-        return local
-    try:
-        return Path(bundled())
-    except Exception:  # no bundled copy: keep the conventional relative path
-        return local
-
-
-def _bundled(kind: str):
-    """A thunk returning the bundled `templates`/`libs` directory (tooling.resources)."""
-
-    def locate():
-        from boruna.assets import directories as resources
-
-        return getattr(resources, f"default_{kind}_dir")()
-
-    return locate
-
-
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="boruna-mcp",
@@ -204,8 +181,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Console entry point: parse flags, then serve MCP on stdio until stdin closes."""
     args = parse_args(argv)
-    templates_dir = _default_dir(args.templates_dir, "templates", _bundled("templates"))
-    libs_dir = _default_dir(args.libs_dir, "libs", _bundled("libs"))
+    templates_dir = resolve_dir(args.templates_dir, TEMPLATES)
+    libs_dir = resolve_dir(args.libs_dir, LIBS)
     logging.basicConfig(level=os.environ.get("BORUNA_MCP_LOG", "WARNING").upper(),
                         stream=sys.stderr)
     previous = _exit_on_ctrl_c()

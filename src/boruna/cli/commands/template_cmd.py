@@ -12,9 +12,9 @@ def resolve_templates_dir(option: str | None) -> str:
     """`--dir DIR` as given, else ./templates, else the bundled templates."""
     if option is not None:
         return option
-    from boruna.assets.directories import default_templates_dir
+    from boruna.assets.directories import TEMPLATES, resolve_dir
 
-    return str(default_templates_dir())
+    return str(resolve_dir(None, TEMPLATES))
 
 
 def parse_template_args(args_text: str, single: list[str]) -> dict[str, str]:
