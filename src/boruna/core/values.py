@@ -16,8 +16,8 @@ Representation, shared by the VM, the runtime helpers and every tool:
   ActorId   -> ActorId(id)
   FnRef     -> FnRef(index)
 
-Python's `==` is NOT the language's equality (1 == 1.0 and True == 1 in Python); use
-`runtime.semantics.values_equal` (or the VM's own) for language semantics.
+Python's `==` on plain values is NOT the language's equality (1 == 1.0 and True == 1 in
+Python); `values_equal` below is (vm.md §3.3), and the value classes' `==` use it.
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ class _Wrapper:
         self.value = value
 
     def __eq__(self, other):
-        return type(other) is type(self) and _same(self.value, other.value)
+        return values_equal(self, other)
 
     def __hash__(self):
         return hash((self.TAG, _hashable(self.value)))
@@ -89,8 +89,7 @@ class Record:
         self.fields = tuple(fields)
 
     def __eq__(self, other):
-        return (type(other) is Record and self.type_id == other.type_id
-                and _same(self.fields, other.fields))
+        return values_equal(self, other)
 
     def __hash__(self):
         return hash(("Record", self.type_id, _hashable(self.fields)))
@@ -108,8 +107,7 @@ class Enum:
         self.payload = payload
 
     def __eq__(self, other):
-        return (type(other) is Enum and self.type_id == other.type_id
-                and self.variant == other.variant and _same(self.payload, other.payload))
+        return values_equal(self, other)
 
     def __hash__(self):
         return hash(("Enum", self.type_id, self.variant, _hashable(self.payload)))
@@ -162,16 +160,39 @@ class FnRef:
         return f"FnRef({self.index})"
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Type-strict structural equality (vm.md §3.3), used by the value classes' __eq__."""
-    ta, tb = type(a), type(b)
-    if ta is not tb:
-        return False
-    if ta is tuple:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if ta is MapValue:
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a == b
+def values_equal(a: Any, b: Any) -> bool:
+    """Type-strict structural equality (vm.md §3.3): 1 != 1.0 != True, lists, records, enums,
+    wrappers and maps compared item by item. Iterative, so any depth is safe."""
+    work = [(a, b)]
+    while work:
+        x, y = work.pop()
+        tx = type(x)
+        if tx is not type(y):
+            return False
+        if tx is tuple:
+            if len(x) != len(y):
+                return False
+            work.extend(zip(x, y))
+        elif tx is Record:
+            if x.type_id != y.type_id or len(x.fields) != len(y.fields):
+                return False
+            work.extend(zip(x.fields, y.fields))
+        elif tx is Enum:
+            if x.type_id != y.type_id or x.variant != y.variant:
+                return False
+            work.append((x.payload, y.payload))
+        elif tx is Some or tx is Ok or tx is Err:
+            work.append((x.value, y.value))
+        elif tx is MapValue:
+            if x.keys() != y.keys():
+                return False
+            work.extend((x[k], y[k]) for k in x)
+        elif x != y:
+            return False
+    return True
+
+
+_same = values_equal
 
 
 def _hashable(v: Any):

@@ -1,26 +1,14 @@
-"""Closest-name suggestions for patches (tooling.md §1.5 `find_closest_name`)."""
+"""Closest-name suggestions for patches (tooling.md §1.5 `find_closest_name`), by the
+language's edit distance (`boruna.language.suggest.levenshtein`)."""
 from __future__ import annotations
 
 from typing import Iterable, Optional
 
+from boruna.language.suggest import levenshtein
+
+__all__ = ["MAX_NAME_LENGTH", "closest_name", "levenshtein"]
 
 MAX_NAME_LENGTH = 256   # longer names get no suggestion (keeps the quadratic distance cheap)
-
-
-def levenshtein(a: str, b: str) -> int:
-    """Unit-cost insert/delete/substitute edit distance over characters."""
-    if a == b:
-        return 0
-    if len(a) < len(b):
-        a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1,
-                               previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
 
 
 def closest_name(target: str, candidates: Iterable[str]) -> Optional[tuple[str, int]]:
