@@ -1,12 +1,14 @@
 """Where a command writes: results to stdout, errors and progress to stderr.
 
 The streams are looked up at call time (`sys.stdout` / `sys.stderr`), so pytest's capsys
-and redirections see everything. Each stream has its own colour decision.
+and redirections see everything. Each stream has its own colour decision. A failing write
+to stdout (other than a closed pipe) is an `OutputError`: `cannot write output: REASON`.
 """
 from __future__ import annotations
 
 import sys
 
+from boruna.cli.errors import OutputError
 from boruna.cli.style import Style, colour_enabled
 
 
@@ -28,7 +30,21 @@ class Console:
 
     def out(self, text: str = "") -> None:
         """Print one or more lines of results on stdout."""
-        sys.stdout.write(text + "\n")
+        try:
+            sys.stdout.write(text + "\n")
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def flush(self) -> None:
+        """Push stdout's buffer out now, so a full disk is reported like any failure."""
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from None
 
     def err(self, text: str = "") -> None:
         """Print one or more lines on stderr."""

@@ -25,3 +25,10 @@ class UsageError(CliError):
 
     def __init__(self, message: str):
         super().__init__(message, EXIT_USAGE)
+
+
+class OutputError(CliError):
+    """stdout cannot take the output (`> /dev/full`): `cannot write output: REASON` (exit 1)."""
+
+    def __init__(self, exc: OSError):
+        super().__init__(f"cannot write output: {exc.strerror or exc}")

@@ -3,6 +3,10 @@
 Every failure becomes a `CliError` such as
 `cannot read 'prog.ax': no such file or directory`, `cannot read 'src': is a directory`
 or `'prog.ax' is not valid UTF-8: invalid byte 0xff at line 3, column 7` — never a traceback.
+
+The one input rule of every command: a file (or standard input) is read up to
+`MAX_INPUT_BYTES`; a longer one (`/dev/zero` included) is refused after reading one byte
+more than the limit, never read to the end.
 """
 from __future__ import annotations
 
@@ -22,6 +26,26 @@ _REASONS = {
 }
 
 
+MAX_INPUT_BYTES = 50 * 1_048_576
+"""The most any command reads from one file or from standard input (50 MiB)."""
+
+INPUT_TOO_LARGE = f"larger than the {MAX_INPUT_BYTES // 1_048_576} MiB input limit"
+
+
+def read_limited(handle, target: str, what: str = "read") -> bytes:
+    """At most MAX_INPUT_BYTES from `handle`, read in 1 MiB chunks; a longer input is
+    `cannot read TARGET: larger than the 50 MiB input limit` once one byte more has come."""
+    chunks: list[bytes] = []
+    total = 0
+    while total <= MAX_INPUT_BYTES:
+        chunk = handle.read(min(1_048_576, MAX_INPUT_BYTES + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+    raise CliError(f"cannot {what} {target}: {INPUT_TOO_LARGE}")
+
+
 def os_reason(exc: OSError) -> str:
     """A short lower-case reason for an OSError (`no such file or directory`)."""
     reason = _REASONS.get(exc.errno or -1)
@@ -39,7 +63,7 @@ def read_bytes(path: str, what: str = "read") -> bytes:
         raise CliError(f"cannot {what} '{path}': is a directory")
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            return read_limited(handle, f"'{path}'", what)
     except OSError as exc:
         raise CliError(f"cannot {what} '{path}': {os_reason(exc)}") from None
     except ValueError as exc:  # e.g. an embedded NUL in the path

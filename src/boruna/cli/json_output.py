@@ -1,12 +1,18 @@
-"""`--json`: print a `boruna.service` response exactly as the MCP tool returns it."""
+"""Calling a `boruna.service` use case, and printing its result as `--json` does.
+
+Every command is arguments → one service call → rendering: `call(use_case, ...)` makes the
+call (a transport-level refusal, a source over 1 MB under `--json`, is a CliError);
+`print_result` prints the result's JSON exactly as the MCP tool returns it; `failure_error`
+reports a failure in text form.
+"""
 from __future__ import annotations
 
 from boruna.cli.console import Console
 from boruna.cli.errors import CliError, EXIT_FAILURE, EXIT_OK
 
 
-def call_tool(fn, *args, **kwargs) -> dict:
-    """Call a service tool; a transport-level refusal (source over 1 MB) is a CliError."""
+def call(fn, *args, **kwargs):
+    """Call a service use case; `InvalidParams` becomes a CliError with its message."""
     from boruna.service.errors import InvalidParams
 
     try:
@@ -15,9 +21,34 @@ def call_tool(fn, *args, **kwargs) -> dict:
         raise CliError(exc.message) from None
 
 
+def source_limit(args):
+    """The service's source limit for this invocation: the MCP tool's 1 MB under `--json`
+    (the output is that tool's response), else None (the CLI's input limit has applied)."""
+    from boruna.service.errors import MAX_SOURCE_BYTES
+
+    return MAX_SOURCE_BYTES if getattr(args, "json", False) else None
+
+
 def print_response(console: Console, response: dict) -> int:
     """Print the response; exit status 0 when `success` is true, else 1."""
     from boruna.service import render
 
     console.out(render(response))
     return EXIT_OK if response.get("success") else EXIT_FAILURE
+
+
+def print_result(console: Console, result) -> int:
+    """Print `result.to_json()`; exit status 0 when `success` is true, else 1."""
+    return print_response(console, result.to_json())
+
+
+def failure_error(result, path: str, source: str, console: Console) -> CliError:
+    """The text form of a service Failure: the internal exception is re-raised (main reports
+    it in one line), a compile error is drawn with its excerpt, anything else is one line."""
+    if result.exception is not None:
+        raise result.exception
+    if result.compile_error is not None:
+        from boruna.cli.program import report_compile_error
+
+        return report_compile_error(result, path, source, console)
+    return CliError(result.message)

@@ -2,17 +2,21 @@
 
 `main(argv=None) -> int` never raises (except SystemExit from nowhere): usage errors give 2,
 command failures 1 (with `error: ...` on stderr), Ctrl-C 130, and an unexpected internal
-failure prints one line (set BORUNA_DEBUG=1 to see the traceback) and gives 1.
+failure prints one line (set BORUNA_DEBUG=1 to see the traceback) and gives 1. A stdout that
+cannot take the output (`> /dev/full`) is `error: cannot write output: REASON` (exit 1); text a
+stream cannot encode (an ASCII terminal) is written as `\\uXXXX` escapes instead of failing.
 """
 from __future__ import annotations
 
+import codecs
 import importlib
 import os
 import sys
 import traceback
 
 from boruna.cli.console import Console
-from boruna.cli.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError
+from boruna.cli.errors import (EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError,
+                               OutputError)
 from boruna.cli.parser import ParserExit, build_parser
 
 
@@ -28,8 +32,38 @@ def _dispatch(args, console: Console) -> int:
     return EXIT_OK if status is None else int(status)
 
 
+ESCAPE_ERRORS = "boruna.uescape"
+
+
+def _uescape(exc: UnicodeEncodeError):
+    """Codec error handler: each unencodable character as `\\uXXXX` (a surrogate pair above
+    U+FFFF), the escape JSON strings use, so `--json` output stays the same JSON."""
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        code = ord(ch)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
+        else:
+            out.append("\\u%04x" % code)
+    return "".join(out), exc.end
+
+
+codecs.register_error(ESCAPE_ERRORS, _uescape)
+
+
+def _escape_unencodable() -> None:
+    """stdout and stderr write what their encoding lacks as escapes instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors=ESCAPE_ERRORS)
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
 def _quiet_broken_pipe() -> None:
-    """stdout went away (`boruna ast f | head`): stop writing without a traceback."""
+    """stdout went away (`boruna ast f | head`) or is full: stop writing without a traceback
+    (the interpreter's final flush of the lost output then has nowhere to fail)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -45,9 +79,16 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except ParserExit as exc:
         return exc.status
+    _escape_unencodable()
     console = Console(getattr(args, "color", "auto"))
     try:
-        return _dispatch(args, console)
+        status = _dispatch(args, console)
+        console.flush()
+        return status
+    except OutputError as exc:
+        _quiet_broken_pipe()
+        console.error(exc.message)
+        return exc.exit_code
     except CliError as exc:
         if exc.message:
             console.error(exc.message)

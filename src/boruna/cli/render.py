@@ -168,12 +168,3 @@ def format_diagnostics_summary(diags: list, path: str, style: Style) -> str:
         command = "boruna repair - --dry-run" if path == "<stdin>" else f"boruna repair {path}"
         text += f"; {plural(fixable, 'fix', 'fixes')} available (run: {command})"
     return text
-
-
-# ------------------------------------------------------------------ runs
-
-
-def format_ui_tree(tree: Any, module: Any) -> str:
-    from boruna.service.encoding import format_value
-
-    return pretty_json(format_value(tree, module))

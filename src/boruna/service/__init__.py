@@ -1,4 +1,15 @@
-"""The Boruna tools as JSON-ready responses, shared by `boruna-mcp` and `boruna ... --json`.
+"""The application API: one use case per tool, shared by `boruna-mcp` and every `boruna` command.
+
+Each use case takes the request's arguments (validated once, here) and returns a typed result
+(`results.Failure` or a success dataclass of its own) with `success` and `to_json()`; the CLI
+renders that one result as text or, with `--json`, as `render(result.to_json())`:
+
+    compile, parse_ast, list_symbols, run, check, repair, validate_app, framework_test,
+    validate_workflow, list_templates, apply_template, list_capabilities, validate_policy,
+    show_policy, list_codes; policy_file / shorthand_policy / unreadable_policy build the
+    `PolicyFile` a caller hands to `run` and `show_policy`.
+
+The `*_tool` functions below are `use_case(...).to_json()`, the MCP tools' response dicts.
 
 Every tool function returns an insertion-ordered dict: `success` first, `protocol_version: 1`
 second, then the tool's fields in the seed contract's order. Domain failures are responses
@@ -29,18 +40,24 @@ become `error_kind: "internal_error"` responses, never tracebacks.
 
     render(response) -> str        pretty JSON (indent 2, raw UTF-8, NaN/Infinity -> null)
 """
-from boruna.service.capabilities import capability_list_tool
-from boruna.service.compiling import ast_tool, compile_tool
-from boruna.service.diagnostics import check_tool, repair_tool
+from boruna.service.capabilities import capability_list_tool, list_capabilities
+from boruna.service.codes import list_codes
+from boruna.service.compiling import ast_tool, compile, compile_tool, parse_ast
+from boruna.service.diagnostics import check, check_tool, repair, repair_tool
 from boruna.service.envelope import PROTOCOL_VERSION, fail, ok, render
 from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
-from boruna.service.framework import framework_test_tool, validate_app_tool
-from boruna.service.policy_validation import policy_validate_tool
-from boruna.service.running import run_tool
+from boruna.service.framework import (framework_test, framework_test_tool, validate_app,
+                                      validate_app_tool)
+from boruna.service.policy_argument import (PolicyFile, policy_file, shorthand_policy,
+                                            unreadable_policy)
+from boruna.service.policy_validation import policy_validate_tool, show_policy, validate_policy
+from boruna.service.results import Failure
+from boruna.service.running import run, run_tool
 from boruna.service.sealed import run_sealed_tool
-from boruna.service.symbols import symbols_tool
-from boruna.service.templates import template_apply_tool, template_list_tool
-from boruna.service.workflow import workflow_validate_tool
+from boruna.service.symbols import list_symbols, symbols_tool
+from boruna.service.templates import (apply_template, list_templates, template_apply_tool,
+                                      template_list_tool)
+from boruna.service.workflow import validate_workflow, workflow_validate_tool
 
 __all__ = [
     "PROTOCOL_VERSION", "MAX_SOURCE_BYTES", "InvalidParams", "guard_source", "ok", "fail",
@@ -48,4 +65,8 @@ __all__ = [
     "check_tool", "repair_tool", "validate_app_tool", "framework_test_tool",
     "workflow_validate_tool", "template_list_tool", "template_apply_tool",
     "capability_list_tool", "policy_validate_tool",
+    "Failure", "PolicyFile", "compile", "parse_ast", "list_symbols", "run", "check", "repair",
+    "validate_app", "framework_test", "validate_workflow", "list_templates", "apply_template",
+    "list_capabilities", "validate_policy", "show_policy", "list_codes", "policy_file",
+    "shorthand_policy", "unreadable_policy",
 ]

@@ -2,18 +2,28 @@
 from __future__ import annotations
 
 from boruna.service.boundary import tool_boundary
-from boruna.service.envelope import ok
+from boruna.service.results import Success, use_case
 
 
-@tool_boundary
-def capability_list_tool() -> dict:
+class CapabilityList(Success):
+    """`fields`: name, version, capabilities ([{name, version}] by name), capability_set_hash."""
+
+
+@use_case
+def list_capabilities() -> CapabilityList:
     """Every capability (name, contract version) sorted by name, plus `capability_set_hash`."""
     from boruna import __version__
     from boruna.core.capabilities import capability_set_hash, sorted_by_name
 
-    return ok(
-        name="boruna",
-        version=__version__,
-        capabilities=[{"name": c.wire_name, "version": c.version} for c in sorted_by_name()],
-        capability_set_hash=capability_set_hash(),
-    )
+    return CapabilityList({
+        "name": "boruna",
+        "version": __version__,
+        "capabilities": [{"name": c.wire_name, "version": c.version} for c in sorted_by_name()],
+        "capability_set_hash": capability_set_hash(),
+    })
+
+
+@tool_boundary
+def capability_list_tool() -> dict:
+    """See `list_capabilities`."""
+    return list_capabilities().to_json()

@@ -19,10 +19,12 @@ class InvalidParams(Exception):
         self.message = message
 
 
-def guard_source(source: str) -> None:
-    """Raise InvalidParams when `source` is longer than 1,048,576 UTF-8 bytes."""
+def guard_source(source: str, limit: int | None = MAX_SOURCE_BYTES) -> None:
+    """Raise InvalidParams when `source` is longer than `limit` (1,048,576) UTF-8 bytes.
+
+    `limit=None` is for a caller that bounded the source itself (the CLI's input limit)."""
     # A str of n code points takes at least n and at most 4n UTF-8 bytes.
-    if len(source) * 4 <= MAX_SOURCE_BYTES:
+    if limit is None or len(source) * 4 <= limit:
         return
-    if len(source) > MAX_SOURCE_BYTES or len(source.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+    if len(source) > limit or len(source.encode("utf-8", "surrogatepass")) > limit:
         raise InvalidParams(SOURCE_TOO_LARGE)

@@ -1,58 +1,98 @@
 """`boruna_validate_app` and `boruna_framework_test`: the Elm-style App protocol."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
-from boruna.service.errors import guard_source
+from boruna.service.errors import MAX_SOURCE_BYTES, guard_source
+from boruna.service.results import Failure, use_case
+from boruna.service.vm import vm_missing
 
 APP_MODULE_NAME = "app"
 
 
-@tool_boundary
-def validate_app_tool(source: str, libs_dir=None) -> dict:
+@dataclass
+class AppChecked:
+    """The App protocol report (violations are `valid: false`, not failures)."""
+
+    report: Any     # framework.validator.AppValidation
+    success = True
+
+    def to_json(self) -> dict:
+        return ok(**self.report.to_dict())
+
+
+@dataclass
+class AppTested:
+    """An App test run; `success` is false when construction or a cycle failed."""
+
+    result: Any     # framework.test_runner.AppTestResult
+
+    @property
+    def success(self) -> bool:
+        return bool(self.result.ok)
+
+    def to_json(self) -> dict:
+        fields = self.result.to_dict()
+        if self.result.ok:
+            return ok(**fields)
+        return fail("framework_error", fields.pop("message"), **fields)
+
+
+@use_case
+def validate_app(source: str, libs_dir=None, source_limit: int | None = MAX_SOURCE_BYTES):
     """Which App functions exist, the detected State/Msg types, and every violation.
 
-    Protocol violations are `success: true, valid: false` with `errors`; only a source that
-    does not lex or parse fails (the `errors` shape of `boruna_compile`), and
+    Only a source that does not lex or parse fails (a `CompileFailure`), and
     `framework_error` means the validator itself failed. `import` lines resolve against
-    `libs_dir`, as in `boruna_framework_test`.
+    `libs_dir`, as in `framework_test`.
     """
+    from boruna.framework import validate_app as validate
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
     from boruna.language.imports import resolve_imports
-    from boruna.framework import validate_app
 
-    guard_source(source)
+    guard_source(source, source_limit)
     try:
         own_source, _libraries = resolve_imports(source, libs_dir)
         program = parse(own_source)
     except CompileError as err:
-        return compile_failure(err)
+        return compile_failure(err, source)
     try:
-        report = validate_app(program)
+        return AppChecked(validate(program))
     except Exception as exc:  # the validator itself broke: the seed's framework_error
-        return fail("framework_error", f"validator failed: {type(exc).__name__}: {exc}")
-    return ok(**report.to_dict())
+        return Failure("framework_error", f"validator failed: {type(exc).__name__}: {exc}")
+
+
+@use_case
+def framework_test(source: str, messages, libs_dir=None,
+                   source_limit: int | None = MAX_SOURCE_BYTES):
+    """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding."""
+    from boruna.compiler import compile_source
+    from boruna.framework import run_app_test
+    from boruna.language.errors import CompileError
+
+    guard_source(source, source_limit)
+    try:
+        module = compile_source(source, name=APP_MODULE_NAME, libs_dir=libs_dir)
+    except CompileError as err:
+        return compile_failure(err, source)
+    missing = vm_missing()
+    if missing is not None:
+        return Failure("framework_error", missing)
+    return AppTested(run_app_test(module, list(messages)))
+
+
+@tool_boundary
+def validate_app_tool(source: str, libs_dir=None) -> dict:
+    """See `validate_app`; protocol violations are `success: true, valid: false`."""
+    return validate_app(source, libs_dir).to_json()
 
 
 @tool_boundary
 def framework_test_tool(source: str, messages, libs_dir=None) -> dict:
-    """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding.
-
-    A failing construction or cycle is `framework_error` carrying the partial cycles.
-    """
-    from boruna.compiler import compile_source
-    from boruna.language.errors import CompileError
-    from boruna.framework import run_app_test
-
-    guard_source(source)
-    try:
-        module = compile_source(source, name=APP_MODULE_NAME, libs_dir=libs_dir)
-    except CompileError as err:
-        return compile_failure(err)
-    result = run_app_test(module, list(messages))
-    if result.ok:
-        return ok(**result.to_dict())
-    fields = result.to_dict()
-    return fail("framework_error", fields.pop("message"), **fields)
+    """See `framework_test`; a failing cycle is `framework_error` carrying the partial cycles."""
+    return framework_test(source, messages, libs_dir).to_json()

@@ -1,11 +1,19 @@
-"""The `policy` argument of `boruna_run`/`boruna_run_sealed`: shorthand string or Policy object.
+"""The `policy` argument of `boruna_run`/`boruna_run_sealed`: shorthand string or Policy object,
+or a policy file the caller read (`PolicyFile`, the CLI's `--policy FILE`).
 
 Every rejection is `error_kind: "invalid_policy"`; when the strict validator rejected an
 object, its finer kind (`policy.unknown_field`, ...) is added as `policy_error`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from boruna.service.envelope import fail
+from boruna.service.results import Failure
+
+SHORTHANDS = ("allow-all", "deny-all")
+IO_ERROR = "policy.io_error"
 
 
 class PolicyRejected(Exception):
@@ -25,3 +33,50 @@ def resolve_policy(policy):
     except PolicyError as err:
         extra = {} if err.policy_error is None else {"policy_error": err.policy_error}
         raise PolicyRejected(fail(err.run_error_kind, err.message, **extra)) from None
+
+
+@dataclass(frozen=True)
+class PolicyFile:
+    """A policy named by a caller: a shorthand, or a file's body parsed once.
+
+    `policy` is the runtime Policy (None when rejected); a rejection keeps its fine kind
+    (`policy.io_error` when the file could not be read) and its message, which starts with
+    that kind (`policy.unknown_field: unknown field "extra" at extra`).
+    """
+
+    policy: Any = None
+    error_kind: str | None = None
+    message: str | None = None
+
+    @property
+    def rejected(self) -> bool:
+        return self.error_kind is not None
+
+    def failure(self) -> Failure:
+        """The `invalid_policy` failure a run reports for this rejection."""
+        return Failure("invalid_policy", self.message, {"policy_error": self.error_kind})
+
+
+def _kind_prefixed(kind: str, message: str) -> str:
+    return message if message.startswith(kind) else f"{kind}: {message}"
+
+
+def policy_file(text: str) -> PolicyFile:
+    """Parse a policy file body (policy.md §5) once."""
+    from boruna.runtime.policy import PolicyError, parse_policy_text
+
+    try:
+        return PolicyFile(parse_policy_text(text))
+    except PolicyError as err:
+        kind = getattr(err, "kind", None) or "policy.parse_error"
+        return PolicyFile(None, kind, _kind_prefixed(kind, err.message))
+
+
+def shorthand_policy(name: str) -> PolicyFile:
+    """`allow-all` or `deny-all` as a PolicyFile."""
+    return PolicyFile(resolve_policy(name))
+
+
+def unreadable_policy(reason: str) -> PolicyFile:
+    """A policy file that could not be read; `reason` says why (`cannot read 'p.json': ...`)."""
+    return PolicyFile(None, IO_ERROR, f"{IO_ERROR}: {reason}")

@@ -6,13 +6,19 @@ output budget → output schema. A run driven in progress slices reports exactly
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
-from boruna.service.errors import InvalidParams, guard_source
+from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
 from boruna.service.output_budget import exceeds_budget
 from boruna.service.output_schema import check_output
-from boruna.service.policy_argument import PolicyRejected, resolve_policy
+from boruna.service.policy_argument import PolicyFile, PolicyRejected, resolve_policy
+from boruna.service.results import Failure, failure_of, use_case
+from boruna.service.vm import vm_missing
 
 DEFAULT_MAX_STEPS = 10_000_000
 PROGRESS_SLICE = 100_000
@@ -86,53 +92,121 @@ def runtime_failure(outcome, max_wall_ms) -> dict:
     return fail("runtime_error", outcome.error, steps=outcome.steps)
 
 
-@tool_boundary
-def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
-             output_schema=None, libs_dir=None, on_progress=None, cancel_event=None) -> dict:
-    """Run `source`'s entry function (`main`, else function 0) under the mock capability handler.
+@dataclass
+class RunResult:
+    """A finished, failed or cancelled run: the `RunOutcome` and the module it ran.
 
-    `policy`: None/"allow-all"/"deny-all"/Policy object or dict. `limits`: dict with
-    `max_wall_ms`, `max_output_bytes` (`max_memory_mb` is refused). `on_progress(steps,
-    message)` is called after every unfinished 100,000-step slice (`message` is None,
-    "cap: <name>" or "caps: <a>, <b>" for the slice's capability calls); `cancel_event`
-    (threading.Event) stops the run between slices (`error_kind: "cancelled"`).
-    """
+    `success` is the outcome's; `to_json()` is the `boruna_run` response (the values in the
+    mcp.md §2.5 encoding, computed once)."""
+
+    outcome: Any        # runtime.execute.RunOutcome
+    module: Any
+    trace: bool = False
+    max_wall_ms: int | None = None
+
+    @property
+    def success(self) -> bool:
+        return bool(self.outcome.ok)
+
+    @cached_property
+    def encoded(self) -> tuple:
+        """(result, ui_output) in the `boruna_run` JSON encoding."""
+        from boruna.service.encoding import format_value
+
+        return (format_value(self.outcome.result, self.module),
+                [format_value(tree, self.module) for tree in self.outcome.ui_output])
+
+    def to_json(self) -> dict:
+        outcome = self.outcome
+        if not outcome.ok:
+            return runtime_failure(outcome, self.max_wall_ms)
+        result, ui_output = self.encoded
+        response = ok(result=result, steps=outcome.steps, ui_output=ui_output)
+        if self.trace:
+            response["trace"] = list(outcome.trace)[:TRACE_LIMIT]
+            response["trace_truncated"] = bool(outcome.trace_truncated)
+        return response
+
+
+def _module_of(source, bytecode, name, libs_dir):
+    """The module to run: `bytecode` (a `.axbc` image) decoded, else `source` compiled.
+    Returns (module, None) or (None, the Failure)."""
+    if bytecode is not None:
+        from boruna.bytecode import axbc
+
+        try:
+            return axbc.from_bytes(bytecode), None
+        except Exception as exc:  # any reader failure is the image's fault
+            detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            return None, Failure("invalid_bytecode", detail)
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
-    from boruna.service.encoding import format_value
-    from boruna.runtime.execute import run
 
-    guard_source(source)
+    try:
+        return compile_source(source, name="module" if name is None else name,
+                              libs_dir=libs_dir), None
+    except CompileError as err:
+        return None, compile_failure(err, source)
+
+
+@use_case
+def run(source: str | None = None, policy=None, max_steps=None, trace=False, limits=None,
+        output_schema=None, libs_dir=None, on_progress=None, cancel_event=None, *,
+        bytecode: bytes | None = None, name: str | None = "module",
+        source_limit: int | None = MAX_SOURCE_BYTES):
+    """Run `source`'s entry function (`main`, else function 0) under the mock capability
+    handler: a `RunResult`, or a `Failure` from before the run.
+
+    `policy`: None/"allow-all"/"deny-all"/Policy object or dict, resolved after compiling; or
+    a `PolicyFile` (parsed by `policy_file`), whose rejection is reported before compiling.
+    `limits`: dict with `max_wall_ms`, `max_output_bytes` (`max_memory_mb` is refused).
+    `on_progress(steps, message)` is called after every unfinished 100,000-step slice
+    (`message` is None, "cap: <name>" or "caps: <a>, <b>" for the slice's capability calls);
+    `cancel_event` (threading.Event) stops the run between slices (`error_kind: "cancelled"`).
+    `bytecode` runs a `.axbc` image instead of `source` (unreadable: `invalid_bytecode`).
+    """
+    from boruna.runtime.execute import run as execute
+
+    if bytecode is None:
+        guard_source(source, source_limit)
     steps_cap = check_max_steps(max_steps)
     if limits is not None and (limits.get("max_memory_mb") if isinstance(limits, dict)
                                else getattr(limits, "max_memory_mb", None)) is not None:
-        return fail("unsupported_limit", MEMORY_LIMIT_MESSAGE, limit_kind="memory_mb")
+        return Failure("unsupported_limit", MEMORY_LIMIT_MESSAGE, {"limit_kind": "memory_mb"})
     max_wall_ms = _limit(limits, "max_wall_ms")
     max_output_bytes = _limit(limits, "max_output_bytes")
+    if isinstance(policy, PolicyFile) and policy.rejected:
+        return policy.failure()
 
-    try:
-        module = compile_source(source, name="module", libs_dir=libs_dir)
-    except CompileError as err:
-        return compile_failure(err)
-    try:
-        resolved = resolve_policy(policy)
-    except PolicyRejected as rejected:
-        return rejected.response
+    module, failure = _module_of(source, bytecode, name, libs_dir)
+    if failure is not None:
+        return failure
+    if isinstance(policy, PolicyFile):
+        resolved = policy.policy
+    else:
+        try:
+            resolved = resolve_policy(policy)
+        except PolicyRejected as rejected:
+            return failure_of(rejected.response)
+    missing = vm_missing()
+    if missing is not None:
+        return Failure("runtime_error", missing, {"steps": 0})
 
     recorder = CallRecorder()
-    outcome = run(module, policy=resolved, max_steps=steps_cap, trace=bool(trace),
-                  max_wall_ms=max_wall_ms, handler=recorder,
-                  on_progress=None if on_progress is None else progress_relay(on_progress, recorder),
-                  slice_steps=PROGRESS_SLICE, cancel_event=cancel_event)
+    outcome = execute(module, policy=resolved, max_steps=steps_cap, trace=bool(trace),
+                      max_wall_ms=max_wall_ms, handler=recorder,
+                      on_progress=None if on_progress is None
+                      else progress_relay(on_progress, recorder),
+                      slice_steps=PROGRESS_SLICE, cancel_event=cancel_event)
+    ran = RunResult(outcome, module, bool(trace), max_wall_ms)
     if not outcome.ok:
-        return runtime_failure(outcome, max_wall_ms)
-
-    result = format_value(outcome.result, module)
-    ui_output = [format_value(tree, module) for tree in outcome.ui_output]
+        return ran
+    result, ui_output = ran.encoded if (max_output_bytes is not None
+                                        or output_schema is not None) else (None, None)
     if max_output_bytes is not None and exceeds_budget(max_output_bytes, result, ui_output):
-        return fail("limit_exceeded", f"serialized output exceeded {max_output_bytes} bytes",
-                    limit_kind="output_bytes", limit=max_output_bytes, phase="serialization",
-                    steps=outcome.steps)
+        return Failure("limit_exceeded", f"serialized output exceeded {max_output_bytes} bytes",
+                       {"limit_kind": "output_bytes", "limit": max_output_bytes,
+                        "phase": "serialization", "steps": outcome.steps})
     if output_schema is not None:
         from boruna.core.deep_stack import call_deep
 
@@ -142,10 +216,13 @@ def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
             rejected = fail("invalid_output_schema",
                             "output_schema is not a valid JSON Schema: nested too deeply")
         if rejected is not None:
-            return rejected
+            return failure_of(rejected)
+    return ran
 
-    response = ok(result=result, steps=outcome.steps, ui_output=ui_output)
-    if trace:
-        response["trace"] = list(outcome.trace)[:TRACE_LIMIT]
-        response["trace_truncated"] = bool(outcome.trace_truncated)
-    return response
+
+@tool_boundary
+def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
+             output_schema=None, libs_dir=None, on_progress=None, cancel_event=None) -> dict:
+    """The `boruna_run` response for `source`; see `run`."""
+    return run(source, policy, max_steps, trace, limits, output_schema, libs_dir,
+               on_progress, cancel_event).to_json()

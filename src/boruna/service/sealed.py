@@ -15,6 +15,7 @@ from boruna.service.envelope import fail, ok
 from boruna.service.errors import guard_source
 from boruna.service.policy_argument import PolicyRejected, resolve_policy
 from boruna.service.running import check_max_steps
+from boruna.service.vm import vm_missing
 
 EVENT_LOG_LIMIT = 1000
 SLICE_STEPS = 100_000
@@ -122,6 +123,9 @@ def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
         resolved = resolve_policy(policy)
     except PolicyRejected as rejected:
         return rejected.response
+    missing = vm_missing()
+    if missing is not None:
+        return fail("runtime_error", missing, steps=0)
 
     original = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event)
     if original.error is not None:

@@ -4,9 +4,21 @@ Only lexing and parsing are needed: every type reported is a syntactic annotatio
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from boruna.service.boundary import tool_boundary
-from boruna.service.envelope import fail, ok
-from boruna.service.errors import guard_source
+from boruna.service.errors import MAX_SOURCE_BYTES, guard_source
+from boruna.service.compile_errors import CompileFailure
+from boruna.service.results import Success, use_case
+
+
+@dataclass
+class Symbols(Success):
+    """The declared symbols (`fields["symbols"]`, JSON-ready dicts in source order)."""
+
+    @property
+    def symbols(self) -> list[dict]:
+        return self.fields["symbols"]
 
 
 def render_type(ty) -> str:
@@ -54,9 +66,10 @@ def _type_symbol(td) -> dict:
             "variants": variants, "capabilities": [], "exported": td.exported}
 
 
-@tool_boundary
-def symbols_tool(source: str, libs_dir=None) -> dict:
-    """Functions, records and enums in source order; `parse_error` when the source does not parse.
+@use_case
+def list_symbols(source: str, libs_dir=None, source_limit: int | None = MAX_SOURCE_BYTES):
+    """Functions, records and enums in source order, or a `parse_error` Failure (carrying the
+    `CompileError`) when the source does not parse.
 
     With `libs_dir`, `import` lines are resolved first (a missing library is a `parse_error`)
     and only the source's own declarations are listed."""
@@ -65,14 +78,21 @@ def symbols_tool(source: str, libs_dir=None) -> dict:
     from boruna.language.frontend import parse
     from boruna.language.imports import resolve_imports
 
-    guard_source(source)
+    guard_source(source, source_limit)
     try:
         own_source, _libraries = resolve_imports(source, libs_dir)
         program = parse(own_source)
     except CompileError as err:
-        return fail("parse_error", err.message, error=err.message,
-                    line=err.line or None, col=err.col or None)
-    return ok(symbols=call_deep(_collect, program))
+        return CompileFailure(err, source, "parse_error", err.message,
+                              {"error": err.message, "line": err.line or None,
+                               "col": err.col or None})
+    return Symbols({"symbols": call_deep(_collect, program)})
+
+
+@tool_boundary
+def symbols_tool(source: str, libs_dir=None) -> dict:
+    """Functions, records and enums in source order; `parse_error` when the source does not parse."""
+    return list_symbols(source, libs_dir).to_json()
 
 
 def _collect(program) -> list[dict]:

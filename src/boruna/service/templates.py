@@ -1,34 +1,72 @@
 """`boruna_template_list` and `boruna_template_apply`: app templates from a templates directory."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from boruna.service.boundary import tool_boundary
-from boruna.service.envelope import fail, ok
+from boruna.service.envelope import ok
+from boruna.service.results import Failure, use_case
+
+
+@dataclass
+class TemplateList:
+    """The templates of a directory (`assets.templates.TemplateInfo`, sorted by name)."""
+
+    templates: list
+    success = True
+
+    def to_json(self) -> dict:
+        return ok(count=len(self.templates), templates=[t.to_dict() for t in self.templates])
+
+
+@dataclass
+class TemplateApplied:
+    """A rendered template (`assets.templates.AppliedTemplate`); nothing is written."""
+
+    applied: Any
+    success = True
+
+    def to_json(self) -> dict:
+        return ok(**self.applied.to_dict())
+
+
+@use_case
+def list_templates(templates_dir):
+    """Every template's name, version, description, dependencies, capabilities and arguments.
+
+    A missing, unreadable or malformed templates directory is `template_error`.
+    """
+    from boruna.assets.templates import TemplateError, list_templates as list_dir
+
+    try:
+        return TemplateList(list_dir(templates_dir))
+    except TemplateError as err:
+        return Failure("template_error", err.message)
+
+
+@use_case
+def apply_template(templates_dir, template_name: str, args, validate: bool = False):
+    """Render `template_name` with `args` ("key=value" strings or a dict); optionally compile
+    the output. A malformed argument is `invalid_args`, anything else `template_error`."""
+    from boruna.assets.templates import TemplateArgsError, TemplateError
+    from boruna.assets.templates import apply_template as apply
+
+    try:
+        return TemplateApplied(apply(templates_dir, template_name, args, validate=bool(validate)))
+    except TemplateArgsError as err:
+        return Failure("invalid_args", err.message)
+    except TemplateError as err:
+        return Failure("template_error", err.message)
 
 
 @tool_boundary
 def template_list_tool(templates_dir) -> dict:
-    """Every template's name, version, description, dependencies, capabilities and argument names.
-
-    A missing, unreadable or malformed templates directory is `template_error`.
-    """
-    from boruna.assets.templates import TemplateError, list_templates
-
-    try:
-        infos = list_templates(templates_dir)
-    except TemplateError as err:
-        return fail("template_error", err.message)
-    return ok(count=len(infos), templates=[info.to_dict() for info in infos])
+    """See `list_templates`."""
+    return list_templates(templates_dir).to_json()
 
 
 @tool_boundary
 def template_apply_tool(templates_dir, template_name: str, args, validate: bool = False) -> dict:
-    """Render `template_name` with `args` ("key=value" strings); optionally compile the output."""
-    from boruna.assets.templates import TemplateArgsError, TemplateError, apply_template
-
-    try:
-        applied = apply_template(templates_dir, template_name, args, validate=bool(validate))
-    except TemplateArgsError as err:
-        return fail("invalid_args", err.message)
-    except TemplateError as err:
-        return fail("template_error", err.message)
-    return ok(**applied.to_dict())
+    """See `apply_template`."""
+    return apply_template(templates_dir, template_name, args, validate).to_json()

@@ -1,26 +1,49 @@
 """`boruna_workflow_validate`: check a workflow DAG and return its execution order."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from boruna.service.boundary import tool_boundary
-from boruna.service.envelope import fail, ok
+from boruna.service.envelope import ok
+from boruna.service.results import Failure, use_case
 
 
-@tool_boundary
-def workflow_validate_tool(workflow_json: str) -> dict:
-    """`parse_error` for unreadable JSON, `validation_error` with every DAG problem, else the order."""
+@dataclass
+class WorkflowValid:
+    """A valid workflow: its name, version, counts and execution order."""
+
+    report: Any     # workflow.validator.WorkflowReport
+    success = True
+
+    def to_json(self) -> dict:
+        report = self.report
+        return ok(
+            workflow_name=report.workflow_name,
+            workflow_version=report.workflow_version,
+            steps_count=report.steps_count,
+            edges_count=report.edges_count,
+            execution_order=list(report.execution_order),
+        )
+
+
+@use_case
+def validate_workflow(workflow_json: str):
+    """`parse_error` for unreadable JSON, `validation_error` with every DAG problem
+    (`fields["errors"]`), else `WorkflowValid`."""
     from boruna.workflow.validator import WorkflowParseError, validate_workflow_json
 
     try:
         report = validate_workflow_json(workflow_json)
     except WorkflowParseError as err:
-        return fail("parse_error", err.message)
+        return Failure("parse_error", err.message)
     if report.errors:
-        return fail("validation_error",
-                    errors=[{"kind": e["kind"], "message": e["message"]} for e in report.errors])
-    return ok(
-        workflow_name=report.workflow_name,
-        workflow_version=report.workflow_version,
-        steps_count=report.steps_count,
-        edges_count=report.edges_count,
-        execution_order=list(report.execution_order),
-    )
+        return Failure("validation_error", None, {
+            "errors": [{"kind": e["kind"], "message": e["message"]} for e in report.errors]})
+    return WorkflowValid(report)
+
+
+@tool_boundary
+def workflow_validate_tool(workflow_json: str) -> dict:
+    """See `validate_workflow`."""
+    return validate_workflow(workflow_json).to_json()

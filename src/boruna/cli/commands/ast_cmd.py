@@ -2,25 +2,19 @@
 from __future__ import annotations
 
 from boruna.cli.console import Console
-from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import read_source, report_compile_error
+from boruna.cli.json_output import call, failure_error, print_result, source_limit
+from boruna.cli.program import read_source
 
 
 def cmd_ast(args, console: Console) -> int:
     """Parse FILE (no checks) and print its AST; `--json` wraps it as `boruna_ast` does."""
+    from boruna import service
+
     source = read_source(args.file)
+    result = call(service.parse_ast, source, source_limit=source_limit(args))
     if args.json:
-        from boruna.service import ast_tool
-
-        return print_response(console, call_tool(ast_tool, source))
-    from boruna.language.errors import CompileError
-    from boruna.language.frontend import parse
-
-    try:
-        program = parse(source)
-    except CompileError as err:
-        raise report_compile_error(err, args.file, source, console) from None
-    from boruna.language import ast_json
-
-    console.out(ast_json.pretty_json(program))
+        return print_result(console, result)
+    if not result.success:
+        raise failure_error(result, args.file, source, console)
+    console.out(result.pretty_text())
     return 0

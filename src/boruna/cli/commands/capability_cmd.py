@@ -2,20 +2,21 @@
 from __future__ import annotations
 
 from boruna.cli.console import Console
-from boruna.cli.json_output import call_tool, print_response
+from boruna.cli.json_output import call, print_result
 
 
 def cmd_list(args, console: Console) -> int:
-    from boruna.service import capability_list_tool
+    from boruna import service
 
-    response = call_tool(capability_list_tool)
-    if args.json or not response.get("success"):
-        return print_response(console, response)
-    caps = response["capabilities"]
+    result = call(service.list_capabilities)
+    if args.json or not result.success:
+        return print_result(console, result)
+    listed = result.to_json()
+    caps = listed["capabilities"]
     width = max([len(c["name"]) for c in caps] + [4])
-    console.out(f"{response['name']} {response['version']}")
-    console.out(f"capability_set_hash: {response['capability_set_hash']}")
-    console.out(f"protocol_version: {response['protocol_version']}")
+    console.out(f"{listed['name']} {listed['version']}")
+    console.out(f"capability_set_hash: {listed['capability_set_hash']}")
+    console.out(f"protocol_version: {listed['protocol_version']}")
     console.out("")
     console.out(f"capabilities ({len(caps)}):")
     for cap in caps:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.files import write_text
-from boruna.cli.json_output import call_tool, print_response
+from boruna.cli.json_output import call, failure_error, print_response, source_limit
 from boruna.cli.program import label, read_source, resolve_libs_dir
 from boruna.cli.render import (enum_text, field, format_diagnostic, format_diagnostics_summary,
                                pretty_json)
@@ -16,28 +16,23 @@ def _has_errors(diagnostics) -> bool:
 
 
 def cmd_check(args, console: Console) -> int:
+    from boruna import service
+
     source = read_source(args.file)
     name = label(args.file)
-    libs_dir = resolve_libs_dir(args.libs_dir)
+    result = call(service.check, source, file_name=name,
+                  libs_dir=resolve_libs_dir(args.libs_dir), source_limit=source_limit(args))
+    if args.output and result.success:
+        write_text(args.output, pretty_json(result.found.to_full_dict()) + "\n")
     if args.json:
-        from boruna.service import check_tool
-
-        response = call_tool(check_tool, source, file_name=name, libs_dir=libs_dir)
-        if args.output:
-            from boruna.diagnostics import check_source
-
-            found = check_source(source, file=name, libs_dir=libs_dir)
-            write_text(args.output, pretty_json(found.to_full_dict()) + "\n")
+        response = result.to_json()
         print_response(console, response)
         if not response.get("success"):
             return EXIT_FAILURE
         return EXIT_FAILURE if _has_errors(response.get("diagnostics", [])) else EXIT_OK
-    from boruna.diagnostics import check_source
-
-    found = check_source(source, file=name, libs_dir=libs_dir)
-    if args.output:
-        write_text(args.output, pretty_json(found.to_full_dict()) + "\n")
-    diagnostics = list(found.diagnostics)
+    if not result.success:
+        raise failure_error(result, args.file, source, console)
+    diagnostics = list(result.found.diagnostics)
     style = console.out_style
     for diag in diagnostics:
         console.out(format_diagnostic(diag, name, source, style))

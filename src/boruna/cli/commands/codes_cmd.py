@@ -2,20 +2,20 @@
 from __future__ import annotations
 
 from boruna.cli.console import Console
+from boruna.cli.json_output import call, failure_error
 from boruna.cli.render import pretty_json
 
 
-def _registry():
-    from boruna.diagnostics import registry
-
-    return list(getattr(registry, "ALL_CODES", registry.CODES).values())
-
-
 def cmd_codes(args, console: Console) -> int:
-    codes = _registry()
+    from boruna import service
+
+    result = call(service.list_codes)
     if args.json:
-        console.out(pretty_json({"version": 1, "codes": [c.to_dict() for c in codes]}))
+        console.out(pretty_json(result.to_json()))
         return 0
+    if not result.success:
+        raise failure_error(result, "", "", console)
+    codes = result.codes
     style = console.out_style
     name_w = max([len("NAME")] + [len(c.name) for c in codes])
     cat_w = max([len("CATEGORY")] + [len(c.category) for c in codes])

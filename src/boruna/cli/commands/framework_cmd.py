@@ -6,8 +6,9 @@ import json
 
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
-from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.program import read_source, report_compile_error, resolve_libs_dir
+from boruna.cli.json_output import (call, failure_error, print_response, print_result,
+                                    source_limit)
+from boruna.cli.program import read_source, resolve_libs_dir
 from boruna.cli.render import field
 
 
@@ -25,21 +26,18 @@ def compact(value) -> str:
 
 
 def cmd_validate(args, console: Console) -> int:
-    source = read_source(args.file)
-    libs_dir = resolve_libs_dir(args.libs_dir)
-    if args.json:
-        from boruna.service import validate_app_tool
+    from boruna import service
 
-        response = call_tool(validate_app_tool, source, libs_dir=libs_dir)
+    source = read_source(args.file)
+    result = call(service.validate_app, source, libs_dir=resolve_libs_dir(args.libs_dir),
+                  source_limit=source_limit(args))
+    if args.json:
+        response = result.to_json()
         print_response(console, response)
         return EXIT_OK if response.get("success") and response.get("valid", True) else EXIT_FAILURE
-    from boruna.language.errors import CompileError
-    from boruna.framework import validate_app
-
-    try:
-        report = validate_app(source, libs_dir=libs_dir)
-    except CompileError as err:
-        raise report_compile_error(err, args.file, source, console) from None
+    if not result.success:
+        raise failure_error(result, args.file, source, console)
+    report = result.report
     style = console.out_style
 
     def mark(present: bool, absent: str = "MISSING") -> str:
@@ -65,21 +63,17 @@ def cmd_validate(args, console: Console) -> int:
 
 
 def cmd_test(args, console: Console) -> int:
+    from boruna import service
+
     source = read_source(args.file)
     messages = split_messages(args.messages)
-    libs_dir = resolve_libs_dir(args.libs_dir)
+    result = call(service.framework_test, source, messages,
+                  libs_dir=resolve_libs_dir(args.libs_dir), source_limit=source_limit(args))
     if args.json:
-        from boruna.service import framework_test_tool
-
-        return print_response(console, call_tool(framework_test_tool, source, messages,
-                                                 libs_dir=libs_dir))
-    from boruna.language.errors import CompileError
-    from boruna.framework import run_app_test
-
-    try:
-        result = run_app_test(source, messages, libs_dir=libs_dir)
-    except CompileError as err:
-        raise report_compile_error(err, args.file, source, console) from None
+        return print_result(console, result)
+    if isinstance(result, service.Failure):
+        raise failure_error(result, args.file, source, console)
+    result = result.result      # the App test run: its cycles, states and error
     cycles = list(field(result, "cycles") or [])
     init_state = field(result, "init_state")
     if init_state is None and not cycles and not field(result, "ok", True):

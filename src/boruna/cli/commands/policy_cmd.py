@@ -8,38 +8,41 @@ from __future__ import annotations
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError
 from boruna.cli.files import read_text
-from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.policy_option import IO_ERROR, load_policy_option
+from boruna.cli.json_output import call, failure_error, print_response
+from boruna.cli.policy_option import SHORTHANDS, load_policy_option
 
 
 def cmd_validate(args, console: Console) -> int:
-    if args.json:
-        from boruna.service import policy_validate_tool
+    from boruna import service
+    from boruna.service.policy_argument import IO_ERROR
 
-        try:
-            text = read_text(args.file)
-        except CliError as exc:
-            raise CliError(f"{IO_ERROR}: {exc.message}") from None
-        response = call_tool(policy_validate_tool, text)
+    path = "./" + args.file if args.file in SHORTHANDS and not args.json else args.file
+    try:
+        text = read_text(path)
+    except CliError as exc:
+        where = "" if args.json else f"{args.file}: "
+        raise CliError(f"{where}{IO_ERROR}: {exc.message}") from None
+    result = call(service.validate_policy, text)
+    if args.json:
+        response = result.to_json()
         print_response(console, response)
         return EXIT_OK if response.get("success") and response.get("ok") else EXIT_FAILURE
-    option = load_policy_option(args.file if args.file not in ("allow-all", "deny-all")
-                                else "./" + args.file)
-    if option.error_kind is not None:
-        raise CliError(f"{args.file}: {option.message}")
+    if not result.success:
+        raise failure_error(result, args.file, "", console)
+    if not result.valid:
+        raise CliError(f"{args.file}: {result.problem}")
     console.out(f"{console.out_style.ok('OK')}: {args.file}")
     return EXIT_OK
 
 
 def cmd_show(args, console: Console) -> int:
     """`boruna policy show FILE|allow-all|deny-all`: the effective policy as text."""
-    option = load_policy_option(args.file)
-    if option.error_kind is not None:
-        raise CliError(f"{args.file}: {option.message}")
-    from boruna.runtime import policy as policy_mod
+    from boruna import service
 
-    value = option.policy
-    if isinstance(value, str):
-        value = policy_mod.Policy.allow_all() if value == "allow-all" else policy_mod.Policy.deny_all()
-    console.out(policy_mod.show_policy(value))
+    result = call(service.show_policy, load_policy_option(args.file))
+    if not result.success:
+        if result.exception is not None:
+            raise failure_error(result, args.file, "", console)
+        raise CliError(f"{args.file}: {result.message}")
+    console.out(result.text)
     return EXIT_OK

@@ -11,7 +11,7 @@ import difflib
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.files import read_text, write_text
-from boruna.cli.json_output import call_tool, print_response
+from boruna.cli.json_output import call, failure_error, print_response, source_limit
 from boruna.cli.errors import CliError, UsageError
 from boruna.cli.program import STDIN, label, read_source, resolve_libs_dir
 from boruna.cli.render import field, plural
@@ -34,6 +34,8 @@ def unified_diff(path: str, before: str, after: str) -> str:
 
 
 def cmd_repair(args, console: Console) -> int:
+    from boruna import service
+
     if args.file == STDIN and not (args.dry_run or args.json):
         raise UsageError("standard input cannot be rewritten; use --dry-run or --json")
     source = read_source(args.file)
@@ -42,11 +44,12 @@ def cmd_repair(args, console: Console) -> int:
     if args.json and args.from_file:
         raise UsageError("--from cannot be combined with --json (boruna_repair always "
                          "checks the source itself)")
+    saved = read_text(args.from_file) if args.from_file else None
+    result = call(service.repair, source, strategy=strategy, patch_id=patch_id,
+                  file_name=label(args.file), libs_dir=libs_dir,
+                  source_limit=source_limit(args), saved_json=saved)
     if args.json:
-        from boruna.service import repair_tool
-
-        response = call_tool(repair_tool, source, strategy=strategy, patch_id=patch_id,
-                             file_name=label(args.file), libs_dir=libs_dir)
+        response = result.to_json()
         if (response.get("success") and response.get("patches_applied") and not args.dry_run
                 and args.file != STDIN and response.get("repaired_source") != source):
             write_text(args.file, response["repaired_source"])
@@ -54,33 +57,12 @@ def cmd_repair(args, console: Console) -> int:
         if not response.get("success"):
             return EXIT_FAILURE
         return EXIT_OK if response.get("verify_passed") else EXIT_FAILURE
-    if args.from_file:
-        result = _repair_from(args, source, libs_dir)
-    else:
-        from boruna.diagnostics.repair import repair_source
-
-        result = repair_source(source, strategy=strategy, patch_id=patch_id,
-                               file=label(args.file), libs_dir=libs_dir)
-    _print_report(result, source, args, console)
-    return EXIT_OK if result.verify_passed else EXIT_FAILURE
-
-
-def _repair_from(args, source: str, libs_dir):
-    """Repair with a saved diagnostic set (`boruna check -o DIAG.json`)."""
-    import json
-
-    from boruna.diagnostics.model import DiagnosticSet
-    from boruna.diagnostics.repair import repair_diagnostics
-
-    text = read_text(args.from_file)
-    try:
-        saved = DiagnosticSet.from_full_dict(json.loads(text))
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise CliError(f"invalid diagnostics JSON '{args.from_file}': {exc}") from None
-    mode, target = {"best": ("best", None), "all": ("all", None)}.get(
-        args.apply, ("by_id", args.apply))
-    return repair_diagnostics(source, saved, mode, target, file=label(args.file),
-                              libs_dir=libs_dir)
+    if not result.success:
+        if result.error_kind == "invalid_diagnostics":
+            raise CliError(f"invalid diagnostics JSON '{args.from_file}': {result.message}")
+        raise failure_error(result, args.file, source, console)
+    _print_report(result.report, source, args, console)
+    return EXIT_OK if result.report.verify_passed else EXIT_FAILURE
 
 
 def _print_report(result, source: str, args, console: Console) -> None:

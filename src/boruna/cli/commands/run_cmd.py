@@ -1,7 +1,8 @@
 """`boruna run FILE.ax|FILE.axbc [--policy P] [--max-steps N] [--max-wall-ms MS] [--trace]
 [--libs-dir DIR] [--json]`.
 
-The VM runs in slices of 100,000 steps through `boruna.runtime.execute.run`; between slices
+One `service.run` call per invocation, rendered as text or (`--json`) as the `boruna_run`
+response. The VM runs in slices of 100,000 steps; between slices
 the progress line (stderr, terminals only) is redrawn and Ctrl-C is noticed, which stops the
 run cleanly with the steps so far (exit 130).
 """
@@ -12,15 +13,12 @@ import threading
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, CliError
 from boruna.cli.interrupt import interrupt_sets
-from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.policy_option import PolicyOption, load_policy_option
-from boruna.cli.program import (compile_file, is_bytecode_path, load_bytecode, read_source,
-                                resolve_libs_dir)
+from boruna.cli.json_output import call, failure_error, print_result, source_limit
+from boruna.cli.policy_option import load_policy_option, policy_error
+from boruna.cli.program import is_bytecode_path, module_name, read_program, resolve_libs_dir
 from boruna.cli.named_display import named_display
 from boruna.cli.progress import ProgressLine
-from boruna.cli.render import format_ui_tree, plural
-
-SLICE_STEPS = 100_000
+from boruna.cli.render import plural, pretty_json
 
 
 class _Watch:
@@ -41,31 +39,43 @@ class _Watch:
 
 
 def cmd_run(args, console: Console) -> int:
-    """Run the program and print its result, UI output and step count."""
-    policy = load_policy_option(args.policy)
-    if args.json:
-        return _run_json(args, console, policy)
-    if is_bytecode_path(args.file):
-        module = load_bytecode(args.file)
-    else:
-        source = read_source(args.file)
-        module = compile_file(args.file, source, resolve_libs_dir(args.libs_dir), console)
-    policy_value = policy.checked()
-    from boruna.runtime.execute import run
+    """Run the program and print its result, UI output and step count; `--json` prints the
+    `boruna_run` response of the same run instead."""
+    from boruna import service
 
+    policy = load_policy_option(args.policy)
+    if args.json and is_bytecode_path(args.file):
+        raise CliError("--json needs a .ax source file (the boruna_run tool takes source); "
+                       "run the .axbc file without --json")
+    source, bytecode = read_program(args.file)
+    limits = {"max_wall_ms": args.max_wall_ms} if args.max_wall_ms is not None else None
+    libs_dir = None if bytecode is not None else resolve_libs_dir(args.libs_dir)
     watch = _Watch(console)
     try:
         with interrupt_sets(watch.cancel):
-            outcome = run(module, policy=policy_value, max_steps=args.max_steps,
-                          trace=args.trace, max_wall_ms=args.max_wall_ms,
-                          on_progress=watch.on_progress, slice_steps=SLICE_STEPS,
-                          cancel_event=watch.cancel)
+            result = call(service.run, source, policy=policy, max_steps=args.max_steps,
+                          trace=args.trace, limits=limits, libs_dir=libs_dir,
+                          on_progress=watch.on_progress, cancel_event=watch.cancel,
+                          bytecode=bytecode, name=module_name(args.file),
+                          source_limit=source_limit(args))
     finally:
         watch.close()
-    return _report(outcome, module, args, console, watch.cancel.is_set())
+    if args.json:
+        status = print_result(console, result)
+        if watch.cancel.is_set() and not result.success:
+            return EXIT_INTERRUPTED
+        return status
+    if isinstance(result, service.Failure):
+        if result.error_kind == "invalid_policy":
+            raise policy_error(args.policy, policy)
+        if result.error_kind == "invalid_bytecode":
+            raise CliError(f"cannot load bytecode '{args.file}': {result.message}")
+        raise failure_error(result, args.file, source, console)
+    return _report(result, args, console, watch.cancel.is_set())
 
 
-def _report(outcome, module, args, console: Console, interrupted: bool) -> int:
+def _report(ran, args, console: Console, interrupted: bool) -> int:
+    outcome, module = ran.outcome, ran.module
     if args.trace and outcome.trace:
         _print_trace(outcome, console)
     failed = outcome.error is not None
@@ -87,8 +97,8 @@ def _report(outcome, module, args, console: Console, interrupted: bool) -> int:
     if outcome.ui_output:
         console.out("")
         console.out("--- UI Output ---")
-        for tree in outcome.ui_output:
-            console.out(format_ui_tree(tree, module))
+        for tree in ran.encoded[1]:
+            console.out(pretty_json(tree))
     console.out(f"steps: {outcome.steps}")
     return EXIT_OK
 
@@ -126,30 +136,3 @@ def _hint(message: str, module) -> str | None:
     if message.startswith("max execution steps exceeded"):
         return "raise the limit with --max-steps N"
     return None
-
-
-def _run_json(args, console: Console, policy: PolicyOption) -> int:
-    """`--json`: the `boruna_run` tool's response for the same source and options."""
-    from boruna.service import run_tool
-
-    if is_bytecode_path(args.file):
-        raise CliError("--json needs a .ax source file (the boruna_run tool takes source); "
-                       "run the .axbc file without --json")
-    source = read_source(args.file)
-    early = policy.json_failure()
-    if early is not None:
-        return print_response(console, early)
-    limits = {"max_wall_ms": args.max_wall_ms} if args.max_wall_ms is not None else None
-    watch = _Watch(console)
-    try:
-        with interrupt_sets(watch.cancel):
-            response = call_tool(run_tool, source, policy=policy.wire_value(),
-                                 max_steps=args.max_steps, trace=args.trace, limits=limits,
-                                 libs_dir=resolve_libs_dir(args.libs_dir),
-                                 on_progress=watch.on_progress, cancel_event=watch.cancel)
-    finally:
-        watch.close()
-    status = print_response(console, response)
-    if watch.cancel.is_set() and not response.get("success"):
-        return EXIT_INTERRUPTED
-    return status

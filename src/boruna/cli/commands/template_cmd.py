@@ -5,7 +5,7 @@ from __future__ import annotations
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError, UsageError
 from boruna.cli.files import write_text
-from boruna.cli.json_output import call_tool, print_response
+from boruna.cli.json_output import call, failure_error, print_response, print_result
 
 
 def resolve_templates_dir(option: str | None) -> str:
@@ -29,17 +29,15 @@ def parse_template_args(args_text: str, single: list[str]) -> dict[str, str]:
 
 
 def cmd_list(args, console: Console) -> int:
+    from boruna import service
+
     templates_dir = resolve_templates_dir(args.dir)
+    result = call(service.list_templates, templates_dir)
     if args.json:
-        from boruna.service import template_list_tool
-
-        return print_response(console, call_tool(template_list_tool, templates_dir))
-    from boruna.assets.templates import TemplateError, list_templates
-
-    try:
-        templates = list_templates(templates_dir)
-    except TemplateError as err:
-        raise CliError(str(err)) from None
+        return print_result(console, result)
+    if not result.success:
+        raise failure_error(result, templates_dir, "", console)
+    templates = result.templates
     if not templates:
         console.out(f"no templates found in {templates_dir}")
         return EXIT_OK
@@ -66,41 +64,42 @@ def _arg_text(template, arg: str) -> str:
 
 
 def cmd_apply(args, console: Console) -> int:
+    from boruna import service
+
     values = parse_template_args(args.args, args.arg)
     templates_dir = resolve_templates_dir(args.dir)
+    pairs = [f"{k}={v}" for k, v in values.items()] if args.json else values
+    result = call(service.apply_template, templates_dir, args.name, pairs,
+                  validate=args.validate)
     if args.json:
-        from boruna.service import template_apply_tool
-
-        response = call_tool(template_apply_tool, templates_dir, args.name,
-                             [f"{k}={v}" for k, v in values.items()], validate=args.validate)
+        response = result.to_json()
         passed = response.get("validation", {"passed": True}).get("passed", True)
         if response.get("success") and passed and args.out != "-":
             write_text(args.out or response["output_file"], response["source"])
         print_response(console, response)
         return EXIT_OK if response.get("success") and passed else EXIT_FAILURE
-    from boruna.assets.templates import TemplateArgsError, TemplateError, apply_template
-
-    try:
-        result = apply_template(templates_dir, args.name, values, validate=args.validate)
-    except TemplateArgsError as err:
-        raise UsageError(str(err)) from None
-    except TemplateError as err:
-        raise CliError(str(err) + _apply_hint(str(err), templates_dir, args.name)) from None
+    if not result.success:
+        if result.error_kind == "invalid_args":
+            raise UsageError(result.message)
+        if result.exception is not None:
+            raise failure_error(result, templates_dir, "", console)
+        raise CliError(result.message + _apply_hint(result.message, templates_dir, args.name))
+    applied = result.applied
     style = console.out_style
     if args.validate:
-        validation = result.validation or {"passed": True}
+        validation = applied.validation or {"passed": True}
         if not validation.get("passed"):
             raise CliError(f"{validation.get('error')} (nothing written)")
     if args.out == "-":
-        console.out(result.source.rstrip("\n"))
+        console.out(applied.source.rstrip("\n"))
         return EXIT_OK
-    out = args.out or result.output_file
-    write_text(out, result.source)
-    console.out(f"generated {out} from template '{result.template_name}'")
+    out = args.out or applied.output_file
+    write_text(out, applied.source)
+    console.out(f"generated {out} from template '{applied.template_name}'")
     if args.validate:
         console.out(f"  validation: {style.ok('passed')} (the output compiles)")
-    console.out(f"  deps: {', '.join(result.dependencies) or '(none)'}")
-    console.out(f"  caps: {', '.join(result.capabilities) or '(none)'}")
+    console.out(f"  deps: {', '.join(applied.dependencies) or '(none)'}")
+    console.out(f"  caps: {', '.join(applied.capabilities) or '(none)'}")
     return EXIT_OK
 
 
@@ -108,12 +107,12 @@ def _apply_hint(message: str, templates_dir: str, name: str) -> str:
     """What to type instead: the closest template names, or the arguments NAME takes."""
     import difflib
 
-    from boruna.assets.templates import TemplateError, list_templates
+    from boruna import service
 
-    try:
-        templates = list_templates(templates_dir)
-    except TemplateError:
+    listed = service.list_templates(templates_dir)
+    if not listed.success:
         return ""
+    templates = listed.templates
     if message.endswith("not found"):
         names = [t.name for t in templates]
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)

@@ -6,8 +6,7 @@ import os
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError
 from boruna.cli.files import read_text
-from boruna.cli.json_output import call_tool, print_response
-from boruna.cli.render import field
+from boruna.cli.json_output import call, failure_error, print_result
 
 
 def workflow_path(path: str) -> str:
@@ -20,26 +19,23 @@ def workflow_path(path: str) -> str:
 
 
 def cmd_validate(args, console: Console) -> int:
-    text = read_text(workflow_path(args.dir))
+    from boruna import service
+
+    result = call(service.validate_workflow, read_text(workflow_path(args.dir)))
     if args.json:
-        from boruna.service import workflow_validate_tool
-
-        return print_response(console, call_tool(workflow_validate_tool, text))
-    from boruna.workflow.validator import WorkflowParseError, validate_workflow_json
-
-    try:
-        report = validate_workflow_json(text)
-    except WorkflowParseError as err:
-        raise CliError(err.message) from None
-    errors = list(field(report, "errors") or [])
-    if errors:
-        console.error("workflow validation failed:")
-        for err in errors:
-            console.err(f"  {field(err, 'kind')}: {field(err, 'message')}")
-        return EXIT_FAILURE
-    style = console.out_style
-    console.out(style.ok(f"workflow '{report.workflow_name}' v{report.workflow_version} is valid"))
-    console.out(f"  steps: {report.steps_count}")
-    console.out(f"  edges: {report.edges_count}")
-    console.out(f"  execution order: {' -> '.join(report.execution_order)}")
-    return EXIT_OK
+        return print_result(console, result)
+    if result.success:
+        report = result.report
+        style = console.out_style
+        console.out(style.ok(f"workflow '{report.workflow_name}' v{report.workflow_version} "
+                             "is valid"))
+        console.out(f"  steps: {report.steps_count}")
+        console.out(f"  edges: {report.edges_count}")
+        console.out(f"  execution order: {' -> '.join(report.execution_order)}")
+        return EXIT_OK
+    if result.error_kind != "validation_error":
+        raise failure_error(result, args.dir, "", console)
+    console.error("workflow validation failed:")
+    for err in result.fields["errors"]:
+        console.err(f"  {err['kind']}: {err['message']}")
+    return EXIT_FAILURE
