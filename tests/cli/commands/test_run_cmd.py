@@ -80,3 +80,18 @@ def test_unbuilt_vm_extension_says_how_to_build_it(cli, prog, no_vm):
         "success": False, "protocol_version": 1, "error_kind": "runtime_error",
         "message": ("the VM extension boruna._vm is not built; build it with "
                     "`pip install -e .` in the checkout"), "steps": 0}
+
+
+@pytest.mark.parametrize("flags", [[], ["--json"]], ids=["text", "json"])
+def test_a_bad_policy_file_is_reported_before_a_compile_error(cli, tmp_path, flags):
+    bad_source = tmp_path / "bad.ax"
+    bad_source.write_text("fn main( {\n")
+    policy = tmp_path / "p.json"
+    policy.write_text('{"schema_version": 1, "rules": {}, "extra": true}')
+    result = cli("run", bad_source, "--policy", policy, *flags)
+    assert result.code == 1
+    message = 'policy.unknown_field: unknown field "extra" at extra'
+    if flags:
+        assert json.loads(result.out)["message"] == message
+    else:
+        assert result.err == f"error: invalid policy '{policy}': {message}\n"
