@@ -20,7 +20,7 @@ POLICY = '{"schema_version": 1, "default_allow": true, "rules": {}}'
 
 # (use case, argv without --json, whether the command takes --json)
 COMMANDS = [
-    ("compile", ["compile", HELLO, "-o", "{tmp}/h.axbc"], True),
+    ("compile_module", ["compile", HELLO, "-o", "{tmp}/h.axbc"], True),
     ("run", ["run", HELLO], True),
     ("parse_ast", ["ast", HELLO], True),
     ("list_symbols", ["symbols", HELLO], True),
@@ -69,7 +69,8 @@ def test_each_invocation_is_one_service_call(cli, calls, tmp_path, monkeypatch, 
     (tmp_path / "workflow.json").write_text(WORKFLOW)
     (tmp_path / "policy.json").write_text(POLICY)
     monkeypatch.chdir(tmp_path)
-    words = [word.replace("{tmp}", str(tmp_path)) for word in argv] + (["--json"] if as_json else [])
+    words = [word.replace("{tmp}", str(tmp_path)) for word in argv]
+    words += ["--json"] if as_json else []
     result = cli(*words)
     assert result.code == 0, result.err
     assert [name for name, _result in calls] == [use_case]

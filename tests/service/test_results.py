@@ -37,12 +37,12 @@ def test_use_case_boundary_keeps_the_exception():
 
 def test_use_case_boundary_lets_invalid_params_through():
     with pytest.raises(service.InvalidParams):
-        service.compile("x" * 1_048_577)
-    assert service.compile("x" * 1_048_577 + "\n", source_limit=None).success is False
+        service.compile_module("x" * 1_048_577)
+    assert service.compile_module("x" * 1_048_577 + "\n", source_limit=None).success is False
 
 
 @pytest.mark.parametrize("use_case, tool, args", [
-    (service.compile, service.compile_tool, (SOURCE,)),
+    (service.compile_module, service.compile_tool, (SOURCE,)),
     (service.parse_ast, service.ast_tool, (SOURCE,)),
     (service.list_symbols, service.symbols_tool, (SOURCE,)),
     (service.run, service.run_tool, (SOURCE,)),
@@ -57,7 +57,7 @@ def test_each_tool_is_its_use_case_as_json(use_case, tool, args):
 
 
 def test_compile_failure_keeps_the_error_and_gives_advice():
-    failure = service.compile("fn main() -> Int {\n    let x = 1;\n    x\n}\n")
+    failure = service.compile_module("fn main() -> Int {\n    let x = 1;\n    x\n}\n")
     assert failure.to_json() == {"success": False, "protocol_version": 1, "errors": [
         {"severity": "error", "code": "E002", "message": failure.compile_error.message,
          "line": 2, "col": 14}]}

@@ -37,9 +37,16 @@ def print_response(console: Console, response: dict) -> int:
     return EXIT_OK if response.get("success") else EXIT_FAILURE
 
 
+def response_of(result) -> dict:
+    """The result's JSON (`to_json()`; a failure to build it is the tool's `internal_error`)."""
+    from boruna.service.results import response_of as under_boundary
+
+    return under_boundary(result)
+
+
 def print_result(console: Console, result) -> int:
-    """Print `result.to_json()`; exit status 0 when `success` is true, else 1."""
-    return print_response(console, result.to_json())
+    """Print the result's JSON; exit status 0 when `success` is true, else 1."""
+    return print_response(console, response_of(result))
 
 
 def failure_error(result, path: str, source: str, console: Console) -> CliError:

@@ -4,7 +4,7 @@ Each use case takes the request's arguments (validated once, here) and returns a
 (`results.Failure` or a success dataclass of its own) with `success` and `to_json()`; the CLI
 renders that one result as text or, with `--json`, as `render(result.to_json())`:
 
-    compile, parse_ast, list_symbols, run, check, repair, validate_app, framework_test,
+    compile_module, parse_ast, list_symbols, run, check, repair, validate_app, framework_test,
     validate_workflow, list_templates, apply_template, list_capabilities, validate_policy,
     show_policy, list_codes; policy_file / shorthand_policy / unreadable_policy build the
     `PolicyFile` a caller hands to `run` and `show_policy`.
@@ -42,7 +42,7 @@ become `error_kind: "internal_error"` responses, never tracebacks.
 """
 from boruna.service.capabilities import capability_list_tool, list_capabilities
 from boruna.service.codes import list_codes
-from boruna.service.compiling import ast_tool, compile, compile_tool, parse_ast
+from boruna.service.compiling import ast_tool, compile_module, compile_tool, parse_ast
 from boruna.service.diagnostics import check, check_tool, repair, repair_tool
 from boruna.service.envelope import PROTOCOL_VERSION, fail, ok, render
 from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
@@ -65,8 +65,8 @@ __all__ = [
     "check_tool", "repair_tool", "validate_app_tool", "framework_test_tool",
     "workflow_validate_tool", "template_list_tool", "template_apply_tool",
     "capability_list_tool", "policy_validate_tool",
-    "Failure", "PolicyFile", "compile", "parse_ast", "list_symbols", "run", "check", "repair",
-    "validate_app", "framework_test", "validate_workflow", "list_templates", "apply_template",
-    "list_capabilities", "validate_policy", "show_policy", "list_codes", "policy_file",
-    "shorthand_policy", "unreadable_policy",
+    "Failure", "PolicyFile", "compile_module", "parse_ast", "list_symbols", "run", "check",
+    "repair", "validate_app", "framework_test", "validate_workflow", "list_templates",
+    "apply_template", "list_capabilities", "validate_policy", "show_policy", "list_codes",
+    "policy_file", "shorthand_policy", "unreadable_policy",
 ]

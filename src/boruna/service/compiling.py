@@ -62,7 +62,7 @@ class Parsed:
 
 
 @use_case
-def compile(source: str, name: str | None = "module", libs_dir=None,
+def compile_module(source: str, name: str | None = "module", libs_dir=None,
             source_limit: int | None = MAX_SOURCE_BYTES):
     """Compile `source`: `Compiled(module)` or a `CompileFailure`."""
     from boruna.compiler import compile_source
@@ -92,7 +92,7 @@ def parse_ast(source: str, source_limit: int | None = MAX_SOURCE_BYTES):
 @tool_boundary
 def compile_tool(source: str, name: str | None = "module", libs_dir=None) -> dict:
     """Compile `source`; success carries `module` counts, failure the one-entry `errors` list."""
-    return compile(source, name, libs_dir).to_json()
+    return compile_module(source, name, libs_dir).to_json()
 
 
 @tool_boundary

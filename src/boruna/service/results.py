@@ -1,6 +1,6 @@
 """Typed results of the use cases, and the boundary that turns a surprise into one.
 
-Every use case (`service.compile`, `service.run`, ...) returns a result object: a success
+Every use case (`service.compile_module`, `service.run`, ...) returns a result object: a success
 dataclass of its own, or a `Failure`. Each has `success` and `to_json()`, which gives exactly
 the response dict the matching MCP tool returns (the seed-shaped envelope of `envelope.py`).
 The CLI renders the same object as text or, with `--json`, as `render(result.to_json())`.
@@ -62,6 +62,15 @@ def internal_failure(exc: BaseException) -> Failure:
 
     response = internal_error(exc)
     return Failure(response["error_kind"], response["message"], exception=exc)
+
+
+def response_of(result) -> dict:
+    """`result.to_json()`, under the same no-traceback boundary as the `*_tool` functions."""
+    try:
+        return result.to_json()
+    except Exception as exc:  # the boundary: nothing escapes as a traceback
+        log.debug("to_json of %s failed", type(result).__name__, exc_info=True)
+        return internal_failure(exc).to_json()
 
 
 def use_case(fn):

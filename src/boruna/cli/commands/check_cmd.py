@@ -5,7 +5,8 @@ from __future__ import annotations
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.files import write_text
-from boruna.cli.json_output import call, failure_error, print_response, source_limit
+from boruna.cli.json_output import (call, failure_error, print_response, response_of,
+                                    source_limit)
 from boruna.cli.program import label, read_source, resolve_libs_dir
 from boruna.cli.render import (enum_text, field, format_diagnostic, format_diagnostics_summary,
                                pretty_json)
@@ -25,7 +26,7 @@ def cmd_check(args, console: Console) -> int:
     if args.output and result.success:
         write_text(args.output, pretty_json(result.found.to_full_dict()) + "\n")
     if args.json:
-        response = result.to_json()
+        response = response_of(result)
         print_response(console, response)
         if not response.get("success"):
             return EXIT_FAILURE

@@ -23,7 +23,7 @@ def cmd_compile(args, console: Console) -> int:
         raise UsageError("compiling standard input needs -o OUT.axbc")
     source = read_source(args.file)
     out = args.output or default_output(args.file)
-    result = call(service.compile, source, name=module_name(args.file),
+    result = call(service.compile_module, source, name=module_name(args.file),
                   libs_dir=resolve_libs_dir(args.libs_dir), source_limit=source_limit(args))
     if result.success:
         write_bytes(out, result.bytecode())

@@ -7,7 +7,7 @@ import json
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.json_output import (call, failure_error, print_response, print_result,
-                                    source_limit)
+                                    response_of, source_limit)
 from boruna.cli.program import read_source, resolve_libs_dir
 from boruna.cli.render import field
 
@@ -32,7 +32,7 @@ def cmd_validate(args, console: Console) -> int:
     result = call(service.validate_app, source, libs_dir=resolve_libs_dir(args.libs_dir),
                   source_limit=source_limit(args))
     if args.json:
-        response = result.to_json()
+        response = response_of(result)
         print_response(console, response)
         return EXIT_OK if response.get("success") and response.get("valid", True) else EXIT_FAILURE
     if not result.success:

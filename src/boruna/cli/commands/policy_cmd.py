@@ -8,7 +8,7 @@ from __future__ import annotations
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError
 from boruna.cli.files import read_text
-from boruna.cli.json_output import call, failure_error, print_response
+from boruna.cli.json_output import call, failure_error, print_response, response_of
 from boruna.cli.policy_option import SHORTHANDS, load_policy_option
 
 
@@ -24,7 +24,7 @@ def cmd_validate(args, console: Console) -> int:
         raise CliError(f"{where}{IO_ERROR}: {exc.message}") from None
     result = call(service.validate_policy, text)
     if args.json:
-        response = result.to_json()
+        response = response_of(result)
         print_response(console, response)
         return EXIT_OK if response.get("success") and response.get("ok") else EXIT_FAILURE
     if not result.success:

@@ -11,7 +11,8 @@ import difflib
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK
 from boruna.cli.files import read_text, write_text
-from boruna.cli.json_output import call, failure_error, print_response, source_limit
+from boruna.cli.json_output import (call, failure_error, print_response, response_of,
+                                    source_limit)
 from boruna.cli.errors import CliError, UsageError
 from boruna.cli.program import STDIN, label, read_source, resolve_libs_dir
 from boruna.cli.render import field, plural
@@ -49,7 +50,7 @@ def cmd_repair(args, console: Console) -> int:
                   file_name=label(args.file), libs_dir=libs_dir,
                   source_limit=source_limit(args), saved_json=saved)
     if args.json:
-        response = result.to_json()
+        response = response_of(result)
         if (response.get("success") and response.get("patches_applied") and not args.dry_run
                 and args.file != STDIN and response.get("repaired_source") != source):
             write_text(args.file, response["repaired_source"])

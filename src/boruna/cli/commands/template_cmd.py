@@ -5,7 +5,8 @@ from __future__ import annotations
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError, UsageError
 from boruna.cli.files import write_text
-from boruna.cli.json_output import call, failure_error, print_response, print_result
+from boruna.cli.json_output import (call, failure_error, print_response, print_result,
+                                    response_of)
 
 
 def resolve_templates_dir(option: str | None) -> str:
@@ -72,7 +73,7 @@ def cmd_apply(args, console: Console) -> int:
     result = call(service.apply_template, templates_dir, args.name, pairs,
                   validate=args.validate)
     if args.json:
-        response = result.to_json()
+        response = response_of(result)
         passed = response.get("validation", {"passed": True}).get("passed", True)
         if response.get("success") and passed and args.out != "-":
             write_text(args.out or response["output_file"], response["source"])
