@@ -46,6 +46,7 @@ def test_use_case_boundary_lets_invalid_params_through():
     (service.parse_ast, service.ast_tool, (SOURCE,)),
     (service.list_symbols, service.symbols_tool, (SOURCE,)),
     (service.run, service.run_tool, (SOURCE,)),
+    (service.run_sealed, service.run_sealed_tool, (SOURCE,)),
     (service.check, service.check_tool, ("fn main() -> Int {\n    x\n}\n",)),
     (service.repair, service.repair_tool, ("fn main() -> Int {\n    x\n}\n",)),
     (service.validate_workflow, service.workflow_validate_tool, ("{",)),

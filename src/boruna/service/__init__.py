@@ -4,9 +4,9 @@ Each use case takes the request's arguments (validated once, here) and returns a
 (`results.Failure` or a success dataclass of its own) with `success` and `to_json()`; the CLI
 renders that one result as text or, with `--json`, as `render(result.to_json())`:
 
-    compile_module, parse_ast, list_symbols, run, check, repair, validate_app, framework_test,
-    validate_workflow, list_templates, apply_template, list_capabilities, validate_policy,
-    show_policy, list_codes; policy_file / shorthand_policy / unreadable_policy build the
+    compile_module, parse_ast, list_symbols, run, run_sealed, check, repair, validate_app,
+    framework_test, validate_workflow, list_templates, apply_template, list_capabilities,
+    validate_policy, show_policy, list_codes; policy_file / shorthand_policy / unreadable_policy build the
     `PolicyFile` a caller hands to `run` and `show_policy`.
 
 The `*_tool` functions below are `use_case(...).to_json()`, the MCP tools' response dicts.
@@ -53,7 +53,7 @@ from boruna.service.policy_argument import (PolicyFile, policy_file, shorthand_p
 from boruna.service.policy_validation import policy_validate_tool, show_policy, validate_policy
 from boruna.service.results import Failure
 from boruna.service.running import run, run_tool
-from boruna.service.sealed import run_sealed_tool
+from boruna.service.sealed import run_sealed, run_sealed_tool
 from boruna.service.symbols import list_symbols, symbols_tool
 from boruna.service.templates import (apply_template, list_templates, template_apply_tool,
                                       template_list_tool)
@@ -68,5 +68,5 @@ __all__ = [
     "Failure", "PolicyFile", "compile_module", "parse_ast", "list_symbols", "run", "check",
     "repair", "validate_app", "framework_test", "validate_workflow", "list_templates",
     "apply_template", "list_capabilities", "validate_policy", "show_policy", "list_codes",
-    "policy_file", "shorthand_policy", "unreadable_policy",
+    "policy_file", "shorthand_policy", "unreadable_policy", "run_sealed",
 ]

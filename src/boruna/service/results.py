@@ -49,6 +49,11 @@ class Success:
         return ok(**self.fields)
 
 
+def failure(error_kind: str | None = None, message: str | None = None, **fields) -> Failure:
+    """A Failure spelled like `envelope.fail(...)`."""
+    return Failure(error_kind, message, fields)
+
+
 def failure_of(response: dict) -> Failure:
     """The Failure whose `to_json()` is the `fail(...)` dict `response`."""
     fields = {k: v for k, v in response.items()

@@ -11,9 +11,9 @@ import hashlib
 import json
 
 from boruna.service.boundary import tool_boundary
-from boruna.service.envelope import fail, ok
 from boruna.service.errors import guard_source
 from boruna.service.policy_argument import PolicyRejected, resolve_policy
+from boruna.service.results import Success, failure, failure_of, use_case
 from boruna.service.running import check_max_steps
 from boruna.service.vm import vm_missing
 
@@ -92,19 +92,22 @@ def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None
     return RecordedRun(machine, log)
 
 
-def _run_failure(run: RecordedRun) -> dict:
+def _run_failure(run: RecordedRun):
     error = run.error
     if error.kind in ("capability_denied", "capability_budget_exceeded"):
-        return fail("capability_denied", error.message, capability=error.capability,
-                    steps=run.steps)
+        return failure("capability_denied", error.message, capability=error.capability,
+                       steps=run.steps)
     if error.kind == "cancelled":
-        return fail("cancelled", error.message, steps=run.steps)
-    return fail("runtime_error", error.message, steps=run.steps)
+        return failure("cancelled", error.message, steps=run.steps)
+    return failure("runtime_error", error.message, steps=run.steps)
 
 
-@tool_boundary
-def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
-                    cancel_event=None) -> dict:
+class SealedRun(Success):
+    """A sealed run: result, steps, replay verdict, event log and seal (`fields`)."""
+
+
+@use_case
+def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_event=None):
     """Run, replay against the recorded capability results, and seal the event log."""
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
@@ -117,15 +120,15 @@ def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
         module = compile_source(source, name="module", libs_dir=libs_dir)
     except CompileError as err:
         kind = "parse_error" if err.code in ("E001", "E002") else "compile_error"
-        return fail(kind, err.message, error=err.message, line=err.line or None,
-                    col=err.col or None)
+        return failure(kind, err.message, error=err.message, line=err.line or None,
+                       col=err.col or None)
     try:
         resolved = resolve_policy(policy)
     except PolicyRejected as rejected:
-        return rejected.response
+        return failure_of(rejected.response)
     missing = vm_missing()
     if missing is not None:
-        return fail("runtime_error", missing, steps=0)
+        return failure("runtime_error", missing, steps=0)
 
     original = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event)
     if original.error is not None:
@@ -144,7 +147,7 @@ def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
     digest = hashlib.sha256(canonical_log(log.version, events).encode("utf-8")).hexdigest()
     calls = [{"capability": e["capability"], "args": e["args"]}
              for e in events if e["event"] == "cap_call"][:EVENT_LOG_LIMIT]
-    return ok(
+    return SealedRun(dict(
         result=format_value(original.result, module),
         steps=original.steps,
         replay_verified=verified,
@@ -156,4 +159,11 @@ def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
         event_log_sha256=digest,
         seal={"kind": SEAL_KIND, "verified": verified, "digest_alg": "sha256",
               "digest": digest, "note": SEAL_NOTE},
-    )
+    ))
+
+
+@tool_boundary
+def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
+                    cancel_event=None) -> dict:
+    """The `boruna_run_sealed` response; see `run_sealed`."""
+    return run_sealed(source, policy, max_steps, libs_dir, cancel_event).to_json()
