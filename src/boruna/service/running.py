@@ -109,19 +109,25 @@ class RunResult:
         return bool(self.outcome.ok)
 
     @cached_property
-    def encoded(self) -> tuple:
-        """(result, ui_output) in the `boruna_run` JSON encoding."""
+    def result_json(self):
+        """The result in the `boruna_run` JSON encoding."""
         from boruna.service.encoding import format_value
 
-        return (format_value(self.outcome.result, self.module),
-                [format_value(tree, self.module) for tree in self.outcome.ui_output])
+        return format_value(self.outcome.result, self.module)
+
+    @cached_property
+    def ui_output_json(self) -> list:
+        """The emitted UI trees in the `boruna_run` JSON encoding."""
+        from boruna.service.encoding import format_value
+
+        return [format_value(tree, self.module) for tree in self.outcome.ui_output]
 
     def to_json(self) -> dict:
         outcome = self.outcome
         if not outcome.ok:
             return runtime_failure(outcome, self.max_wall_ms)
-        result, ui_output = self.encoded
-        response = ok(result=result, steps=outcome.steps, ui_output=ui_output)
+        response = ok(result=self.result_json, steps=outcome.steps,
+                      ui_output=self.ui_output_json)
         if self.trace:
             response["trace"] = list(outcome.trace)[:TRACE_LIMIT]
             response["trace_truncated"] = bool(outcome.trace_truncated)
@@ -201,9 +207,8 @@ def run(source: str | None = None, policy=None, max_steps=None, trace=False, lim
     ran = RunResult(outcome, module, bool(trace), max_wall_ms)
     if not outcome.ok:
         return ran
-    result, ui_output = ran.encoded if (max_output_bytes is not None
-                                        or output_schema is not None) else (None, None)
-    if max_output_bytes is not None and exceeds_budget(max_output_bytes, result, ui_output):
+    if max_output_bytes is not None and exceeds_budget(max_output_bytes, ran.result_json,
+                                                       ran.ui_output_json):
         return Failure("limit_exceeded", f"serialized output exceeded {max_output_bytes} bytes",
                        {"limit_kind": "output_bytes", "limit": max_output_bytes,
                         "phase": "serialization", "steps": outcome.steps})
@@ -211,7 +216,7 @@ def run(source: str | None = None, policy=None, max_steps=None, trace=False, lim
         from boruna.core.deep_stack import call_deep
 
         try:
-            rejected = call_deep(check_output, output_schema, result, outcome.steps)
+            rejected = call_deep(check_output, output_schema, ran.result_json, outcome.steps)
         except RecursionError:
             rejected = fail("invalid_output_schema",
                             "output_schema is not a valid JSON Schema: nested too deeply")

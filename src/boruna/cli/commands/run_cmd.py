@@ -97,7 +97,7 @@ def _report(ran, args, console: Console, interrupted: bool) -> int:
     if outcome.ui_output:
         console.out("")
         console.out("--- UI Output ---")
-        for tree in ran.encoded[1]:
+        for tree in ran.ui_output_json:
             console.out(pretty_json(tree))
     console.out(f"steps: {outcome.steps}")
     return EXIT_OK
