@@ -26,10 +26,12 @@ def test_an_unreadable_file_is_policy_io_error():
 
 def test_a_rejected_file_is_reported_before_compiling():
     parsed = service.policy_file("{")
-    assert service.run("fn main( {", policy=parsed).error_kind == "invalid_policy"
+    request = service.RunRequest.of("fn main( {", policy=parsed)
+    assert service.run(request).error_kind == "invalid_policy"
 
 
 def test_shorthands_are_policies():
     assert service.shorthand_policy("deny-all").policy.default_allow is False
-    assert service.run("fn main() -> Int { 1 }", policy=service.shorthand_policy("deny-all")
-                       ).outcome.result == 1
+    request = service.RunRequest.of("fn main() -> Int { 1 }",
+                                    policy=service.shorthand_policy("deny-all"))
+    assert service.run(request).outcome.result == 1

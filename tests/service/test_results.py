@@ -45,7 +45,6 @@ def test_use_case_boundary_lets_invalid_params_through():
     (service.compile_module, service.compile_tool, (SOURCE,)),
     (service.parse_ast, service.ast_tool, (SOURCE,)),
     (service.list_symbols, service.symbols_tool, (SOURCE,)),
-    (service.run, service.run_tool, (SOURCE,)),
     (service.run_sealed, service.run_sealed_tool, (SOURCE,)),
     (service.check, service.check_tool, ("fn main() -> Int {\n    x\n}\n",)),
     (service.repair, service.repair_tool, ("fn main() -> Int {\n    x\n}\n",)),
@@ -66,7 +65,22 @@ def test_compile_failure_keeps_the_error_and_gives_advice():
         ("statements end at the end of their line; remove the ';'", True)]
 
 
+def test_run_tool_is_the_run_of_its_request_as_json():
+    assert service.run(service.RunRequest.of(SOURCE)).to_json() == service.run_tool(SOURCE)
+
+
+def test_a_run_request_is_validated_when_made():
+    with pytest.raises(service.InvalidParams):
+        service.RunRequest.of(SOURCE, max_steps=-1)
+    request = service.RunRequest.of(SOURCE, policy={"schema_version": 1, "nope": 1},
+                                    limits={"max_wall_ms": 5})
+    assert (request.max_wall_ms, request.policy, request.policy_failure_first) == (5, None, False)
+    assert request.policy_failure.error_kind == "invalid_policy"
+    refused = service.RunRequest.of(SOURCE, limits={"max_memory_mb": 1, "max_wall_ms": "x"})
+    assert service.run(refused).error_kind == "unsupported_limit"
+
+
 def test_run_result_carries_the_outcome_and_module():
-    ran = service.run(SOURCE)
+    ran = service.run(service.RunRequest.of(SOURCE))
     assert (ran.success, ran.outcome.result, ran.outcome.steps) == (True, 42, 5)
     assert ran.module.functions[ran.module.entry].name == "main"

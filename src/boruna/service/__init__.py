@@ -7,7 +7,8 @@ renders that one result as text or, with `--json`, as `render(result.to_json())`
     compile_module, parse_ast, list_symbols, run, run_sealed, check, repair, validate_app,
     framework_test, validate_workflow, list_templates, apply_template, list_capabilities,
     validate_policy, show_policy, list_codes; policy_file / shorthand_policy / unreadable_policy build the
-    `PolicyFile` a caller hands to `run` and `show_policy`.
+    `PolicyFile` a caller hands to `RunRequest.of` and `show_policy`; `run` takes a
+    `RunRequest` (validated once, its policy parsed once).
 
 The `*_tool` functions below are `use_case(...).to_json()`, the MCP tools' response dicts.
 
@@ -52,7 +53,7 @@ from boruna.service.policy_argument import (PolicyFile, policy_file, shorthand_p
                                             unreadable_policy)
 from boruna.service.policy_validation import policy_validate_tool, show_policy, validate_policy
 from boruna.service.results import Failure
-from boruna.service.running import run, run_tool
+from boruna.service.running import RunRequest, run, run_tool
 from boruna.service.sealed import run_sealed, run_sealed_tool
 from boruna.service.symbols import list_symbols, symbols_tool
 from boruna.service.templates import (apply_template, list_templates, template_apply_tool,
@@ -65,7 +66,7 @@ __all__ = [
     "check_tool", "repair_tool", "validate_app_tool", "framework_test_tool",
     "workflow_validate_tool", "template_list_tool", "template_apply_tool",
     "capability_list_tool", "policy_validate_tool",
-    "Failure", "PolicyFile", "compile_module", "parse_ast", "list_symbols", "run", "check",
+    "Failure", "PolicyFile", "RunRequest", "compile_module", "parse_ast", "list_symbols", "run", "check",
     "repair", "validate_app", "framework_test", "validate_workflow", "list_templates",
     "apply_template", "list_capabilities", "validate_policy", "show_policy", "list_codes",
     "policy_file", "shorthand_policy", "unreadable_policy", "run_sealed",

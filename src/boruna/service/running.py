@@ -155,56 +155,92 @@ def _module_of(source, bytecode, name, libs_dir):
         return None, compile_failure(err, source)
 
 
+@dataclass(frozen=True)
+class RunRequest:
+    """A `boruna_run` request, validated once by `RunRequest.of` (which raises `InvalidParams`
+    for a source over the limit, a bad `max_steps` or a bad limit). The policy is parsed here,
+    once: `policy` is the runtime Policy, or `policy_failure` the rejection, reported before
+    compiling for a policy file the caller read (`PolicyFile`), after compiling otherwise."""
+
+    source: str | None
+    bytecode: bytes | None
+    max_steps: int
+    trace: bool
+    max_wall_ms: int | None
+    max_output_bytes: int | None
+    memory_limit_asked: bool
+    policy: Any
+    policy_failure: Failure | None
+    policy_failure_first: bool
+    output_schema: Any
+    libs_dir: Any
+    name: str
+
+    @classmethod
+    def of(cls, source: str | None = None, policy=None, max_steps=None, trace=False,
+           limits=None, output_schema=None, libs_dir=None, *, bytecode: bytes | None = None,
+           name: str | None = "module", source_limit: int | None = MAX_SOURCE_BYTES):
+        """`policy`: None/"allow-all"/"deny-all"/Policy object or dict, or a `PolicyFile`.
+        `limits`: dict (or attribute holder) with `max_wall_ms`, `max_output_bytes`;
+        `max_memory_mb` is refused by the run. `bytecode` is a `.axbc` image to run instead
+        of `source`."""
+        if bytecode is None:
+            guard_source(source, source_limit)
+        steps_cap = check_max_steps(max_steps)
+        memory = limits is not None and (limits.get("max_memory_mb") if isinstance(limits, dict)
+                                         else getattr(limits, "max_memory_mb", None)) is not None
+        if isinstance(policy, PolicyFile):
+            resolved, first = policy.policy, True
+            refused = policy.failure() if policy.rejected else None
+        else:
+            first = False
+            try:
+                resolved, refused = resolve_policy(policy), None
+            except PolicyRejected as rejected:
+                resolved, refused = None, failure_of(rejected.response)
+        return cls(source, bytecode, steps_cap, bool(trace),
+                   None if memory else _limit(limits, "max_wall_ms"),
+                   None if memory else _limit(limits, "max_output_bytes"), memory,
+                   resolved, refused, first, output_schema, libs_dir,
+                   "module" if name is None else name)
+
+
 @use_case
-def run(source: str | None = None, policy=None, max_steps=None, trace=False, limits=None,
-        output_schema=None, libs_dir=None, on_progress=None, cancel_event=None, *,
-        bytecode: bytes | None = None, name: str | None = "module",
-        source_limit: int | None = MAX_SOURCE_BYTES):
-    """Run `source`'s entry function (`main`, else function 0) under the mock capability
+def run(request: RunRequest, on_progress=None, cancel_event=None):
+    """Run the request's program (entry `main`, else function 0) under the mock capability
     handler: a `RunResult`, or a `Failure` from before the run.
 
-    `policy`: None/"allow-all"/"deny-all"/Policy object or dict, resolved after compiling; or
-    a `PolicyFile` (parsed by `policy_file`), whose rejection is reported before compiling.
-    `limits`: dict with `max_wall_ms`, `max_output_bytes` (`max_memory_mb` is refused).
+    Checks run in the reference's order: `limits.max_memory_mb` → compile → policy → execute
+    → output budget → output schema (a rejected policy file comes before compiling).
     `on_progress(steps, message)` is called after every unfinished 100,000-step slice
     (`message` is None, "cap: <name>" or "caps: <a>, <b>" for the slice's capability calls);
     `cancel_event` (threading.Event) stops the run between slices (`error_kind: "cancelled"`).
-    `bytecode` runs a `.axbc` image instead of `source` (unreadable: `invalid_bytecode`).
+    A `.axbc` image that cannot be read is `invalid_bytecode`.
     """
     from boruna.runtime.execute import run as execute
 
-    if bytecode is None:
-        guard_source(source, source_limit)
-    steps_cap = check_max_steps(max_steps)
-    if limits is not None and (limits.get("max_memory_mb") if isinstance(limits, dict)
-                               else getattr(limits, "max_memory_mb", None)) is not None:
+    if request.memory_limit_asked:
         return Failure("unsupported_limit", MEMORY_LIMIT_MESSAGE, {"limit_kind": "memory_mb"})
-    max_wall_ms = _limit(limits, "max_wall_ms")
-    max_output_bytes = _limit(limits, "max_output_bytes")
-    if isinstance(policy, PolicyFile) and policy.rejected:
-        return policy.failure()
-
-    module, failure = _module_of(source, bytecode, name, libs_dir)
+    if request.policy_failure is not None and request.policy_failure_first:
+        return request.policy_failure
+    module, failure = _module_of(request.source, request.bytecode, request.name,
+                                 request.libs_dir)
     if failure is not None:
         return failure
-    if isinstance(policy, PolicyFile):
-        resolved = policy.policy
-    else:
-        try:
-            resolved = resolve_policy(policy)
-        except PolicyRejected as rejected:
-            return failure_of(rejected.response)
+    if request.policy_failure is not None:
+        return request.policy_failure
     missing = vm_missing()
     if missing is not None:
         return Failure("runtime_error", missing, {"steps": 0})
 
     recorder = CallRecorder()
-    outcome = execute(module, policy=resolved, max_steps=steps_cap, trace=bool(trace),
-                      max_wall_ms=max_wall_ms, handler=recorder,
+    max_wall_ms, max_output_bytes = request.max_wall_ms, request.max_output_bytes
+    outcome = execute(module, policy=request.policy, max_steps=request.max_steps,
+                      trace=request.trace, max_wall_ms=max_wall_ms, handler=recorder,
                       on_progress=None if on_progress is None
                       else progress_relay(on_progress, recorder),
                       slice_steps=PROGRESS_SLICE, cancel_event=cancel_event)
-    ran = RunResult(outcome, module, bool(trace), max_wall_ms)
+    ran = RunResult(outcome, module, request.trace, max_wall_ms)
     if not outcome.ok:
         return ran
     if max_output_bytes is not None and exceeds_budget(max_output_bytes, ran.result_json,
@@ -212,11 +248,12 @@ def run(source: str | None = None, policy=None, max_steps=None, trace=False, lim
         return Failure("limit_exceeded", f"serialized output exceeded {max_output_bytes} bytes",
                        {"limit_kind": "output_bytes", "limit": max_output_bytes,
                         "phase": "serialization", "steps": outcome.steps})
-    if output_schema is not None:
+    if request.output_schema is not None:
         from boruna.core.deep_stack import call_deep
 
         try:
-            rejected = call_deep(check_output, output_schema, ran.result_json, outcome.steps)
+            rejected = call_deep(check_output, request.output_schema, ran.result_json,
+                                 outcome.steps)
         except RecursionError:
             rejected = fail("invalid_output_schema",
                             "output_schema is not a valid JSON Schema: nested too deeply")
@@ -229,5 +266,5 @@ def run(source: str | None = None, policy=None, max_steps=None, trace=False, lim
 def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
              output_schema=None, libs_dir=None, on_progress=None, cancel_event=None) -> dict:
     """The `boruna_run` response for `source`; see `run`."""
-    return run(source, policy, max_steps, trace, limits, output_schema, libs_dir,
-               on_progress, cancel_event).to_json()
+    request = RunRequest.of(source, policy, max_steps, trace, limits, output_schema, libs_dir)
+    return run(request, on_progress, cancel_event).to_json()

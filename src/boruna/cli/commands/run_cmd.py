@@ -50,14 +50,14 @@ def cmd_run(args, console: Console) -> int:
     source, bytecode = read_program(args.file)
     limits = {"max_wall_ms": args.max_wall_ms} if args.max_wall_ms is not None else None
     libs_dir = None if bytecode is not None else resolve_libs_dir(args.libs_dir)
+    request = call(service.RunRequest.of, source, policy=policy, max_steps=args.max_steps,
+                   trace=args.trace, limits=limits, libs_dir=libs_dir, bytecode=bytecode,
+                   name=module_name(args.file), source_limit=source_limit(args))
     watch = _Watch(console)
     try:
         with interrupt_sets(watch.cancel):
-            result = call(service.run, source, policy=policy, max_steps=args.max_steps,
-                          trace=args.trace, limits=limits, libs_dir=libs_dir,
-                          on_progress=watch.on_progress, cancel_event=watch.cancel,
-                          bytecode=bytecode, name=module_name(args.file),
-                          source_limit=source_limit(args))
+            result = call(service.run, request, on_progress=watch.on_progress,
+                          cancel_event=watch.cancel)
     finally:
         watch.close()
     if args.json:
