@@ -6,9 +6,11 @@ renders that one result as text or, with `--json`, as `render(result.to_json())`
 
     compile_module, parse_ast, list_symbols, run, run_sealed, check, repair, validate_app,
     framework_test, validate_workflow, list_templates, apply_template, list_capabilities,
-    validate_policy, show_policy, list_codes; policy_file / shorthand_policy / unreadable_policy build the
-    `PolicyFile` a caller hands to `RunRequest.of` and `show_policy`; `run` takes a
-    `RunRequest` (validated once, its policy parsed once).
+    validate_policy, show_policy, list_codes
+
+`run` takes a `RunRequest` (`RunRequest.of(...)`: validated once, its policy parsed once);
+`policy_file` / `shorthand_policy` / `unreadable_policy` build the `PolicyFile` a caller who
+read a policy itself hands to `RunRequest.of` and `show_policy`.
 
 The `*_tool` functions below are `use_case(...).to_json()`, the MCP tools' response dicts.
 
