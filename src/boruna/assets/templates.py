@@ -22,11 +22,17 @@ TEMPLATE_FILE = "app.ax.template"
 VALIDATE_MODULE_NAME = "template_output"
 
 
-class TemplateError(Exception):
-    """A template could not be listed, found, read or rendered."""
+NOT_FOUND = "not_found"
+MISSING_ARGUMENT = "missing_argument"
 
-    def __init__(self, message: str):
+
+class TemplateError(Exception):
+    """A template could not be listed, found, read or rendered. `reason` is NOT_FOUND (no such
+    template) or MISSING_ARGUMENT (a required argument was not given), else None."""
+
+    def __init__(self, message: str, reason: str | None = None):
         self.message = message
+        self.reason = reason
         super().__init__(message)
 
 
@@ -262,12 +268,13 @@ def render(text: str, values: dict[str, str]) -> str:
     return text
 
 
-def _read_template_file(root: Path, name: str, path: Path, missing: str, label: str) -> str:
-    """The text of a file of template `name`; TemplateError `missing` when it is absent,
-    `invalid template name` when it resolves outside `root`, `read <label>: ...` when it
-    cannot be read."""
+def _read_template_file(root: Path, name: str, path: Path, missing: str, label: str,
+                        missing_reason: str | None = None) -> str:
+    """The text of a file of template `name`; TemplateError `missing` (with `missing_reason`)
+    when it is absent, `invalid template name` when it resolves outside `root`,
+    `read <label>: ...` when it cannot be read."""
     if not is_file(path):
-        raise TemplateError(missing)
+        raise TemplateError(missing, missing_reason)
     if not is_inside(root, path):
         raise TemplateError(f"invalid template name '{name}'")
     try:
@@ -279,7 +286,8 @@ def _read_template_file(root: Path, name: str, path: Path, missing: str, label: 
 def _load_manifest(root: Path, name: str) -> tuple[Path, TemplateManifest]:
     template_dir = root / name
     text = _read_template_file(root, name, template_dir / MANIFEST_FILE,
-                               f"template '{name}' not found", "template manifest")
+                               f"template '{name}' not found", "template manifest",
+                               NOT_FOUND)
     try:
         return template_dir, _parse_manifest_text(text)
     except ValueError as exc:
@@ -317,7 +325,7 @@ def apply_template(templates_dir: Union[str, Path], name: str,
             values[arg_name] = _default_text(spec.default)
     for arg_name in sorted(manifest.args):
         if manifest.args[arg_name].required and arg_name not in values:
-            raise TemplateError(f"missing required argument: {arg_name}")
+            raise TemplateError(f"missing required argument: {arg_name}", MISSING_ARGUMENT)
     text = _read_template_file(root, name, template_dir / TEMPLATE_FILE,
                                f"template file not found: {TEMPLATE_FILE}", "template")
     source = render(text, values)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from boruna.service.boundary import tool_boundary
@@ -31,6 +32,26 @@ class TemplateApplied:
         return ok(**self.applied.to_dict())
 
 
+class TemplateFailure(Failure):
+    """A `template_error` of `apply_template`: `reason` is the TemplateError's (`not_found`,
+    `missing_argument` or None); `templates` lists the directory for advice (None when it
+    cannot be listed), read only when a renderer asks."""
+
+    def __init__(self, err, templates_dir):
+        super().__init__("template_error", err.message)
+        self.reason = err.reason
+        self.templates_dir = templates_dir
+
+    @cached_property
+    def templates(self) -> list | None:
+        from boruna.assets.templates import TemplateError, list_templates as list_dir
+
+        try:
+            return list_dir(self.templates_dir)
+        except TemplateError:
+            return None
+
+
 @use_case
 def list_templates(templates_dir):
     """Every template's name, version, description, dependencies, capabilities and arguments.
@@ -57,7 +78,7 @@ def apply_template(templates_dir, template_name: str, args, validate: bool = Fal
     except TemplateArgsError as err:
         return Failure("invalid_args", err.message)
     except TemplateError as err:
-        return Failure("template_error", err.message)
+        return TemplateFailure(err, templates_dir)
 
 
 @tool_boundary

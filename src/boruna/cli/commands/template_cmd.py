@@ -84,7 +84,7 @@ def cmd_apply(args, console: Console) -> int:
             raise UsageError(result.message)
         if result.exception is not None:
             raise failure_error(result, templates_dir, "", console)
-        raise CliError(result.message + _apply_hint(result.message, templates_dir, args.name))
+        raise CliError(result.message + _apply_hint(result, args.name))
     applied = result.applied
     style = console.out_style
     if args.validate:
@@ -104,22 +104,21 @@ def cmd_apply(args, console: Console) -> int:
     return EXIT_OK
 
 
-def _apply_hint(message: str, templates_dir: str, name: str) -> str:
+def _apply_hint(failure, name: str) -> str:
     """What to type instead: the closest template names, or the arguments NAME takes."""
     import difflib
 
-    from boruna import service
+    from boruna.assets.templates import MISSING_ARGUMENT, NOT_FOUND
 
-    listed = service.list_templates(templates_dir)
-    if not listed.success:
+    templates = failure.templates
+    if templates is None:
         return ""
-    templates = listed.templates
-    if message.endswith("not found"):
+    if failure.reason == NOT_FOUND:
         names = [t.name for t in templates]
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
         guess = f"did you mean '{close[0]}'? " if close else ""
         return f" ({guess}available: {', '.join(names) or 'none'})"
-    if message.startswith("missing required argument"):
+    if failure.reason == MISSING_ARGUMENT:
         for t in templates:
             if t.name == name and t.args:
                 optional = getattr(t, "optional", {}) or {}
