@@ -7,6 +7,9 @@ reports a failure in text form.
 """
 from __future__ import annotations
 
+import codecs
+import sys
+
 from boruna.cli.console import Console
 from boruna.cli.errors import CliError, EXIT_FAILURE, EXIT_OK
 
@@ -29,11 +32,45 @@ def source_limit(args):
     return MAX_SOURCE_BYTES if getattr(args, "json", False) else None
 
 
+JSON_ESCAPES = "boruna.json-escape"
+
+
+def _json_escape(exc: UnicodeEncodeError):
+    """Codec error handler: each unencodable character as JSON's `\\uXXXX` (a surrogate pair
+    above U+FFFF). Unencodable characters of JSON text only occur inside its strings, where
+    the escape stands for the same character, so the document stays the same JSON."""
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        code = ord(ch)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
+        else:
+            out.append("\\u%04x" % code)
+    return "".join(out), exc.end
+
+
+codecs.register_error(JSON_ESCAPES, _json_escape)
+
+
+def print_json(console: Console, text: str) -> None:
+    """Print JSON text; what stdout's encoding lacks (an ASCII terminal) is escaped as JSON
+    escapes, not as the stream's backslash escapes, which JSON does not know."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = text.encode(encoding, JSON_ESCAPES).decode(encoding)
+    except LookupError:
+        pass
+    console.out(text)
+
+
 def print_response(console: Console, response: dict) -> int:
     """Print the response; exit status 0 when `success` is true, else 1."""
     from boruna.service import render
 
-    console.out(render(response))
+    print_json(console, render(response))
     return EXIT_OK if response.get("success") else EXIT_FAILURE
 
 

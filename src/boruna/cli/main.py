@@ -4,11 +4,10 @@
 command failures 1 (with `error: ...` on stderr), Ctrl-C 130, and an unexpected internal
 failure prints one line (set BORUNA_DEBUG=1 to see the traceback) and gives 1. A stdout that
 cannot take the output (`> /dev/full`) is `error: cannot write output: REASON` (exit 1); text a
-stream cannot encode (an ASCII terminal) is written as `\\uXXXX` escapes instead of failing.
+stream cannot encode (an ASCII terminal) is written escaped (errors="backslashreplace").
 """
 from __future__ import annotations
 
-import codecs
 import importlib
 import os
 import sys
@@ -32,31 +31,12 @@ def _dispatch(args, console: Console) -> int:
     return EXIT_OK if status is None else int(status)
 
 
-ESCAPE_ERRORS = "boruna.uescape"
-
-
-def _uescape(exc: UnicodeEncodeError):
-    """Codec error handler: each unencodable character as `\\uXXXX` (a surrogate pair above
-    U+FFFF), the escape JSON strings use, so `--json` output stays the same JSON."""
-    out = []
-    for ch in exc.object[exc.start:exc.end]:
-        code = ord(ch)
-        if code > 0xFFFF:
-            code -= 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
-        else:
-            out.append("\\u%04x" % code)
-    return "".join(out), exc.end
-
-
-codecs.register_error(ESCAPE_ERRORS, _uescape)
-
-
 def _escape_unencodable() -> None:
-    """stdout and stderr write what their encoding lacks as escapes instead of failing."""
+    """stdout and stderr write what their encoding lacks as backslash escapes instead of
+    failing (`--json` text arrives already escaped the JSON way, see `json_output`)."""
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.reconfigure(errors=ESCAPE_ERRORS)
+            stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
 

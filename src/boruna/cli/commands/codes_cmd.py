@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from boruna.cli.console import Console
-from boruna.cli.json_output import call, failure_error
+from boruna.cli.json_output import call, failure_error, print_json
 from boruna.cli.render import pretty_json
 
 
@@ -11,7 +11,7 @@ def cmd_codes(args, console: Console) -> int:
 
     result = call(service.list_codes)
     if args.json:
-        console.out(pretty_json(result.to_json()))
+        print_json(console, pretty_json(result.to_json()))
         return 0
     if not result.success:
         raise failure_error(result, "", "", console)
