@@ -60,12 +60,14 @@ def test_the_table_names_fifteen_commands():
     assert len(COMMANDS) == 15
 
 
-@pytest.mark.parametrize("use_case, argv, has_json", COMMANDS, ids=[c[0] for c in COMMANDS])
-@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+INVOCATIONS = [(use_case, argv, as_json) for use_case, argv, has_json in COMMANDS
+               for as_json in ((False, True) if has_json else (False,))]
+
+
+@pytest.mark.parametrize("use_case, argv, as_json", INVOCATIONS,
+                         ids=[f"{c[0]}-{'json' if c[2] else 'text'}" for c in INVOCATIONS])
 def test_each_invocation_is_one_service_call(cli, calls, tmp_path, monkeypatch, use_case, argv,
-                                             has_json, as_json):
-    if as_json and not has_json:
-        pytest.skip("the command has no --json")
+                                             as_json):
     (tmp_path / "workflow.json").write_text(WORKFLOW)
     (tmp_path / "policy.json").write_text(POLICY)
     monkeypatch.chdir(tmp_path)
