@@ -126,7 +126,8 @@ def test_progress_on_a_terminal_and_ctrl_c(tmp_path):
     assert out == b""
     tail = re.sub(r"\x1b\[[0-9;]*m", "", seen.rsplit(b"\x1b[2K", 1)[-1].decode())
     assert tail.startswith("interrupted: stopped after ") and tail.endswith(" steps\r\n")
-    assert int(tail.split()[3]) % 100_000 == 0
+    steps = int(tail.split()[3])
+    assert steps % 1024 == 0 or steps % 100_000 == 0        # a VM checkpoint or a slice end
 
 
 def test_closed_stdout_pipe_is_quiet(tmp_path):

@@ -4,12 +4,17 @@
 yields a `ServerHandle`; `server_factory` starts an isolated one. Tests call a handle
 synchronously through an anyio blocking portal. Every message the server writes is also
 recorded, in arrival order, in `handle.wire`.
+
+`raw_server_factory` is `RawServer`: a server process spoken to in raw JSON-RPC lines.
 """
 from __future__ import annotations
 
 import json
 import os
+import queue
+import subprocess
 import sys
+import threading
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
@@ -21,6 +26,84 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+class RawServer:
+    """`python -m boruna.mcp` on pipes: `send(text)` writes one line, `receive()` returns the
+    next message the server wrote, `answers(ids)` collects the answers to those ids."""
+
+    def __init__(self, env=None, preexec_fn=None, cwd=REPO):
+        self.proc = subprocess.Popen([sys.executable, "-m", "boruna.mcp"], cwd=cwd,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                                     env=env, preexec_fn=preexec_fn)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def receive(self, timeout=30):
+        return json.loads(self.lines.get(timeout=timeout))
+
+    def request(self, request_id, method, params):
+        self.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method,
+                              "params": params}))
+        return self.receive()
+
+    def call(self, request_id, name, arguments):
+        """Send a tools/call without waiting for its answer."""
+        self.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                              "params": {"name": name, "arguments": arguments}}))
+
+    def cancel(self, request_id):
+        self.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                              "params": {"requestId": request_id}}))
+
+    def answers(self, ids, timeout=60):
+        """{id: answer} for every id in `ids` (other messages are dropped)."""
+        wanted, found = set(ids), {}
+        while wanted - set(found):
+            message = self.receive(timeout)
+            if message.get("id") in wanted:
+                found[message["id"]] = message
+        return found
+
+    def initialize(self):
+        init = self.request(1, "initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
+                                              "clientInfo": {"name": "raw", "version": "0"}})
+        self.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        return init
+
+    def close(self, timeout=30):
+        """Close stdin; the exit status and stderr."""
+        self.proc.stdin.close()
+        status = self.proc.wait(timeout=timeout)
+        return status, self.proc.stderr.read()
+
+
+    def drain(self) -> list:
+        """Every message written and not yet received (after the process ended)."""
+        out = []
+        while not self.lines.empty():
+            out.append(json.loads(self.lines.get()))
+        return out
+
+
+@pytest.fixture(scope="session")
+def raw_server_factory():
+    return RawServer
+
+
+@pytest.fixture(scope="session")
+def tool_payload():
+    """`tool_payload(answer)`: the parsed JSON text of a tools/call answer."""
+    return lambda answer: json.loads(answer["result"]["content"][0]["text"])
 
 
 class ServerHandle:

@@ -55,15 +55,24 @@ def _progress_values(wire):
     return [m["params"]["progress"] for m in wire if m.get("method") == "notifications/progress"]
 
 
+def _assert_throttled_slices(values, last):
+    """Reports are time-throttled: which slices in between are reported depends on the
+    clock, but the first slice and the last one before the end are always reported, and
+    every report is a cumulative slice boundary, increasing."""
+    assert values[0] == 100_000.0 and values[-1] == last
+    assert all(v % 100_000 == 0 for v in values)
+    assert values == sorted(set(values))
+
+
 def test_progress_reports_cumulative_steps_and_steps_match_a_plain_run(mcp_server):
     plain, _ = mcp_server.call("boruna_run", {"source": COUNT_80K})
     assert plain == {"success": True, "protocol_version": 1, "result": 80000, "steps": 720009,
                      "ui_output": []}
     payload, received, wire = _call_with_progress(mcp_server, {"source": COUNT_80K})
     assert payload == plain
-    expected = [float(n * 100_000) for n in range(1, 8)]
-    assert _progress_values(wire) == expected
-    assert [r[0] for r in received] == expected
+    values = _progress_values(wire)
+    _assert_throttled_slices(values, last=700_000.0)
+    assert [r[0] for r in received] == values
     assert all(total is None for _, total, _m in received)
     notifications = [m for m in wire if m.get("method") == "notifications/progress"]
     assert all("total" not in m["params"] for m in notifications)
@@ -74,7 +83,8 @@ def test_all_notifications_arrive_before_the_response(mcp_server):
     kinds = ["progress" if m.get("method") == "notifications/progress" else
              "response" if "result" in m or "error" in m else "other" for m in wire]
     kinds = [k for k in kinds if k != "other"]
-    assert kinds == ["progress"] * 7 + ["response"]
+    assert kinds == ["progress"] * len(_progress_values(wire)) + ["response"]
+    assert len(kinds) >= 3
 
 
 def test_short_run_sends_no_notifications(mcp_server):
@@ -149,3 +159,107 @@ def test_a_cancelled_run_stops_its_vm(mcp_server):
     assert used < 0.5, f"server kept computing after cancellation ({used:.2f}s CPU in 1s)"
     payload, _ = mcp_server.call("boruna_run", {"source": "fn main() -> Int { 1 + 2 }"})
     assert payload["result"] == 3
+
+
+def test_an_endless_cheap_loop_sends_about_ten_notifications_a_second(mcp_server):
+    """Issue 15, item 12: ~1,300 notifications a second used to flood the client."""
+    started = time.monotonic()
+    payload, received, wire = _call_with_progress(mcp_server, {
+        "source": LOOP_FOREVER, "max_steps": 2**62, "limits": {"max_wall_ms": 1500}})
+    elapsed = time.monotonic() - started
+    assert payload["error_kind"] == "limit_exceeded" and payload["limit_kind"] == "wall_ms"
+    values = _progress_values(wire)
+    assert 2 <= len(values) <= 10 * elapsed + 2
+    assert values == sorted(set(values)) and all(v % 100_000 == 0 for v in values)
+    assert [r[0] for r in received] == values
+
+
+# Each step of these loops costs ~1 ms (a replace over a 1 MiB string): 100,000 steps, the
+# slice between two looks at the cancel event outside the VM, take minutes.
+EXPENSIVE_LOOP = """fn spin() -> Int {
+    let mut s = "ab"
+    let mut n = 0
+    while n < 19 {
+        s = s ++ s
+        n = n + 1
+    }
+    let mut t = s
+    while true {
+        t = __builtin_string_replace(s, "a", "c")
+    }
+    0
+}
+"""
+EXPENSIVE_APP = """type State { n: Int }
+type Msg { tag: String, payload: Int }
+type UpdateResult { state: State, effects: List<Int> }
+
+fn init() -> State { State { n: 0 } }
+
+fn update(state: State, msg: Msg) -> UpdateResult {
+    UpdateResult { state: State { n: spin() }, effects: [] }
+}
+
+fn view(state: State) -> Int { state.n }
+""" + EXPENSIVE_LOOP
+EXPENSIVE_CALLS = {
+    "boruna_run": {"source": EXPENSIVE_LOOP + "fn main() -> Int { spin() }\n",
+                   "max_steps": 2**62, "limits": {"max_wall_ms": 120_000}},
+    "boruna_run_sealed": {"source": EXPENSIVE_LOOP + "fn main() -> Int { spin() }\n",
+                          "max_steps": 2**62},
+    "boruna_framework_test": {"source": EXPENSIVE_APP, "messages": ["tick"]},
+}
+
+
+@pytest.mark.parametrize("tool", sorted(EXPENSIVE_CALLS))
+def test_cancel_stops_expensive_steps_within_a_second(mcp_server, tool):
+    """Issue 15, items 8 and 9: the VM itself sees the cancel event (every 1,024 steps and
+    after every builtin), for runs, sealed runs and framework tests alike."""
+    pid = mcp_server.process_ids[0]
+
+    async def cancel_after_a_second():
+        with anyio.move_on_after(1.0) as scope:
+            await mcp_server.session.call_tool(tool, EXPENSIVE_CALLS[tool])
+        return scope.cancelled_caught
+
+    assert mcp_server.run(cancel_after_a_second) is True
+    time.sleep(1.0)
+    before = _cpu_seconds(pid)
+    time.sleep(1.0)
+    used = _cpu_seconds(pid) - before
+    assert used < 0.5, f"server kept computing after cancellation ({used:.2f}s CPU in 1s)"
+
+
+SPIN_APP = """type State { n: Int }
+type Msg { tag: String, payload: Int }
+type UpdateResult { state: State, effects: List<Int> }
+
+fn init() -> State { State { n: 0 } }
+
+fn update(state: State, msg: Msg) -> UpdateResult {
+    UpdateResult { state: State { n: spin(1000000) }, effects: [] }
+}
+
+fn view(state: State) -> Int { state.n }
+
+fn spin(n: Int) -> Int {
+    let mut i = 0
+    while i < n {
+        i = i + 1
+    }
+    i
+}
+"""
+
+
+def test_framework_test_has_a_total_step_bound(mcp_server):
+    """Issue 15, item 9: each update takes 9,000,000 steps (under the 10,000,000 a VM call
+    may take); the whole test may take 100,000,000."""
+    payload, _ = mcp_server.call("boruna_framework_test", {"source": SPIN_APP,
+                                                           "messages": ["tick"] * 20})
+    assert payload == {
+        "success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+        "message": "cycle 12 failed: runtime error: total step budget exceeded "
+                   "(100000000 steps)",
+        "limit_kind": "total_steps", "limit": 100_000_000, "phase": "execution",
+        "cycles_completed": 11}

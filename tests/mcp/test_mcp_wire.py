@@ -1,45 +1,14 @@
 """boruna-mcp at the byte level: malformed lines are answered, never dropped or fatal."""
 import json
-import queue
-import subprocess
-import sys
-import threading
 
 import pytest
 
 from boruna.mcp.stdin_lines import rejection, sanitize_line
 
-REPO_ROOT = __file__.rsplit("/tests/", 1)[0]
-
-
-class RawServer:
-    def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "boruna.mcp"], cwd=REPO_ROOT,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, encoding="utf-8")
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-
-    def send(self, text):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def receive(self, timeout=30):
-        return json.loads(self.lines.get(timeout=timeout))
-
-    def request(self, request_id, method, params):
-        self.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method,
-                              "params": params}))
-        return self.receive()
-
 
 @pytest.fixture(scope="module")
-def raw_server():
-    server = RawServer()
+def raw_server(raw_server_factory):
+    server = raw_server_factory()
     init = server.request(1, "initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
                                             "clientInfo": {"name": "raw", "version": "0"}})
     assert init["result"]["serverInfo"]["name"] == "boruna-mcp"
@@ -142,10 +111,10 @@ def test_sanitize_line_only_touches_lone_surrogates():
     assert rejection('{"jsonrpc": "2.0", "method": "ping", "id": 1}') is None
 
 
-def test_closing_stdin_ends_the_server_even_during_a_long_run():
+def test_closing_stdin_ends_the_server_even_during_a_long_run(raw_server_factory):
     import time
 
-    server = RawServer()
+    server = raw_server_factory()
     server.request(1, "initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
                                      "clientInfo": {"name": "raw", "version": "0"}})
     server.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))

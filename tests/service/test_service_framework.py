@@ -91,3 +91,45 @@ def test_missing_view_is_a_framework_error():
 def test_compile_failure_uses_the_errors_array():
     response = framework_test_tool("fn init() -> Int { x }", [])
     assert response["success"] is False and response["errors"][0]["code"] == "E009"
+
+
+SPIN_UPDATE = COUNTER.replace(
+    '_ => UpdateResult { state: state, effects: [] },',
+    '_ => UpdateResult { state: State { ..state, count: spin(20000) }, effects: [] },') + """
+fn spin(n: Int) -> Int {
+    let mut i = 0
+    while i < n {
+        i = i + 1
+    }
+    i
+}
+"""
+
+
+def test_framework_test_total_step_bound_is_a_limit_error():
+    response = framework_test_tool(SPIN_UPDATE, ["tick"] * 5, max_total_steps=500_000)
+    assert response == {
+        "success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+        "message": "cycle 3 failed: runtime error: total step budget exceeded (500000 steps)",
+        "limit_kind": "total_steps", "limit": 500_000, "phase": "execution",
+        "cycles_completed": 2}
+    assert framework_test_tool(SPIN_UPDATE, ["tick"] * 2, max_total_steps=500_000)["success"]
+
+
+def test_framework_test_wall_clock_bound_is_a_limit_error():
+    response = framework_test_tool(SPIN_UPDATE.replace("spin(20000)", "spin(2000000000)"),
+                                   ["tick"], max_wall_ms=5)
+    assert response == {
+        "success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+        "message": "cycle 1 failed: runtime error: wall-clock execution limit exceeded (5 ms)",
+        "limit_kind": "wall_ms", "limit": 5, "phase": "execution", "cycles_completed": 0}
+
+
+def test_framework_test_honours_a_set_cancel_event():
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    assert framework_test_tool(SPIN_UPDATE, ["tick"], cancel_event=stop) == {
+        "success": False, "protocol_version": 1, "error_kind": "cancelled",
+        "message": "execution cancelled"}

@@ -57,3 +57,35 @@ def test_policy_object_from_the_runtime_is_accepted():
 
     response = run_tool(COUNT, policy=Policy.deny_all())
     assert response["message"] == "capability denied: step.input"
+
+
+def test_progress_reports_are_time_throttled_and_the_last_slice_is_reported():
+    from boruna.service.running import CallRecorder, ProgressRelay
+
+    calls, now = [], [0.0]
+    recorder = CallRecorder()
+    relay = ProgressRelay(lambda steps, message: calls.append((steps, message)), recorder,
+                          interval=0.1, clock=lambda: now[0])
+    for steps, clock, cap in [(100_000, 0.0, None), (200_000, 0.05, "step.input"),
+                              (300_000, 0.09, "step.input"), (400_000, 0.1, None),
+                              (500_000, 0.15, None), (600_000, 0.3, None),
+                              (700_000, 0.31, None)]:
+        now[0] = clock
+        if cap:
+            recorder.names.append(cap)
+        relay(steps)
+    assert calls == [(100_000, None), (400_000, "caps: step.input, step.input"),
+                     (600_000, None)]
+    relay.finish()
+    assert calls[-1] == (700_000, None)
+    relay.finish()
+    assert len(calls) == 4
+
+
+def test_a_fast_run_reports_its_first_and_last_slices_only():
+    calls = []
+    source = COUNT.replace("30000", "80000")
+    response = run_tool(source, on_progress=lambda steps, message: calls.append(steps))
+    assert response == run_tool(source) and response["steps"] == 720_015
+    assert calls[0] == 100_000 and calls[-1] == 700_000
+    assert calls == sorted(set(calls)) and all(s % 100_000 == 0 for s in calls)

@@ -82,3 +82,14 @@ def test_template_apply_unknown_and_unsafe_names_are_template_errors(tmp_path):
     assert template_apply_tool(root, "nope", [])["message"] == "template 'nope' not found"
     assert template_apply_tool(root, "../x", [])["message"] == "invalid template name '../x'"
     assert template_apply_tool(root, "greeter", [])["message"] == "missing required argument: who"
+
+
+def test_template_apply_honours_a_set_cancel_event(tmp_path):
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    response = template_apply_tool(_template_dir(tmp_path), "greeter", ["who=Ada"],
+                                   validate=True, cancel_event=stop)
+    assert response == {"success": False, "protocol_version": 1, "error_kind": "cancelled",
+                        "message": "execution cancelled"}

@@ -250,7 +250,7 @@ def test_machine_cancel_event_is_seen_inside_a_long_slice():
     assert m.steps % 1024 == 0
 
 
-def test_run_cancellation_lands_on_a_slice_boundary():
+def test_run_cancellation_lands_on_a_checkpoint():
     src = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
     ev = threading.Event()
     timer = threading.Timer(0.05, ev.set)
@@ -258,8 +258,24 @@ def test_run_cancellation_lands_on_a_slice_boundary():
     out = run(src, max_steps=10**13, slice_steps=100_000, on_progress=lambda s: None,
               cancel_event=ev)
     timer.cancel()
-    assert out.error_kind == "cancelled"
-    assert out.steps % 100_000 == 0
+    assert (out.error_kind, out.error) == ("cancelled", "execution cancelled")
+    assert out.steps % 1024 == 0 or out.steps % 100_000 == 0
+
+
+def test_run_cancellation_is_seen_between_expensive_steps():
+    """Each replace over 1 MiB costs ~1 ms, so 1,024 steps take seconds: the Machine itself
+    sees the event (after every builtin) instead of the run waiting for a slice boundary."""
+    src = ("fn main() -> Int {\n    let mut s = \"ab\"\n    let mut n = 0\n"
+           "    while n < 19 {\n        s = s ++ s\n        n = n + 1\n    }\n"
+           "    let mut t = s\n    while true {\n"
+           "        t = __builtin_string_replace(s, \"a\", \"c\")\n    }\n    0\n}\n")
+    ev = threading.Event()
+    timer = threading.Timer(0.2, ev.set)
+    timer.start()
+    out = run(src, max_steps=10**13, slice_steps=10**12, max_wall_ms=60_000,
+              on_progress=lambda s: None, cancel_event=ev)
+    timer.cancel()
+    assert (out.error_kind, out.error) == ("cancelled", "execution cancelled")
 
 
 def test_deeply_nested_values_are_built_compared_and_freed_safely():

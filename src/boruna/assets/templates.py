@@ -36,6 +36,18 @@ class TemplateError(Exception):
         super().__init__(message)
 
 
+class TemplateCancelled(TemplateError):
+    """The caller's cancel event was set while the template was being applied."""
+
+    def __init__(self):
+        super().__init__("execution cancelled")
+
+
+def _check_cancel(cancel_event) -> None:
+    if cancel_event is not None and cancel_event.is_set():
+        raise TemplateCancelled()
+
+
 class TemplateArgsError(Exception):
     """An argument is not of the `key=value` form."""
 
@@ -310,10 +322,12 @@ def validate_rendered(source: str) -> dict:
 
 
 def apply_template(templates_dir: Union[str, Path], name: str,
-                   args: Union[str, list, dict, None], validate: bool = False) -> AppliedTemplate:
+                   args: Union[str, list, dict, None], validate: bool = False,
+                   cancel_event=None) -> AppliedTemplate:
     """Render template `name` with `args` (defaults from the manifest fill absent ones).
 
-    Raises TemplateArgsError before touching the file system, then TemplateError.
+    Raises TemplateArgsError before touching the file system, then TemplateError
+    (TemplateCancelled between the steps once `cancel_event` is set).
     """
     values = normalize_args(args)
     check_template_name(name)
@@ -328,9 +342,11 @@ def apply_template(templates_dir: Union[str, Path], name: str,
             raise TemplateError(f"missing required argument: {arg_name}", MISSING_ARGUMENT)
     text = _read_template_file(root, name, template_dir / TEMPLATE_FILE,
                                f"template file not found: {TEMPLATE_FILE}", "template")
+    _check_cancel(cancel_event)
     source = render(text, values)
     result = AppliedTemplate(manifest.name, f"{name}_app.ax", source,
                              list(manifest.dependencies), list(manifest.capabilities))
     if validate:
+        _check_cancel(cancel_event)
         result.validation = validate_rendered(source)
     return result

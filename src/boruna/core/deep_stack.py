@@ -1,68 +1,143 @@
 """Run a recursive walk over deeply nested input without RecursionError or a C-stack crash.
 
-`call_deep(fn, *args)` runs `fn` in a worker thread with a large C stack while the
-interpreter's recursion limit is raised, then restores the limit. The parser, the name
-checker and the AST serializer use it; any other recursive walker over a user's AST
-(codegen, diagnostics) can use it too. Nested calls run inline in the same worker.
+`call_deep(fn, *args)` runs `fn` on a thread with a large C stack while the interpreter's
+recursion limit is raised, then restores the limit. The parser, the name checker and the AST
+serializer use it; any other recursive walker over a user's AST (codegen, diagnostics) can
+use it too. Nested calls run inline on the same thread.
+
+The large-stack threads are few and long-lived: a pool of POOL_SIZE workers, started when
+first needed, serves every `call_deep` (callers beyond it wait their turn), so concurrent
+compiles never reserve more than POOL_SIZE stacks of address space. `start_deep_thread`
+starts one more long-lived large-stack thread for a caller that must never wait behind the
+pool (the MCP server's stdin reader). When no large-stack thread can be started (an
+address-space limit), `fn` runs on the caller's own stack at its usual recursion limit, so
+deep input raises RecursionError instead of crashing.
 """
 from __future__ import annotations
 
+import queue
 import sys
 import threading
+from contextlib import contextmanager
 
 STACK_BYTES = 256 * 1024 * 1024
 RECURSION_LIMIT = 150_000
+POOL_SIZE = 2
 
-_lock = threading.Lock()
+_limit_lock = threading.Lock()
 _active = 0
 _saved_limit = 0
 _local = threading.local()
 
 
-def call_deep(fn, *args, **kwargs):
-    """`fn(*args, **kwargs)`, evaluated where deep recursion is safe; exceptions propagate."""
-    if getattr(_local, "deep", False):
-        return fn(*args, **kwargs)
-    outcome: dict = {}
-
-    def runner():
-        _local.deep = True
-        try:
-            outcome["value"] = fn(*args, **kwargs)
-        except BaseException as exc:    # re-raised in the calling thread
-            outcome["error"] = exc
-        finally:
-            _local.deep = False
-
+@contextmanager
+def _raised_limit():
+    """The recursion limit at least RECURSION_LIMIT while any deep call is running."""
     global _active, _saved_limit
-    with _lock:
+    with _limit_lock:
         if _active == 0:
             _saved_limit = sys.getrecursionlimit()
             if _saved_limit < RECURSION_LIMIT:
                 sys.setrecursionlimit(RECURSION_LIMIT)
         _active += 1
-        try:
-            previous = threading.stack_size(STACK_BYTES)
-            try:
-                worker = threading.Thread(target=runner, name="boruna-deep-stack", daemon=True)
-                worker.start()
-            finally:
-                threading.stack_size(previous)
-        except BaseException:
-            worker = None
     try:
-        if worker is None:          # no thread available: run inline with the raised limit
-            runner()
-        else:
-            worker.join()
+        yield
     finally:
-        with _lock:
+        with _limit_lock:
             _active -= 1
             if _active == 0 and sys.getrecursionlimit() != _saved_limit:
                 try:
                     sys.setrecursionlimit(_saved_limit)
                 except RecursionError:
                     pass
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
+
+
+_start_lock = threading.Lock()
+
+
+def start_deep_thread(target, name: str) -> threading.Thread:
+    """Start a daemon thread running `target()` on a STACK_BYTES stack; inside it
+    `call_deep` runs inline. Raises RuntimeError when the thread cannot be started."""
+
+    def body():
+        _local.deep = True
+        target()
+
+    with _start_lock:           # threading.stack_size is process-wide
+        previous = threading.stack_size(STACK_BYTES)
+        try:
+            thread = threading.Thread(target=body, name=name, daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    return thread
+
+
+class _Job:
+    __slots__ = ("fn", "args", "kwargs", "done", "value", "error")
+
+    def __init__(self, fn, args, kwargs):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.done = threading.Event()
+        self.value = self.error = None
+
+    def run(self) -> None:
+        try:
+            with _raised_limit():
+                self.value = self.fn(*self.args, **self.kwargs)
+        except BaseException as exc:    # re-raised in the calling thread
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+class _Pool:
+    """POOL_SIZE large-stack workers taking jobs from one queue, started on demand."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.workers = 0
+        self.lock = threading.Lock()
+
+    def _work(self) -> None:
+        while True:
+            self.jobs.get().run()
+
+    def ensure_started(self) -> int:
+        """Start missing workers (as many as the system allows); the number running."""
+        if self.workers >= self.size:
+            return self.workers
+        with self.lock:
+            while self.workers < self.size:
+                try:
+                    start_deep_thread(self._work, f"boruna-deep-stack-{self.workers + 1}")
+                except (RuntimeError, MemoryError):      # no address space for a stack
+                    break
+                self.workers += 1
+            return self.workers
+
+
+_pool = _Pool(POOL_SIZE)
+
+
+def start_pool() -> int:
+    """Start the large-stack workers now (a server does so before taking requests, while
+    address space is available); returns how many are running."""
+    return _pool.ensure_started()
+
+
+def call_deep(fn, *args, **kwargs):
+    """`fn(*args, **kwargs)`, evaluated where deep recursion is safe; exceptions propagate."""
+    if getattr(_local, "deep", False):
+        with _raised_limit():
+            return fn(*args, **kwargs)
+    if _pool.ensure_started() == 0:
+        return fn(*args, **kwargs)      # no large stack available: the caller's own limit
+    job = _Job(fn, args, kwargs)
+    _pool.jobs.put(job)
+    job.done.wait()
+    if job.error is not None:
+        error, job.error = job.error, None
+        raise error
+    return job.value

@@ -37,3 +37,30 @@ def runtime_error(detail: str) -> FrameworkError:
 
 def max_cycles_exceeded(limit: int) -> FrameworkError:
     return FrameworkError(f"max cycles exceeded: {limit}")
+
+
+class FrameworkLimit(FrameworkError):
+    """A bound of the whole run was reached: `kind` is `total_steps` or `wall_ms`."""
+
+    def __init__(self, message: str, kind: str, limit: int):
+        super().__init__(message)
+        self.kind = kind
+        self.limit = limit
+
+
+def total_steps_exceeded(limit: int) -> FrameworkLimit:
+    return FrameworkLimit(f"runtime error: total step budget exceeded ({limit} steps)",
+                          "total_steps", limit)
+
+
+def wall_time_exceeded(limit_ms: int) -> FrameworkLimit:
+    return FrameworkLimit(f"runtime error: wall-clock execution limit exceeded ({limit_ms} ms)",
+                          "wall_ms", limit_ms)
+
+
+class FrameworkCancelled(FrameworkError):
+    """The caller's cancel event stopped the App."""
+
+
+def cancelled() -> FrameworkCancelled:
+    return FrameworkCancelled("runtime error: execution cancelled")

@@ -3,6 +3,10 @@
 `init()` runs under allow-all, `policies()`, `update()` and `view()` under deny-all (they
 must be pure). Each `send` is one cycle: update, interpret the result positionally, check
 the effect batch against the App's policy, transition, render the view.
+
+Bounds of the whole App (init, policies and every cycle's update and view together):
+`max_total_steps` VM steps and `max_wall_ms` of wall clock, both failing with a
+`FrameworkLimit`; a set `cancel_event` stops the VM within 1,024 steps.
 """
 from __future__ import annotations
 
@@ -15,8 +19,8 @@ from boruna.core.values import Record
 
 from .app_policy import DEFAULT_MAX_STEPS, AppPolicy
 from .effects import Effect, IgnoredEffect, parse_effects
-from .errors import (capability_in_pure, effect_error, max_cycles_exceeded, missing_function,
-                     runtime_error)
+from .errors import (cancelled, capability_in_pure, effect_error, max_cycles_exceeded,
+                     missing_function, runtime_error, total_steps_exceeded, wall_time_exceeded)
 
 MAX_CYCLES = 100_000
 MESSAGE_TYPE_ID = 0
@@ -45,7 +49,8 @@ class AppRuntime:
 
     def __init__(self, module, *, max_steps: int = DEFAULT_MAX_STEPS,
                  policy: Optional[AppPolicy] = None, max_cycles: int = MAX_CYCLES,
-                 max_wall_ms: Optional[int] = None, cancel_event=None):
+                 max_wall_ms: Optional[int] = None, cancel_event=None,
+                 max_total_steps: Optional[int] = None):
         self.module = module
         self.max_cycles = max_cycles
         self._max_steps = max_steps
@@ -53,6 +58,8 @@ class AppRuntime:
         self._deadline = (time.monotonic() + max_wall_ms / 1000.0
                           if max_wall_ms is not None else None)
         self._cancel_event = cancel_event
+        self._max_total_steps = max_total_steps
+        self.total_steps = 0
         for name in REQUIRED_FUNCTIONS:
             if module.function_index(name) is None:
                 raise missing_function(name)
@@ -72,8 +79,7 @@ class AppRuntime:
         return min(self._max_steps, asked) if asked else self._max_steps
 
     def _wall_time_error(self):
-        return runtime_error(
-            f"wall-clock execution limit exceeded ({self._max_wall_ms} ms)")
+        return wall_time_exceeded(self._max_wall_ms)
 
     def _remaining_ms(self) -> Optional[int]:
         """What is left of the run's wall-clock budget (None = unbounded)."""
@@ -87,13 +93,23 @@ class AppRuntime:
     def _call(self, name: str, args: tuple, policy: Policy, pure: bool) -> Any:
         from boruna.runtime.execute import call_function
 
+        max_steps = self.step_limit()
+        left = None
+        if self._max_total_steps is not None:
+            left = max(0, self._max_total_steps - self.total_steps)
+            max_steps = min(max_steps, left)
         outcome = call_function(self.module, name, args, policy=policy,
-                                max_steps=self.step_limit(), max_wall_ms=self._remaining_ms(),
+                                max_steps=max_steps, max_wall_ms=self._remaining_ms(),
                                 cancel_event=self._cancel_event)
+        self.total_steps += min(outcome.steps, max_steps)
         if outcome.ok:
             return outcome.result
         if outcome.error_kind == "wall_time":
             raise self._wall_time_error()
+        if outcome.error_kind == "cancelled":
+            raise cancelled()
+        if (max_steps == left and getattr(outcome.vm_error, "kind", None) == "step_limit"):
+            raise total_steps_exceeded(self._max_total_steps)
         text = _error_text(outcome.error)
         if pure and text.startswith(_CAPABILITY_FAILURES):
             raise capability_in_pure(name)

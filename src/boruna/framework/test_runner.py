@@ -12,7 +12,7 @@ from typing import Any, Optional, Union
 from boruna.service.encoding import format_value_brief
 
 from .app_policy import DEFAULT_MAX_STEPS, AppPolicy
-from .errors import FrameworkError
+from .errors import FrameworkCancelled, FrameworkError, FrameworkLimit
 from .messages import parse_message, split_message_list
 from .runtime import MAX_CYCLES, AppRuntime
 
@@ -34,6 +34,7 @@ class AppTestResult:
     total_cycles: int = 0
     error: Optional[str] = None
     started: bool = False       # the App was constructed (init_state is meaningful)
+    stopped_by: Optional[FrameworkError] = None   # a FrameworkLimit or FrameworkCancelled
 
     def to_dict(self) -> dict:
         """The tool fields after the envelope, in the seed's order."""
@@ -60,16 +61,21 @@ def _policy_of(policy) -> Optional[AppPolicy]:
     raise TypeError("policy must be an AppPolicy or a mapping")
 
 
+def _stop_reason(exc: FrameworkError) -> Optional[FrameworkError]:
+    return exc if isinstance(exc, (FrameworkLimit, FrameworkCancelled)) else None
+
+
 def run_app_test(source_or_module, messages: Union[str, list[str]],
                  policy: Union[AppPolicy, dict, None] = None,
                  max_steps: int = DEFAULT_MAX_STEPS, libs_dir=None,
                  max_cycles: int = MAX_CYCLES, max_wall_ms: Optional[int] = None,
-                 cancel_event=None) -> AppTestResult:
+                 cancel_event=None, max_total_steps: Optional[int] = None) -> AppTestResult:
     """Run the App (source text or compiled Module) through `messages`.
 
     `messages` is a list of `"tag:payload"` strings or the CLI's comma-separated string.
-    `policy` overrides the App's own `policies()`; `max_steps` bounds every VM call and
-    `max_wall_ms` the whole run; `cancel_event` (a threading.Event) stops it.
+    `policy` overrides the App's own `policies()`; `max_steps` bounds every VM call,
+    `max_total_steps` and `max_wall_ms` the whole run; `cancel_event` (a threading.Event)
+    stops it. A run ended by one of these keeps the exception in `stopped_by`.
     Raises `CompileError` for source that does not compile.
     """
     module = _module_of(source_or_module, libs_dir)
@@ -77,9 +83,9 @@ def run_app_test(source_or_module, messages: Union[str, list[str]],
     try:
         app = AppRuntime(module, max_steps=max_steps, policy=_policy_of(policy),
                          max_cycles=max_cycles, max_wall_ms=max_wall_ms,
-                         cancel_event=cancel_event)
+                         cancel_event=cancel_event, max_total_steps=max_total_steps)
     except FrameworkError as exc:
-        return AppTestResult(ok=False, error=exc.message)
+        return AppTestResult(ok=False, error=exc.message, stopped_by=_stop_reason(exc))
     brief = lambda value: format_value_brief(value, module)     # noqa: E731
     result = AppTestResult(ok=True, init_state=brief(app.state), started=True)
     for position, raw in enumerate(items, start=1):
@@ -90,6 +96,7 @@ def run_app_test(source_or_module, messages: Union[str, list[str]],
             result.cycles.append({"message": raw, "error": exc.message})
             result.ok = False
             result.error = f"cycle {position} failed: {exc.message}"
+            result.stopped_by = _stop_reason(exc)
             return result
         entry = {"message": raw, "state": brief(outcome.state),
                  "effects": len(outcome.effects), "ui_tree": brief(outcome.ui_tree)}

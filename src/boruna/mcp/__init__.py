@@ -1,3 +1,4 @@
 """`boruna-mcp`: the MCP stdio server (server.py), its tool table (tools.py), parameter models
-and advertised schemas (params.py) and stdin hardening (stdin_lines.py). Tool logic lives in
+and advertised schemas (params.py), stdin hardening (stdin_lines.py), the transport threads
+(transport.py) and the bounded worker lanes (lanes.py). Tool logic lives in
 `boruna.service`; see docs/mcp.md for the wire contract."""

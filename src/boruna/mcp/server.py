@@ -1,15 +1,16 @@
 """`boruna-mcp`: the MCP stdio server exposing the Boruna toolchain to coding agents.
 
-Transport and concurrency only; every tool's logic lives in `boruna.service`. Each call runs
-in a worker thread, so a long `boruna_run` never stops the server answering other requests;
-a cancelled request sets the run's cancel event so its VM stops; `boruna_run` with
-`_meta.progressToken` streams `notifications/progress` through the SDK before it answers.
+Transport and concurrency only; every tool's logic lives in `boruna.service`. Stdin and
+stdout have threads of their own (`transport.py`); each call runs on a worker of its lane
+(`lanes.py`: runs in one, every other tool in another, both bounded), so long runs never stop
+the server reading requests or answering cheap ones; a cancelled request sets the call's
+cancel event so its VM stops; `boruna_run` with `_meta.progressToken` streams
+`notifications/progress` through the SDK before it answers.
 """
 from __future__ import annotations
 
 import argparse
 import functools
-import io
 import logging
 import os
 import sys
@@ -18,7 +19,7 @@ from typing import Optional, Sequence
 
 import anyio
 import anyio.from_thread
-import anyio.to_thread
+import anyio.lowlevel
 import mcp_types as types
 from pydantic import ValidationError
 
@@ -30,10 +31,12 @@ from mcp.shared.message import SessionMessage
 
 from boruna import __version__
 from boruna.assets.directories import LIBS, TEMPLATES, resolve_dir
+from boruna.mcp.lanes import LaneBusy, Lanes
 from boruna.mcp.params import describe_validation_error, input_schema
-from boruna.mcp.stdin_lines import AnswerCountingStream, SanitizedLines
+from boruna.mcp.stdin_lines import AnswerCountingStream, SanitizedLines, screen
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
-from boruna.service import render
+from boruna.mcp.transport import StartupFailure, StdinReader, StdoutWriter, claim_stdio
+from boruna.service import fail, render
 from boruna.service.boundary import internal_error
 from boruna.service.errors import InvalidParams, guard_source
 
@@ -55,17 +58,30 @@ def _tool_listing() -> list[types.Tool]:
 
 
 def _progress_reporter(ctx, token_present: bool):
-    """A thread-side `on_progress(steps, message=None)` sending notifications via the SDK."""
+    """A worker-side `on_progress(steps, message=None)` sending notifications via the SDK
+    (`boruna.service` calls it at most every 0.1 s)."""
     if not token_present:
         return None
+    loop = anyio.lowlevel.current_token()
 
     def report(steps, message=None, *_ignored):
         try:
-            anyio.from_thread.run(ctx.session.report_progress, float(steps), None, message)
+            anyio.from_thread.run(ctx.session.report_progress, float(steps), None, message,
+                                  token=loop)
         except Exception:  # a lost notification must never fail the run
             log.debug("progress notification not delivered", exc_info=True)
 
     return report
+
+
+def _busy(tool_name: str, busy: LaneBusy) -> str:
+    lane = busy.lane
+    return render(fail(
+        "server_busy",
+        f"server busy: {tool_name} was refused because {lane.capacity} calls of the {lane.name} "
+        f"lane are already accepted ({lane.workers} running, {lane.queue_limit} waiting); "
+        "retry once one is answered, or cancel one",
+        lane=lane.name, workers=lane.workers, queue_limit=lane.queue_limit))
 
 
 class BorunaServer:
@@ -75,6 +91,7 @@ class BorunaServer:
         self.templates_dir = templates_dir
         self.libs_dir = libs_dir
         self._listing = _tool_listing()
+        self.lanes: Optional[Lanes] = None      # started by serve_stdio
 
     async def list_tools(self, ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=self._listing)
@@ -109,9 +126,11 @@ class BorunaServer:
                       on_progress=_progress_reporter(ctx, token_present))
         work = functools.partial(self._invoke, tool, args, env)
         try:
-            response = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+            response = await self.lanes.for_tool(tool.name).run(work)
+        except LaneBusy as busy:
+            response = _busy(tool.name, busy)
         except anyio.get_cancelled_exc_class():
-            env.cancel_event.set()  # the abandoned worker's VM stops at its next check
+            env.cancel_event.set()  # the worker's VM stops at its next check
             raise
         if isinstance(response, InvalidParams):
             raise MCPError(code=types.INVALID_PARAMS, message=response.message)
@@ -152,14 +171,24 @@ class BorunaServer:
         )
 
     async def serve_stdio(self) -> None:
+        """Serve until stdin closes. Every thread the server uses is started here, before
+        the first request, the transport's first: the stdout writer, the stdin reader, both
+        lanes' workers and the deep-stack workers (as many of the last two as the system
+        allows)."""
+        from boruna.core.deep_stack import start_pool
+
         server = self.build()
-        stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8",
-                                                 errors="replace"))
-        lines = SanitizedLines(stdin)
-        async with stdio_server(stdin=lines) as (read_stream, write_stream):
-            lines.reply = lambda error: write_stream.send(SessionMessage(error))
-            answers = AnswerCountingStream(write_stream, lines.in_flight)
-            await server.run(read_stream, answers, self.initialization_options())
+        with claim_stdio() as (wire_in, wire_out):
+            reader, writer = StdinReader(wire_in, screen), StdoutWriter(wire_out)
+            writer.start()
+            reader.start()
+            self.lanes = Lanes()
+            start_pool()
+            lines = SanitizedLines(reader)
+            async with stdio_server(stdin=lines, stdout=writer) as (read_stream, write_stream):
+                lines.reply = lambda error: write_stream.send(SessionMessage(error))
+                answers = AnswerCountingStream(write_stream, lines.in_flight)
+                await server.run(read_stream, answers, self.initialization_options())
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
@@ -183,8 +212,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     templates_dir = resolve_dir(args.templates_dir, TEMPLATES)
     libs_dir = resolve_dir(args.libs_dir, LIBS)
-    logging.basicConfig(level=os.environ.get("BORUNA_MCP_LOG", "WARNING").upper(),
-                        stream=sys.stderr)
+    _configure_logging(os.environ.get("BORUNA_MCP_LOG"))
+    sys.setswitchinterval(SWITCH_INTERVAL)
     previous = _exit_on_ctrl_c()
     if _is_terminal(sys.stdin):
         print("boruna-mcp: serving MCP (JSON-RPC lines) on stdin/stdout for a coding agent; "
@@ -194,12 +223,35 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         anyio.run(BorunaServer(templates_dir, libs_dir).serve_stdio)
     except KeyboardInterrupt:
         return 130
+    except StartupFailure as exc:
+        print(f"boruna-mcp: cannot start: {exc}", file=sys.stderr, flush=True)
+        return 1
     finally:
         if previous is not None:
             import signal
 
             signal.signal(signal.SIGINT, previous)
     return 0
+
+
+SWITCH_INTERVAL = 0.0005
+"""Seconds a busy thread holds the GIL while another waits for it (Python's default: 0.005).
+Runs hand the interpreter over every 1,024 VM steps at the latest, so with several runs busy
+a cheap call, the event loop and the transport wait ~0.5 ms per hand-over instead of ~5 ms."""
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _configure_logging(requested: Optional[str]) -> None:
+    """Log to stderr at BORUNA_MCP_LOG's level (default WARNING); an unknown value gets a
+    one-line warning and the default."""
+    level = (requested or "WARNING").strip().upper()
+    if level not in LOG_LEVELS:
+        print(f"boruna-mcp: warning: ignoring BORUNA_MCP_LOG={requested!r} (expected one of "
+              f"{', '.join(name.lower() for name in LOG_LEVELS)}); logging warnings",
+              file=sys.stderr, flush=True)
+        level = "WARNING"
+    logging.basicConfig(level=level, stream=sys.stderr)
 
 
 def _is_terminal(stream) -> bool:

@@ -4,13 +4,22 @@ The SDK silently drops a line it cannot decode, so its sender would wait forever
 - lone UTF-16 surrogate escapes (`\\ud800`, legal JSON that the SDK's decoder rejects) are
   replaced by U+FFFD, so the request is answered like any other;
 - a line that is not JSON is answered with JSON-RPC -32700 (id null), and a JSON value that
-  is not a JSON-RPC message with -32600 (echoing its id when it has one); blank lines are
+  is not a JSON-RPC message with -32600 (echoing its id when it is a string or an integer);
+  so is a message holding an integer of more than 4,300 digits (which the SDK cannot decode)
+  and a request whose id is null, a boolean, a fraction, an object or an array (which the SDK
+  would take for a notification and never answer: -32600 with id null); blank lines are
   skipped.
+
+`screen(line)` does all of this on the transport's reader thread (`transport.StdinReader`);
+`SanitizedLines` is the async side the SDK iterates.
 """
 from __future__ import annotations
 
 import json
+import logging
 import re
+
+log = logging.getLogger("boruna.mcp")
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -26,12 +35,30 @@ def _replace_surrogates(value):
     return value
 
 
+MAX_INT_DIGITS = 4300
+"""Digits of the longest integer a message may hold (Python's and the SDK decoder's limit)."""
+
+
+class _HugeInt:
+    """Stands for an integer literal longer than MAX_INT_DIGITS while a line is screened."""
+
+
 def _deep_loads(text: str):
-    """json.loads on a large C stack: nesting can never overflow the stack, only raise
-    RecursionError (another thread may have raised the recursion limit meanwhile)."""
+    """`(value, has_huge_int)`: json.loads on a large C stack, so nesting can never overflow
+    the stack, only raise RecursionError (another thread may have raised the recursion limit
+    meanwhile); an integer beyond MAX_INT_DIGITS digits decodes as a `_HugeInt`."""
     from boruna.core.deep_stack import call_deep
 
-    return call_deep(json.loads, text)
+    huge = []
+
+    def parse_int(digits: str):
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            huge.append(digits)
+            return _HugeInt()
+        return int(digits)
+
+    value = call_deep(json.loads, text, parse_int=parse_int)
+    return value, bool(huge)
 
 
 def _resanitized(line: str) -> str:
@@ -51,6 +78,8 @@ def sanitize_line(line: str) -> str:
 
 
 TOO_DEEP = "Invalid Request: message nested too deeply"
+BAD_ID = "Invalid Request: id must be a string or an integer"
+HUGE_INT = f"Invalid Request: integer with more than {MAX_INT_DIGITS} digits"
 _LEADING_ID = re.compile(r'^\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
@@ -65,29 +94,96 @@ def _leading_id(line: str):
         return None
 
 
-def rejection(line: str):
-    """None for a decodable JSON-RPC line, else the JSONRPCError to answer it with."""
+def _usable_id(request_id):
+    """The id to answer with: a string or an integer, else None (JSON-RPC's null id)."""
+    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+        return None
+    return request_id
+
+
+def _invalid(request_id, text: str, code: int = -32600):
+    import mcp_types as types
+
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id,
+                              error=types.ErrorData(code=code, message=text))
+
+
+def _undecodable(line: str):
+    """The JSONRPCError for a line the SDK's decoder refused (None for a notification,
+    which gets no answer even when it cannot be read)."""
+    try:
+        message, has_huge_int = _deep_loads(line)
+    except RecursionError:  # valid or not, too deep to decode: answer its id if visible
+        return _invalid(_leading_id(line), TOO_DEEP)
+    except ValueError:
+        return _invalid(None, "Parse error", -32700)
+    request_id = _usable_id(message.get("id") if isinstance(message, dict) else None)
+    if _depth(message) > DECODABLE_DEPTH:
+        return _invalid(request_id, TOO_DEEP)
+    if has_huge_int:
+        if isinstance(message, dict) and isinstance(message.get("method"), str) \
+                and "id" not in message:
+            log.debug("dropped a notification holding an integer over %d digits",
+                      MAX_INT_DIGITS)
+            return None
+        return _invalid(request_id, HUGE_INT)
+    return _invalid(request_id, "Invalid Request")
+
+
+def _has_id_member(line: str) -> bool:
+    """Whether a line the SDK read as a notification has an `id` member after all (an id
+    that is null, a boolean, a fraction, an object or an array: an invalid request)."""
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and "id" in message
+
+
+def classify(line: str):
+    """`(message, None)` for a decodable JSON-RPC line, else `(None, the JSONRPCError to
+    answer it with)`, or `(None, None)` for a notification to drop. Every request line gets
+    exactly one answer: the SDK's own, or this."""
     import mcp_types as types
 
     try:
-        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        return None
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except Exception:
-        pass
-    try:
-        message = _deep_loads(line)
-    except RecursionError:  # valid or not, too deep to decode: answer its id if visible
-        return types.JSONRPCError(jsonrpc="2.0", id=_leading_id(line),
-                                  error=types.ErrorData(code=-32600, message=TOO_DEEP))
-    except ValueError:
-        return types.JSONRPCError(jsonrpc="2.0", id=None,
-                                  error=types.ErrorData(code=-32700, message="Parse error"))
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
-        request_id = None
-    text = TOO_DEEP if _depth(message) > DECODABLE_DEPTH else "Invalid Request"
-    return types.JSONRPCError(jsonrpc="2.0", id=request_id,
-                              error=types.ErrorData(code=-32600, message=text))
+        return None, _undecodable(line)
+    if isinstance(message, types.JSONRPCNotification) and _has_id_member(line):
+        return None, _invalid(None, BAD_ID)
+    return message, None
+
+
+def rejection(line: str):
+    """The JSONRPCError to answer a line with; None when it is passed on (or dropped)."""
+    return classify(line)[1]
+
+
+def _in_flight_note(message):
+    """What `InFlight` counts: ("request", id), ("cancel", requestId) or None."""
+    import mcp_types as types
+
+    if isinstance(message, types.JSONRPCRequest):
+        return ("request", InFlight.key(message.id))
+    if isinstance(message, types.JSONRPCNotification) \
+            and message.method == "notifications/cancelled" \
+            and isinstance(message.params, dict) and "requestId" in message.params:
+        return ("cancel", InFlight.key(message.params["requestId"]))
+    return None
+
+
+def screen(line: str):
+    """`(line, error, note)` for one non-blank stdin line (run on the reader thread): the
+    sanitized line to hand to the SDK, or the JSONRPCError answering it; `note` is what
+    `InFlight` counts. None for a line to drop."""
+    line = sanitize_line(line)
+    message, error = classify(line)
+    if error is not None:
+        return line, error, None
+    if message is None:
+        return None
+    return line, None, _in_flight_note(message)
 
 
 DECODABLE_DEPTH = 200
@@ -123,24 +219,18 @@ class InFlight:
         self._drained = None
 
     @staticmethod
-    def _key(request_id) -> str:
+    def key(request_id) -> str:
         return str(request_id)
 
-    def note_inbound(self, line: str) -> None:
-        """Count a request line; a `notifications/cancelled` forgets its request."""
-        try:
-            message = json.loads(line)
-        except (ValueError, RecursionError):
+    def note_inbound(self, note) -> None:
+        """Count a request (`("request", key)`); a cancel (`("cancel", key)`) forgets it."""
+        if note is None:
             return
-        if not isinstance(message, dict) or not isinstance(message.get("method"), str):
-            return
-        if "id" in message:
-            key = self._key(message["id"])
+        kind, key = note
+        if kind == "request":
             self._open[key] = self._open.get(key, 0) + 1
-        elif message["method"] == "notifications/cancelled":
-            params = message.get("params")
-            if isinstance(params, dict) and "requestId" in params:
-                self._forget(self._key(params["requestId"]))
+        elif kind == "cancel":
+            self._forget(key)
 
     def note_outbound(self, message) -> None:
         """Count an answer (a JSON-RPC response or error) the server wrote."""
@@ -148,7 +238,7 @@ class InFlight:
 
         if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) \
                 and message.id is not None:
-            key = self._key(message.id)
+            key = self.key(message.id)
             if self._open.get(key, 0) > 1:
                 self._open[key] -= 1
             else:
@@ -194,14 +284,14 @@ class AnswerCountingStream:
 
 
 class SanitizedLines:
-    """Async iteration over an anyio text file's JSON-RPC lines (see the module docstring).
+    """Async iteration over the screened stdin lines of a `transport.StdinReader`.
 
     `reply` (set once the transport is open) is an async callable sending a JSONRPCError.
     At EOF the iteration ends only after `in_flight` reports every request answered.
     """
 
-    def __init__(self, async_file):
-        self._file = async_file
+    def __init__(self, reader):
+        self._reader = reader
         self.reply = None
         self.in_flight = InFlight()
 
@@ -210,19 +300,13 @@ class SanitizedLines:
 
     async def __anext__(self) -> str:
         while True:
-            line = await self._file.readline()
-            if not line:
+            item = await self._reader.receive()
+            if item is None:
                 await self.in_flight.drained()
                 raise StopAsyncIteration
-            if not line.strip():
-                continue
-            try:
-                line = sanitize_line(line)
-                error = rejection(line)
-            except Exception:  # never let the reader die: the SDK gets the raw line
-                return line
+            line, error, note = item
             if error is None:
-                self.in_flight.note_inbound(line)
+                self.in_flight.note_inbound(note)
                 return line
             if self.reply is not None:
                 await self.reply(error)

@@ -67,10 +67,13 @@ TOOLS: tuple[Tool, ...] = (
          "init_state, each cycle's message, new state, effect count and ui_tree, then final_state "
          "and total_cycles. Values use the brief encoding (records as field arrays, enums as "
          "{variant, payload}). A failing cycle returns error_kind framework_error with the partial "
-         "cycles, the failing entry carrying error." + ENVELOPE_NOTE,
+         "cycles, the failing entry carrying error. The whole test may take 100,000,000 VM steps "
+         "and 30 s; beyond either it is limit_exceeded (limit_kind total_steps or wall_ms)."
+         + ENVELOPE_NOTE,
          p.FrameworkTestParams,
          lambda a, env: service.framework_test_tool(a.source, a.messages,
-                                                    libs_dir=env.libs_dir)),
+                                                    libs_dir=env.libs_dir,
+                                                    cancel_event=env.cancel_event)),
     Tool("boruna_policy_validate",
          "Validate a capability policy file body (JSON text) with the strict policy parser used "
          "by boruna_run. Always success:true; ok:true when valid, else ok:false with errors:[E], "
@@ -96,7 +99,8 @@ TOOLS: tuple[Tool, ...] = (
          "errors array (compile), runtime_error (incl. step limit and denied capabilities), "
          "invalid_policy, limit_exceeded, unsupported_limit, validation_failed, "
          "invalid_output_schema. Send _meta.progressToken to receive notifications/progress with "
-         "the cumulative step count every 100,000 steps." + ENVELOPE_NOTE,
+         "the cumulative step count at 100,000-step boundaries, at most every 0.1 s."
+         + ENVELOPE_NOTE,
          p.RunParams,
          lambda a, env: service.run_tool(
              a.source, policy=a.policy, max_steps=a.max_steps, trace=bool(a.trace),
@@ -128,7 +132,8 @@ TOOLS: tuple[Tool, ...] = (
          "required argument, unreadable files)." + ENVELOPE_NOTE,
          p.TemplateApplyParams,
          lambda a, env: service.template_apply_tool(env.templates_dir, a.template_name, a.args,
-                                                    validate=bool(a.validate_output)),
+                                                    validate=bool(a.validate_output),
+                                                    cancel_event=env.cancel_event),
          takes_source=False),
     Tool("boruna_template_list",
          "List the app templates available to boruna_template_apply: name, version, description, "

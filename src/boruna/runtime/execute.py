@@ -2,8 +2,9 @@
 
 `run()` is what `boruna_run` and `boruna run` use; `call_function()` is how the App framework
 calls `init`/`update`/`view`. Both drive `Machine.execute_bounded` in slices, calling
-`on_progress(steps)` after every unfinished slice and stopping between slices when
-`cancel_event` is set. Slicing never changes `steps` or the result.
+`on_progress(steps)` after every unfinished slice. A `cancel_event` is also handed to the
+`Machine`, which looks at it every 1,024 steps and after every builtin, so a cancelled run
+stops promptly however expensive its steps are. Slicing never changes `steps` or the result.
 
 Compile failures raise `CompileError`; an invalid policy raises `PolicyError` (policy is parsed
 after compiling, as the reference does). Everything that goes wrong while running is reported
@@ -90,7 +91,8 @@ def _outcome(machine, module, gateway, cancelled: bool = False) -> RunOutcome:
                       truncated, None, None, module, called, None, total)
 
 
-def _machine(module, policy, handler, max_steps, trace, max_wall_ms, trace_limit=TRACE_LIMIT):
+def _machine(module, policy, handler, max_steps, trace, max_wall_ms, trace_limit=TRACE_LIMIT,
+             cancel_event=None):
     from boruna import _vm
     from boruna.runtime.gateway import CapabilityGateway
 
@@ -99,6 +101,7 @@ def _machine(module, policy, handler, max_steps, trace, max_wall_ms, trace_limit
         max_steps = DEFAULT_MAX_STEPS
     machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps, trace=trace,
                           max_wall_ms=max_wall_ms, trace_limit=trace_limit)
+    machine.cancel_event = cancel_event
     return machine, gateway
 
 
@@ -123,7 +126,7 @@ def run(source_or_module, policy="allow-all", max_steps: int = DEFAULT_MAX_STEPS
     pol = _policy(policy)
     try:
         machine, gateway = _machine(module, pol, handler, max_steps, trace, max_wall_ms,
-                                    trace_limit)
+                                    trace_limit, cancel_event)
     except Exception as exc:   # a malformed hand-built module
         return _failed(f"bytecode error: {exc}", module)
     machine.set_entry(module.entry)
@@ -141,7 +144,8 @@ def call_function(module: Module, fn_name: str, args: Sequence = (), policy="all
         return _failed(f"function not found: {fn_name}", module)
     pol = _policy(policy)
     try:
-        machine, gateway = _machine(module, pol, handler, max_steps, trace, max_wall_ms)
+        machine, gateway = _machine(module, pol, handler, max_steps, trace, max_wall_ms,
+                                    cancel_event=cancel_event)
     except Exception as exc:
         return _failed(f"bytecode error: {exc}", module)
     machine.set_entry(index, tuple(args))

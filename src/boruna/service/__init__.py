@@ -28,16 +28,18 @@ become `error_kind: "internal_error"` responses, never tracebacks.
              output_schema=None, libs_dir=None, on_progress=None, cancel_event=None)
         policy: None | "allow-all" | "deny-all" | dict | runtime.policy.Policy
         limits: {"max_wall_ms", "max_output_bytes", "max_memory_mb"} (None = unset)
-        on_progress(steps, message): called after each unfinished 100,000-step slice
+        on_progress(steps, message): after an unfinished 100,000-step slice, at most
+            every 0.1 s (the first at once, the last unsent one before the run returns)
         cancel_event: threading.Event; setting it stops the VM
     run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None)
     check_tool(source, file_name="<source>")
     repair_tool(source, strategy="best", patch_id=None, file_name="<source>")
     validate_app_tool(source, libs_dir=None)
-    framework_test_tool(source, messages, libs_dir=None)
+    framework_test_tool(source, messages, libs_dir=None, cancel_event=None,
+                        max_total_steps=100_000_000, max_wall_ms=30_000)
     workflow_validate_tool(workflow_json)
     template_list_tool(templates_dir)
-    template_apply_tool(templates_dir, template_name, args, validate=False)
+    template_apply_tool(templates_dir, template_name, args, validate=False, cancel_event=None)
     capability_list_tool()
     policy_validate_tool(policy_json)
 

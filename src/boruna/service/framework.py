@@ -12,6 +12,10 @@ from boruna.service.results import Failure, use_case
 from boruna.service.vm import vm_missing
 
 APP_MODULE_NAME = "app"
+MAX_TOTAL_STEPS = 100_000_000
+"""VM steps one `boruna_framework_test` may take in all (init, policies, every update/view)."""
+MAX_WALL_MS = 30_000
+"""Wall clock one `boruna_framework_test` may take, compile excluded."""
 
 
 @dataclass
@@ -69,10 +73,17 @@ def validate_app(source: str, libs_dir=None, source_limit: int | None = MAX_SOUR
 
 @use_case
 def framework_test(source: str, messages, libs_dir=None,
-                   source_limit: int | None = MAX_SOURCE_BYTES):
-    """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding."""
+                   source_limit: int | None = MAX_SOURCE_BYTES, cancel_event=None,
+                   max_total_steps: int = MAX_TOTAL_STEPS, max_wall_ms: int = MAX_WALL_MS):
+    """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding.
+
+    The whole run is bounded by `max_total_steps` VM steps and `max_wall_ms` of wall clock
+    (`limit_exceeded`, `limit_kind` `total_steps` or `wall_ms`); a set `cancel_event`
+    (threading.Event) stops it (`cancelled`).
+    """
     from boruna.compiler import compile_source
     from boruna.framework import run_app_test
+    from boruna.framework.errors import FrameworkLimit
     from boruna.language.errors import CompileError
 
     guard_source(source, source_limit)
@@ -83,7 +94,15 @@ def framework_test(source: str, messages, libs_dir=None,
     missing = vm_missing()
     if missing is not None:
         return Failure("framework_error", missing)
-    return AppTested(run_app_test(module, list(messages)))
+    result = run_app_test(module, list(messages), cancel_event=cancel_event,
+                          max_total_steps=max_total_steps, max_wall_ms=max_wall_ms)
+    if isinstance(result.stopped_by, FrameworkLimit):
+        return Failure("limit_exceeded", result.error, {
+            "limit_kind": result.stopped_by.kind, "limit": result.stopped_by.limit,
+            "phase": "execution", "cycles_completed": max(0, len(result.cycles) - 1)})
+    if result.stopped_by is not None:
+        return Failure("cancelled", "execution cancelled")
+    return AppTested(result)
 
 
 @tool_boundary
@@ -93,6 +112,9 @@ def validate_app_tool(source: str, libs_dir=None) -> dict:
 
 
 @tool_boundary
-def framework_test_tool(source: str, messages, libs_dir=None) -> dict:
+def framework_test_tool(source: str, messages, libs_dir=None, cancel_event=None,
+                        max_total_steps: int = MAX_TOTAL_STEPS,
+                        max_wall_ms: int = MAX_WALL_MS) -> dict:
     """See `framework_test`; a failing cycle is `framework_error` carrying the partial cycles."""
-    return framework_test(source, messages, libs_dir).to_json()
+    return framework_test(source, messages, libs_dir, cancel_event=cancel_event,
+                          max_total_steps=max_total_steps, max_wall_ms=max_wall_ms).to_json()

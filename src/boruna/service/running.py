@@ -71,14 +71,45 @@ class CallRecorder:
         return names
 
 
-def progress_relay(on_progress, recorder: CallRecorder):
-    """`on_progress(steps)` for the VM, forwarding `(steps, message)` to the caller."""
-    from boruna.runtime.gateway import progress_message
+PROGRESS_INTERVAL = 0.1
+"""Seconds between two progress reports of one run (at most ~10 per second)."""
 
-    def relay(steps):
-        on_progress(steps, progress_message(recorder.drain()))
 
-    return relay
+class ProgressRelay:
+    """`relay(steps)` for the VM, called after every unfinished slice, forwarding
+    `(steps, message)` to the caller at most every PROGRESS_INTERVAL seconds: the first slice
+    at once, later ones once the interval has passed since the last report, and `finish()`
+    reports the last slice not yet reported. `steps` is cumulative; `message` names the
+    capabilities called since the previous report."""
+
+    def __init__(self, on_progress, recorder: CallRecorder, interval: float = PROGRESS_INTERVAL,
+                 clock=None):
+        import time
+
+        self.on_progress = on_progress
+        self.recorder = recorder
+        self.interval = interval
+        self.clock = clock or time.monotonic
+        self.last_time = None
+        self.pending = None               # the latest slice not reported yet
+
+    def __call__(self, steps: int) -> None:
+        now = self.clock()
+        if self.last_time is not None and now - self.last_time < self.interval:
+            self.pending = steps
+            return
+        self.last_time = now
+        self._report(steps)
+
+    def finish(self) -> None:
+        if self.pending is not None:
+            self._report(self.pending)
+
+    def _report(self, steps: int) -> None:
+        from boruna.runtime.gateway import progress_message
+
+        self.pending = None
+        self.on_progress(steps, progress_message(self.recorder.drain()))
 
 
 def runtime_failure(outcome, max_wall_ms) -> dict:
@@ -212,9 +243,10 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
 
     Checks run in the reference's order: `limits.max_memory_mb` → compile → policy → execute
     → output budget → output schema (a rejected policy file comes before compiling).
-    `on_progress(steps, message)` is called after every unfinished 100,000-step slice
-    (`message` is None, "cap: <name>" or "caps: <a>, <b>" for the slice's capability calls);
-    `cancel_event` (threading.Event) stops the run between slices (`error_kind: "cancelled"`).
+    `on_progress(steps, message)` is called after an unfinished 100,000-step slice at most
+    every 0.1 s (see `ProgressRelay`; `message` is None, "cap: <name>" or "caps: <a>, <b>"
+    for the capability calls since the previous call); `cancel_event` (threading.Event) stops
+    the run within 1,024 steps or one builtin (`error_kind: "cancelled"`).
     A `.axbc` image that cannot be read is `invalid_bytecode`.
     """
     from boruna.runtime.execute import run as execute
@@ -235,11 +267,12 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
 
     recorder = CallRecorder()
     max_wall_ms, max_output_bytes = request.max_wall_ms, request.max_output_bytes
+    relay = None if on_progress is None else ProgressRelay(on_progress, recorder)
     outcome = execute(module, policy=request.policy, max_steps=request.max_steps,
                       trace=request.trace, max_wall_ms=max_wall_ms, handler=recorder,
-                      on_progress=None if on_progress is None
-                      else progress_relay(on_progress, recorder),
-                      slice_steps=PROGRESS_SLICE, cancel_event=cancel_event)
+                      on_progress=relay, slice_steps=PROGRESS_SLICE, cancel_event=cancel_event)
+    if relay is not None and outcome.error_kind != "cancelled":
+        relay.finish()
     ran = RunResult(outcome, module, request.trace, max_wall_ms)
     if not outcome.ok:
         return ran

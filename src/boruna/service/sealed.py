@@ -81,6 +81,7 @@ def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None
     log = EventLog()
     gateway = CapabilityGateway(policy, handler, event_log=log)
     machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps)
+    machine.cancel_event = cancel_event        # seen every 1,024 steps and after builtins
     machine.set_entry(module.entry)
     while not machine.finished and machine.error is None:
         if cancel_event is not None and cancel_event.is_set():

@@ -67,16 +67,21 @@ def list_templates(templates_dir):
 
 
 @use_case
-def apply_template(templates_dir, template_name: str, args, validate: bool = False):
+def apply_template(templates_dir, template_name: str, args, validate: bool = False,
+                   cancel_event=None):
     """Render `template_name` with `args` ("key=value" strings or a dict); optionally compile
-    the output. A malformed argument is `invalid_args`, anything else `template_error`."""
-    from boruna.assets.templates import TemplateArgsError, TemplateError
+    the output. A malformed argument is `invalid_args`, anything else `template_error`; a set
+    `cancel_event` (threading.Event) stops it between its steps (`cancelled`)."""
+    from boruna.assets.templates import TemplateArgsError, TemplateCancelled, TemplateError
     from boruna.assets.templates import apply_template as apply
 
     try:
-        return TemplateApplied(apply(templates_dir, template_name, args, validate=bool(validate)))
+        return TemplateApplied(apply(templates_dir, template_name, args, validate=bool(validate),
+                                     cancel_event=cancel_event))
     except TemplateArgsError as err:
         return Failure("invalid_args", err.message)
+    except TemplateCancelled as err:
+        return Failure("cancelled", err.message)
     except TemplateError as err:
         return TemplateFailure(err, templates_dir)
 
@@ -88,6 +93,8 @@ def template_list_tool(templates_dir) -> dict:
 
 
 @tool_boundary
-def template_apply_tool(templates_dir, template_name: str, args, validate: bool = False) -> dict:
+def template_apply_tool(templates_dir, template_name: str, args, validate: bool = False,
+                        cancel_event=None) -> dict:
     """See `apply_template`."""
-    return apply_template(templates_dir, template_name, args, validate).to_json()
+    return apply_template(templates_dir, template_name, args, validate,
+                          cancel_event=cancel_event).to_json()

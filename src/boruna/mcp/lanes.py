@@ -1,0 +1,114 @@
+"""Tool calls run on worker threads of the server's own, in two bounded lanes.
+
+A lane is a fixed set of long-lived worker threads, started with the server, and a bound on
+the calls waiting for one of them. A call beyond `workers + queue_limit` accepted calls of
+its lane is refused at once (`LaneBusy`), never queued without bound. The runs
+(`RUN_TOOLS`) take the run lane and every other tool the quick lane, so however many runs
+are in progress, a compile or a check is answered by a quick worker. A call leaves its lane
+when it is answered or cancelled: a cancelled call that has not started never starts, and a
+running one stops at its cancel event (the VM checks it every 1,024 steps).
+
+The transport (stdin, stdout) and the event loop never wait for a lane (`transport.py`).
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+import anyio
+import anyio.from_thread
+import anyio.lowlevel
+
+log = logging.getLogger("boruna.mcp")
+
+RUN_TOOLS = frozenset({"boruna_run", "boruna_run_sealed", "boruna_framework_test"})
+RUN_WORKERS, RUN_QUEUE = 4, 16
+QUICK_WORKERS, QUICK_QUEUE = 2, 64
+
+
+class LaneBusy(Exception):
+    """A call arrived while its lane already held `capacity` accepted calls."""
+
+    def __init__(self, lane: "Lane"):
+        super().__init__(lane.name)
+        self.lane = lane
+
+
+class _Job:
+    __slots__ = ("fn", "token", "done", "outcome", "dropped")
+
+    def __init__(self, fn, token):
+        self.fn = fn
+        self.token = token
+        self.done = anyio.Event()
+        self.outcome = None
+        self.dropped = False          # cancelled: a worker that has not begun it skips it
+
+    def finish(self, outcome) -> None:
+        self.outcome = outcome
+        self.done.set()
+
+
+class Lane:
+    """`await lane.run(fn)` runs `fn()` on one of the lane's workers and returns its value
+    (`fn` must not raise: its exceptions come back as the value)."""
+
+    def __init__(self, name: str, workers: int, queue_limit: int):
+        self.name = name
+        self.queue_limit = queue_limit
+        self.accepted = 0             # calls queued or running; touched by the event loop only
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.workers = 0
+        for number in range(1, workers + 1):
+            try:
+                threading.Thread(target=self._work, name=f"boruna-mcp-{name}-{number}",
+                                 daemon=True).start()
+            except RuntimeError:      # no room for another thread (an address-space limit)
+                log.warning("lane %s: started %d of %d workers", name, self.workers, workers)
+                break
+            self.workers += 1
+
+    @property
+    def capacity(self) -> int:
+        """Calls the lane accepts at once (none when not one worker could be started)."""
+        return self.workers + self.queue_limit if self.workers else 0
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job.dropped:
+                continue
+            try:
+                outcome = job.fn()
+            except BaseException as exc:  # noqa: BLE001 - a worker must survive anything
+                outcome = exc
+            try:
+                anyio.from_thread.run_sync(job.finish, outcome, token=job.token)
+            except Exception:             # the event loop has ended: nobody waits
+                log.debug("lane %s: answer not delivered", self.name, exc_info=True)
+
+    async def run(self, fn):
+        if self.accepted >= self.capacity:
+            raise LaneBusy(self)
+        self.accepted += 1
+        job = _Job(fn, anyio.lowlevel.current_token())
+        try:
+            self._jobs.put(job)
+            await job.done.wait()
+            return job.outcome
+        finally:
+            job.dropped = True
+            self.accepted -= 1
+
+
+class Lanes:
+    """The run lane and the quick lane."""
+
+    def __init__(self, run_workers: int = RUN_WORKERS, run_queue: int = RUN_QUEUE,
+                 quick_workers: int = QUICK_WORKERS, quick_queue: int = QUICK_QUEUE):
+        self.run = Lane("run", run_workers, run_queue)
+        self.quick = Lane("quick", quick_workers, quick_queue)
+
+    def for_tool(self, name: str) -> Lane:
+        return self.run if name in RUN_TOOLS else self.quick
