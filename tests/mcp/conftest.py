@@ -38,7 +38,8 @@ class RawServer:
                                      stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                      env=env, preexec_fn=preexec_fn)
         self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._pump_thread = threading.Thread(target=self._pump, daemon=True)
+        self._pump_thread.start()
 
     def _pump(self):
         for line in self.proc.stdout:
@@ -81,9 +82,11 @@ class RawServer:
         return init
 
     def close(self, timeout=30):
-        """Close stdin; the exit status and stderr."""
+        """Close stdin; the exit status and stderr (everything written to stdout is then
+        in `lines`)."""
         self.proc.stdin.close()
         status = self.proc.wait(timeout=timeout)
+        self._pump_thread.join(timeout=timeout)
         return status, self.proc.stderr.read()
 
 
