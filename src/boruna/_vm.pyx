@@ -13,7 +13,10 @@ Resource caps (all fail with a runtime error, never exhaust the host):
   a string at most MAX_STRING_BYTES (16 MiB of UTF-8); a list or map at most
   MAX_COLLECTION_LEN (1,000,000) elements; the live values reachable from the machine at most
   MAX_VALUE_MEMORY (256 MiB, measured by a walk triggered after each further
-  max(64 MiB, live size) of allocation; the event log and kept trace lines count too).
+  max(64 MiB, live size) of allocation; the event log and kept trace lines count too);
+  the work of builtins whose cost grows with their operands (`++`, replace, split, join,
+  contains, list and map copies, ...) at most `max_work` units (MAX_WORK, one unit per
+  character or element read or built), so a loop of cheap steps on huge values stops.
 Limits are checked cheaply: one compare per step against the next checkpoint (slice end,
 max_steps, or the next multiple of 1,024 steps, where the wall clock, cancellation and
 signals are looked at).
@@ -139,7 +142,8 @@ cdef extern from *:
     int bor_mul(int64_t a, int64_t b, int64_t *r)
 
 from boruna._vm_builtins import (
-    COLD_OPS, MAX_STRING_BYTES, MAX_COLLECTION_LEN, _check_str_len, _utf8_len, normalize_value,
+    COLD_OPS, MAX_STRING_BYTES, MAX_COLLECTION_LEN, MAX_WORK, WORK_INPUTS, WORK_RESULTS,
+    _check_str_len, _utf8_len, normalize_value,
 )
 
 cdef bint REC_FAST = False
@@ -344,6 +348,14 @@ cdef bint vals_equal(Val* a, Val* b) except -1:
     return values_equal(<object>a.o, <object>b.o)
 
 
+cdef inline int64_t work_size(object o):
+    """Work units of an operand or result: its characters or elements (0 for other values)."""
+    t = type(o)
+    if t is str or t is tuple or t is MapValue:
+        return len(o)
+    return 0
+
+
 cdef int64_t approx_size(object o):
     t = type(o)
     if t is str:
@@ -506,6 +518,8 @@ cdef class Machine:
     cdef int64_t alloc_bytes
     cdef int64_t next_walk
     cdef int64_t mem_cap
+    cdef readonly int64_t work
+    cdef readonly int64_t max_work
     cdef bint tracing
     cdef bint cancelled
     cdef bint started
@@ -566,7 +580,8 @@ cdef class Machine:
         self.nglobals = 0
 
     def __init__(self, module, *, gateway=None, max_steps=10_000_000, trace=False,
-                 max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY, trace_limit=TRACE_KEEP):
+                 max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY, trace_limit=TRACE_KEEP,
+                 max_work=MAX_WORK):
         if self.stack != NULL:
             raise RuntimeError("Machine is already initialised")
         self.module = module
@@ -586,6 +601,8 @@ cdef class Machine:
         self.alloc_bytes = 0
         self.mem_cap = max(0, int(max_value_memory))
         self.next_walk = min(C_WALK_MIN, self.mem_cap // 4)
+        self.work = 0
+        self.max_work = max(0, min(int(max_work), I64_MAX_C))
         self.cancelled = False
         self.started = False
         self.done = False
@@ -887,6 +904,17 @@ cdef class Machine:
         self.alloc_bytes += n
         if self.alloc_bytes >= self.next_walk:
             self._memory_walk()
+        return 0
+
+    cdef object _work_error(self):
+        return VmError(f"work limit exceeded: builtins processed more than {self.max_work} "
+                       "characters or elements", "work_limit")
+
+    cdef int _spend(self, int64_t n) except -1:
+        """Charge `n` work units; the work limit's VmError when they overrun `max_work`."""
+        self.work += n
+        if self.work > self.max_work:
+            raise self._work_error()
         return 0
 
     cdef int _memory_walk(self) except -1:
@@ -1443,6 +1471,10 @@ cdef class Machine:
                         err = verr.type_error("String", vtype_name(b))
                         break
                     n = PyUnicode_GET_LENGTH(<object>a.o) + PyUnicode_GET_LENGTH(<object>b.o)
+                    self.work += n
+                    if self.work > self.max_work:
+                        err = self._work_error()
+                        break
                     if n > C_MAX_STR_CHARS_FAST:
                         _check_str_len(_utf8_len(<object>a.o) + _utf8_len(<object>b.o))
                     o = PyUnicode_Concat(<object>a.o, <object>b.o)
@@ -1835,6 +1867,8 @@ cdef class Machine:
         if self.sp < n:
             raise verr.stack_underflow()
         args = [to_py(&s[self.sp - n + k]) for k in range(n)]
+        if tag in WORK_INPUTS:
+            self._spend(sum([work_size(a) for a in args]))
         for k in range(n):
             vclear(&s[self.sp - n + k])
         self.sp -= n
@@ -1842,6 +1876,8 @@ cdef class Machine:
         args = None
         from_py(&s[self.sp], res)
         self.sp += 1
+        if tag in WORK_RESULTS:
+            self._spend(work_size(res))
         self._charge(approx_size(res))
         if self.max_wall_ms_obj is not None or self.cancel_event is not None:
             # builtins can be slow (large strings and lists): check limits after each one

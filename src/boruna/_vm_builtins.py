@@ -3,7 +3,7 @@
 `COLD_OPS` maps an opcode tag to (operands popped, function); each function takes the popped
 values (first operand first) and returns the result or raises `VmError` with the reference's
 texts. Also home of the per-value size caps the VM enforces (`MAX_STRING_BYTES`,
-`MAX_COLLECTION_LEN`).
+`MAX_COLLECTION_LEN`) and of the work budget (`MAX_WORK`, `WORK_INPUTS`, `WORK_RESULTS`).
 """
 from __future__ import annotations
 
@@ -20,6 +20,10 @@ from boruna.core.values import (
 
 MAX_STRING_BYTES = 16 * 1024 * 1024
 MAX_COLLECTION_LEN = 1_000_000
+MAX_WORK = 1 << 33
+"""Work units one machine may spend in builtins whose cost grows with their operands: one
+unit per character of a string or element of a list or map the builtin reads or builds
+(`++` included). Steps are not affected; overrunning fails with kind `work_limit`."""
 
 _INT_RE = _re.compile(r"[+-]?[0-9]+\Z")
 _FLOAT_RE = _re.compile(
@@ -363,6 +367,15 @@ def _check_len(n):
     if n > MAX_COLLECTION_LEN:
         raise VmError(f"collection too large: {n} elements exceeds the limit of "
                       f"{MAX_COLLECTION_LEN} elements", "memory_limit")
+
+
+# builtins charged the size of their operands before running (they scan or copy them) ...
+WORK_INPUTS = frozenset({
+    0x83, 0x84, 0x85, 0x87, 0x8B, 0x8C, 0x8F, 0x90, 0x91, 0x92, 0x96, 0x97, 0x98, 0x99, 0x9A,
+    0x9B, 0x9D, 0x9E, 0xA1, 0xA2, 0xA4, 0xA5,
+})
+# ... and those charged the size of the value they built
+WORK_RESULTS = frozenset({0x8B, 0x8F, 0x90, 0x92, 0x9A, 0x9B, 0x9C})
 
 
 # opcode tag -> (number of operands popped, function)

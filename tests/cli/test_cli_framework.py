@@ -89,3 +89,28 @@ def test_failing_cycle_stops_with_exit_1(cli, tmp_path):
     as_json = cli("framework", "test", app, "-m", "a:2,b:0,c:1", "--json")
     assert as_json.code == 1
     assert as_json.out == render(framework_test_tool(FAILING, ["a:2", "b:0", "c:1"])) + "\n"
+
+
+BIG_STATE_APP = """type State { text: String }
+type Msg { tag: String, payload: Int }
+type Effect { kind: String, payload: String, callback_tag: String }
+type UpdateResult { state: State, effects: List<Effect> }
+type UINode { tag: String, text: String }
+fn init() -> State {
+    let mut s = "x"
+    let mut i = 0
+    while i < 21 { s = s ++ s
+        i = i + 1 }
+    State { text: s }
+}
+fn update(state: State, msg: Msg) -> UpdateResult { UpdateResult { state: state, effects: [] } }
+fn view(state: State) -> UINode { UINode { tag: "t", text: state.text } }
+"""
+
+
+def test_states_over_the_output_budget_are_refused_in_one_line(cli, tmp_path):
+    path = tmp_path / "big.ax"
+    path.write_text(BIG_STATE_APP)
+    result = cli("framework", "test", path, "-m", ",".join(["tick"] * 256))
+    assert (result.code, result.out) == (1, "")
+    assert result.err == "error: serialized output exceeded 16777216 bytes\n"

@@ -260,3 +260,27 @@ def test_long_trace_says_how_much_was_kept(cli, prog):
     assert lines[0] == "--- Trace (first 500 of 1858 entries) ---"
     assert len([line for line in lines if line.startswith("  [")]) == 500
     assert lines[-2:] == ["55", "steps: 1859"]
+
+
+SHARED_2_MIB = """fn main() -> List<String> {
+    let mut s = "x"
+    let mut i = 0
+    while i < 21 { s = s ++ s
+        i = i + 1 }
+    let mut l = []
+    let mut j = 0
+    while j < 256 { l = list_push(l, s)
+        j = j + 1 }
+    l
+}
+"""
+
+
+def test_a_result_over_the_output_budget_is_refused_in_one_line(cli, prog):
+    path = prog(SHARED_2_MIB)
+    result = cli("run", path)
+    assert (result.code, result.out) == (1, "")
+    assert result.err == "error: serialized output exceeded 16777216 bytes\n"
+    as_json = cli("run", "--json", path)
+    assert as_json.code == 1
+    assert json.loads(as_json.out)["error_kind"] == "limit_exceeded"

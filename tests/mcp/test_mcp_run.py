@@ -209,3 +209,27 @@ def test_null_optional_arguments_mean_omitted(mcp_server):
     assert _run(mcp_server, source=ADD, policy=None, trace=None, limits=None,
                 output_schema=None) == {"success": True, "protocol_version": 1, "result": 3,
                                         "steps": 5, "ui_output": []}
+
+
+SHARED_2_MIB = """fn main() -> List<String> {
+    let mut s = "x"
+    let mut i = 0
+    while i < 21 { s = s ++ s
+        i = i + 1 }
+    let mut l = []
+    let mut j = 0
+    while j < 256 { l = list_push(l, s)
+        j = j + 1 }
+    l
+}
+"""
+
+
+def test_an_amplified_result_is_limit_exceeded_and_the_server_keeps_serving(mcp_server):
+    payload, text = mcp_server.call("boruna_run", {"source": SHARED_2_MIB})
+    assert payload == {"success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+                       "message": "serialized output exceeded 16777216 bytes",
+                       "limit_kind": "output_bytes", "limit": 16777216,
+                       "phase": "serialization", "steps": 3620}
+    assert len(text) < 1000
+    assert mcp_server.call("boruna_run", {"source": ADD})[0]["result"] == 3

@@ -89,3 +89,61 @@ def test_a_fast_run_reports_its_first_and_last_slices_only():
     assert response == run_tool(source) and response["steps"] == 720_015
     assert calls[0] == 100_000 and calls[-1] == 700_000
     assert calls == sorted(set(calls)) and all(s % 100_000 == 0 for s in calls)
+
+
+# ------------------------------------------------------------------ default limits (#15)
+
+ENDLESS = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
+
+REPLACE_LOOP = """fn main() -> Int {
+    let mut s = "x"
+    let mut i = 0
+    while i < 23 { s = s ++ s
+        i = i + 1 }
+    let mut n = 0
+    while n < 10000000 { s = __builtin_string_replace(s, "y", "z")
+        n = n + 1 }
+    n
+}
+"""
+
+QUADRATIC_CONCAT = """fn main() -> Int {
+    let mut s = ""
+    let mut n = 0
+    while n < 10000000 { s = s ++ "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdef"
+        n = n + 1 }
+    n
+}
+"""
+
+WORK_MESSAGE = "work limit exceeded: builtins processed more than 8589934592 characters or elements"
+
+
+def _work_limit(steps):
+    return {"success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+            "message": WORK_MESSAGE, "limit_kind": "work", "limit": 2**33,
+            "phase": "execution", "steps": steps}
+
+
+def test_a_replace_loop_on_an_8_mib_string_stops_at_the_work_limit():
+    assert run_tool(REPLACE_LOOP) == _work_limit(7457)
+
+
+def test_a_quadratic_concat_loop_stops_at_the_work_limit():
+    response = run_tool(QUADRATIC_CONCAT)
+    assert response == _work_limit(response["steps"])
+    assert response["steps"] < 1_000_000
+
+
+def test_runs_have_a_default_wall_clock(monkeypatch):
+    import boruna.service.running as running
+
+    assert running.DEFAULT_MAX_WALL_MS == 30_000
+    monkeypatch.setattr(running, "DEFAULT_MAX_WALL_MS", 50)
+    response = run_tool(ENDLESS, max_steps=2**62)
+    assert {k: v for k, v in response.items() if k != "steps"} == {
+        "success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+        "message": "wall-clock execution limit of 50 ms exceeded", "limit_kind": "wall_ms",
+        "limit": 50, "phase": "execution"}
+    assert run_tool(ENDLESS, max_steps=5000, limits={"max_wall_ms": 2**40})["message"] == \
+        "max execution steps exceeded (5000)"

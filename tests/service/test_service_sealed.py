@@ -2,8 +2,8 @@
 import hashlib
 import json
 
-from boruna.service import run_sealed_tool
-from boruna.service.sealed import canonical_log, first_divergence
+from boruna.service import render, run_sealed_tool
+from boruna.service.sealed import canonical_log, first_divergence, log_digest
 
 PURE = "fn main() -> Int {\n    1 + 2\n}\n"
 WITH_INPUT = """fn main() -> Int !{step.input} {
@@ -72,3 +72,61 @@ def test_first_divergence_names_the_event():
     assert first_divergence(a, a) is None
     assert first_divergence(a, b).startswith("event 0 differs: ")
     assert first_divergence(a, a + b) == "event count differs: original 1 vs replay 2"
+
+
+NESTED_1000 = """fn main() -> Int {
+    let mut l = [0]
+    let mut i = 0
+    while i < 1000 {
+        l = [l]
+        i = i + 1
+    }
+    emit l
+    0
+}
+"""
+
+
+def _nested(depth):
+    value = [0]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_log_nested_1000_deep_is_sealed_like_boruna_run_handles_it():
+    response = run_sealed_tool(NESTED_1000)
+    assert response["success"] is True and response["result"] == 0
+    assert response["replay_verified"] is True and response["replay_divergence_reason"] is None
+    events = [{"event": "ui_emit", "tree": _nested(1000)}]
+    text = canonical_log(2, events)          # compared as text: `==` on the lists recurses
+    assert response["event_count"] == 1
+    assert canonical_log(2, response["event_log"]["events"]) == text
+    assert response["event_log_sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    assert render(response).startswith('{\n  "success": true,\n  "protocol_version": 1,')
+
+
+def test_log_digest_equals_the_digest_of_the_canonical_log():
+    events = [{"event": "cap_call", "capability": "c", "args": ["é", 1.5]},
+              {"event": "ui_emit", "tree": {"b": [], "a": None}}]
+    for log in ([], events[:1], events):
+        assert log_digest(2, log) == hashlib.sha256(canonical_log(2, log).encode()).hexdigest()
+
+
+def test_first_divergence_of_deep_events():
+    a = [{"event": "ui_emit", "tree": _nested(5000)}]
+    b = [{"event": "ui_emit", "tree": _nested(4999)}]
+    assert first_divergence(a, [dict(a[0])]) is None
+    assert first_divergence(a, b).startswith('event 0 differs: original {"event":"ui_emit"')
+
+
+def test_sealed_runs_have_the_default_wall_clock(monkeypatch):
+    import boruna.service.sealed as sealed
+
+    monkeypatch.setattr(sealed, "DEFAULT_MAX_WALL_MS", 50)
+    response = run_sealed_tool("fn main() -> Int {\n    while true {\n    }\n    0\n}\n",
+                               max_steps=2**62)
+    assert {k: v for k, v in response.items() if k != "steps"} == {
+        "success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+        "message": "wall-clock execution limit of 50 ms exceeded", "limit_kind": "wall_ms",
+        "limit": 50, "phase": "execution"}

@@ -1,7 +1,10 @@
 """boruna_workflow_validate and the template tools through the service layer."""
 import json
+from pathlib import Path
 
 from boruna.service import template_apply_tool, template_list_tool, workflow_validate_tool
+
+REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def _workflow(steps, edges, **extra):
@@ -93,3 +96,36 @@ def test_template_apply_honours_a_set_cancel_event(tmp_path):
                                    validate=True, cancel_event=stop)
     assert response == {"success": False, "protocol_version": 1, "error_kind": "cancelled",
                         "message": "execution cancelled"}
+
+
+def _bomb_args():
+    """Arguments that reference each other: `entity_name` = ten `{{g1}}`, `g1` = ten
+    `{{g2}}`, ... Expanded recursively each `{{entity_name}}` would be 10^8 copies of `g8`."""
+    args = ["entity_name=" + "{{g1}}" * 10]
+    args += [f"g{k}=" + "{{g%d}}" % (k + 1) * 10 for k in range(1, 8)]
+    return args + ["g8=BOOM"]
+
+
+def test_template_apply_substitutes_once_so_the_nested_args_bomb_stays_small():
+    args = _bomb_args()
+    request = json.dumps({"template_name": "offline-sync", "args": args})
+    assert len(request) == 599          # the issue's bomb was a 567-byte request
+    response = template_apply_tool(REPO_TEMPLATES, "offline-sync", args)
+    assert response["success"] is True
+    source = response["source"]
+    assert "// Entity: " + "{{g1}}" * 10 in source
+    assert "{{g2}}" not in source and "BOOM" not in source
+    assert len(source.encode()) < 20_000
+
+
+def test_template_apply_caps_the_rendered_size(tmp_path):
+    root = tmp_path / "templates"
+    (root / "big").mkdir(parents=True)
+    (root / "big" / "template.json").write_text(json.dumps({
+        "name": "big", "version": "1", "description": "", "dependencies": [],
+        "capabilities": [], "args": {}}))
+    (root / "big" / "app.ax.template").write_text("{{a}}" * 1000)
+    assert template_apply_tool(root, "big", ["a=" + "x" * 1048])["success"] is True
+    assert template_apply_tool(root, "big", ["a=" + "x" * 1049]) == {
+        "success": False, "protocol_version": 1, "error_kind": "template_error",
+        "message": "rendered template exceeds 1048576 bytes"}

@@ -114,9 +114,9 @@ def test_tp12_extra_args_are_ignored():
 
 # ------------------------------------------------------------------ synthetic directories
 
-def test_tp14_sequential_substitution_in_sorted_key_order(tmp_path):
+def test_tp14_single_pass_substitution_never_expands_inserted_values(tmp_path):
     make_template(tmp_path, "t", "{{a}}|{{b}}")
-    assert apply_template(tmp_path, "t", ["a={{b}}", "b=X"]).source == "X|X"
+    assert apply_template(tmp_path, "t", ["a={{b}}", "b=X"]).source == "{{b}}|X"
     assert apply_template(tmp_path, "t", ["b={{a}}", "a=X"]).source == "X|{{a}}"
 
 

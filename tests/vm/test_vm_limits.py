@@ -317,3 +317,43 @@ def test_kept_trace_lines_count_toward_the_memory_cap():
     assert m.run() == _vm.FAILED
     assert m.error == "memory limit exceeded: live values use more than 1048576 bytes"
     assert len(m.trace) < 20_000
+
+
+# ------------------------------------------------------------------ the work budget
+
+CONCAT_THEN_REPLACE = ('fn main() -> String {\n    let a = "abc" ++ "defgh"\n'
+                       '    __builtin_string_replace(a, "c", "CC")\n}\n')
+
+
+@pytest.mark.parametrize("max_work, ok, steps, work", [
+    (28, True, 10, 28),      # ++ reads/builds 8 chars; replace reads 8 + 1 + 2, builds 9
+    (27, False, 8, 28),      # the replace result overruns
+    (18, False, 8, 19),      # the replace operands overrun, before it runs
+    (7, False, 3, 8),        # the ++ overruns, before it runs
+])
+def test_work_budget_charges_builtins_by_operand_and_result_size(max_work, ok, steps, work):
+    m = _vm.Machine(compile_source(CONCAT_THEN_REPLACE), max_work=max_work)
+    m.run()
+    assert (m.steps, m.work) == (steps, work)
+    if ok:
+        assert m.result == "abCCdefgh" and m.error is None
+    else:
+        assert m.error == (f"work limit exceeded: builtins processed more than {max_work} "
+                           "characters or elements")
+        assert m.error_kind == "work_limit"
+
+
+def test_work_budget_leaves_step_counts_alone():
+    m = _vm.Machine(compile_source(CONCAT_THEN_REPLACE))
+    m.run()
+    assert (m.result, m.steps, m.work, m.max_work) == ("abCCdefgh", 10, 28, 1 << 33)
+    assert run(CONCAT_THEN_REPLACE).steps == 10
+
+
+def test_constant_time_builtins_cost_no_work():
+    src = ('fn main() -> Int {\n    let xs = [1, 2, 3]\n'
+           '    list_len(xs) + list_get(xs, 0)\n}\n')
+    m = _vm.Machine(compile_source(src), max_work=0)
+    m.run()
+    assert (m.result, m.error, m.work) == (4, None, 0)
+

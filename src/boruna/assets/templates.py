@@ -9,6 +9,7 @@ A template name can never reach outside the templates directory.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -20,6 +21,9 @@ from boruna.core.paths import is_entry_name, is_file, is_inside
 MANIFEST_FILE = "template.json"
 TEMPLATE_FILE = "app.ax.template"
 VALIDATE_MODULE_NAME = "template_output"
+MAX_RENDERED_BYTES = 1_048_576
+"""The largest rendered template (UTF-8 bytes): the source limit of the tools that would
+take it."""
 
 
 NOT_FOUND = "not_found"
@@ -273,11 +277,34 @@ def check_template_name(name: Any) -> str:
     return name
 
 
+def _utf8_size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
 def render(text: str, values: dict[str, str]) -> str:
-    """Replace `{{key}}` for each key in sorted order, sequentially (§5.2 step 5)."""
-    for key in sorted(values):
-        text = text.replace("{{" + key + "}}", values[key])
-    return text
+    """Replace every `{{key}}` placeholder of `text` in one left-to-right pass (a key that
+    sorts first wins where two match at one place). Inserted values are never scanned again,
+    so a value containing `{{other}}` stays literal. TemplateError when the result would
+    exceed MAX_RENDERED_BYTES; nothing past that size is built."""
+    pieces: list[str] = []
+    size = 0
+    pos = 0
+
+    def add(piece: str) -> None:
+        nonlocal size
+        size += _utf8_size(piece)
+        if size > MAX_RENDERED_BYTES:
+            raise TemplateError(f"rendered template exceeds {MAX_RENDERED_BYTES} bytes")
+        pieces.append(piece)
+
+    if values:
+        pattern = re.compile("|".join(re.escape("{{" + key + "}}") for key in sorted(values)))
+        for match in pattern.finditer(text):
+            add(text[pos:match.start()])
+            add(values[match.group()[2:-2]])
+            pos = match.end()
+    add(text[pos:])
+    return "".join(pieces)
 
 
 def _read_template_file(root: Path, name: str, path: Path, missing: str, label: str,

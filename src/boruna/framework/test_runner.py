@@ -69,13 +69,16 @@ def run_app_test(source_or_module, messages: Union[str, list[str]],
                  policy: Union[AppPolicy, dict, None] = None,
                  max_steps: int = DEFAULT_MAX_STEPS, libs_dir=None,
                  max_cycles: int = MAX_CYCLES, max_wall_ms: Optional[int] = None,
-                 cancel_event=None, max_total_steps: Optional[int] = None) -> AppTestResult:
+                 cancel_event=None, max_total_steps: Optional[int] = None,
+                 budget=None) -> AppTestResult:
     """Run the App (source text or compiled Module) through `messages`.
 
     `messages` is a list of `"tag:payload"` strings or the CLI's comma-separated string.
     `policy` overrides the App's own `policies()`; `max_steps` bounds every VM call,
     `max_total_steps` and `max_wall_ms` the whole run; `cancel_event` (a threading.Event)
-    stops it. A run ended by one of these keeps the exception in `stopped_by`.
+    stops it. A run ended by one of these keeps the exception in `stopped_by`. `budget`
+    (with `charge(n)`, e.g. `service.output_budget.OutputBudget`) is charged for every
+    encoded state and UI tree; what it raises propagates.
     Raises `CompileError` for source that does not compile.
     """
     module = _module_of(source_or_module, libs_dir)
@@ -86,7 +89,7 @@ def run_app_test(source_or_module, messages: Union[str, list[str]],
                          cancel_event=cancel_event, max_total_steps=max_total_steps)
     except FrameworkError as exc:
         return AppTestResult(ok=False, error=exc.message, stopped_by=_stop_reason(exc))
-    brief = lambda value: format_value_brief(value, module)     # noqa: E731
+    brief = lambda value: format_value_brief(value, module, budget)     # noqa: E731
     result = AppTestResult(ok=True, init_state=brief(app.state), started=True)
     for position, raw in enumerate(items, start=1):
         tag, payload = parse_message(raw)

@@ -31,7 +31,7 @@ class RunOutcome:
     trace: list = field(default_factory=list)
     trace_truncated: bool = False
     error: Optional[str] = None
-    error_kind: Optional[str] = None      # "runtime_error" | "wall_time" | "cancelled" | None
+    error_kind: Optional[str] = None      # "runtime_error" | "wall_time" | "work_limit" | "cancelled" | None
     module: Optional[Module] = None
     capabilities_called: list = field(default_factory=list)
     vm_error: Any = None                  # the VmError object, for callers that branch on kind
@@ -48,6 +48,8 @@ def _error_kind(kind: Optional[str]) -> str:
         return "wall_time"
     if kind == "cancelled":
         return "cancelled"
+    if kind == "work_limit":
+        return "work_limit"
     return "runtime_error"
 
 

@@ -6,6 +6,11 @@ variant's declared NAME, looked up in `module.types[type_id]` (seed contract);
 without a module or a matching enum type it falls back to the integer index.
 Non-finite floats become None (JSON null). Both encoders are iterative, so deep
 values never hit Python's recursion limit.
+
+Given a `budget` (an object with `charge(n)`, such as `service.output_budget.OutputBudget`),
+the encoder charges every JSON node it builds a lower bound of that node's JSON size before
+building it; `charge` raises to stop the encoding. A value that shares one part in many
+places (a list of 256 references to one large list) is thus never built past the budget.
 """
 from __future__ import annotations
 
@@ -37,22 +42,59 @@ def variant_label(module, type_id: int, variant: int):
     return variant
 
 
-def _encode(value: Any, module, brief: bool):
+def _node_size(v, t) -> int:
+    """A lower bound of the JSON size of `v`'s own node (its children are charged apart)."""
+    if t is str:
+        return len(v) + 2
+    if t is MapValue or isinstance(v, dict):
+        return len(v) + 1
+    if t is Record:
+        return len(v.fields) + 1
+    if t is Some or t is Ok or t is Err or t is Enum:
+        return 7
+    return 1
+
+
+def _encode(value: Any, module, brief: bool, budget=None):
     root: list = [None]
     work: list = [(value, root, 0)]
     pop, push = work.pop, work.append
+    charge = None if budget is None else budget.charge
     while work:
         v, target, key = pop()
         t = type(v)
+        if t is tuple or t is list:
+            # scalar items are copied here; containers (and floats, which may become
+            # null) get a second, indexed pass. The charge: brackets, commas and one byte
+            # per scalar item (plus a string's length); a container is charged when popped.
+            out = list(v)
+            target[key] = out
+            size = 2 * len(v) + 1
+            indexed = False
+            for item in v:
+                ti = type(item)
+                if ti is str:
+                    size += len(item) + 1
+                elif not (ti is int or ti is bool or item is None):
+                    indexed = True
+            if indexed:
+                for i, item in enumerate(v):
+                    ti = type(item)
+                    if ti is float:
+                        if not math.isfinite(item):
+                            out[i] = None
+                    elif not (ti is int or ti is str or ti is bool or item is None):
+                        size -= 1
+                        push((item, out, i))
+            if charge is not None:
+                charge(size)
+            continue
+        if charge is not None:
+            charge(_node_size(v, t))
         if t is int or t is str or t is bool or v is None:
             target[key] = v
         elif t is float:
             target[key] = v if math.isfinite(v) else None
-        elif t is tuple or t is list:
-            out = [None] * len(v)
-            target[key] = out
-            for i, item in enumerate(v):
-                push((item, out, i))
         elif t is OptNone:
             target[key] = "None" if brief else {"option": "None"}
         elif t is Some or t is Ok or t is Err:
@@ -96,12 +138,12 @@ def _encode(value: Any, module, brief: bool):
     return root[0]
 
 
-def format_value(value: Any, module: Optional[Any] = None):
+def format_value(value: Any, module: Optional[Any] = None, budget=None):
     """The `boruna_run` / `boruna_run_sealed` encoding of a value (mcp.md §2.5)."""
-    return _encode(value, module, False)
+    return _encode(value, module, False, budget)
 
 
-def format_value_brief(value: Any, module: Optional[Any] = None):
+def format_value_brief(value: Any, module: Optional[Any] = None, budget=None):
     """The `boruna_framework_test` encoding: `"None"`, `{"Some": v}`, records as
     plain arrays, enums as `{"payload": p, "variant": "Tag"}`."""
-    return _encode(value, module, True)
+    return _encode(value, module, True, budget)

@@ -1,7 +1,8 @@
 """The response envelope every tool shares: `success` first, `protocol_version: 1` second.
 
 `ok(...)`/`fail(...)` build insertion-ordered dicts; `render(response)` turns one into the
-pretty-printed JSON text that MCP and `boruna ... --json` print.
+pretty-printed JSON text that MCP and `boruna ... --json` print, within the output budget
+(DEFAULT_MAX_OUTPUT_BYTES): a larger response is replaced by the `limit_exceeded` response.
 """
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import re
 import secrets
 from typing import Any
 
-from boruna.service.json_text import deeper_than
+from boruna.service.json_text import deeper_than, json_size
 
 PROTOCOL_VERSION = 1
 """Wire-format version of the envelope (bumped only on a breaking shape change)."""
+
+DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+"""The output budget of every tool: bytes of the rendered response text (16 MiB)."""
 
 
 def ok(**fields: Any) -> dict:
@@ -36,6 +40,13 @@ def fail(error_kind: str | None = None, message: str | None = None, **fields: An
         response["message"] = message
     response.update(fields)
     return response
+
+
+def output_limit_failure(limit: int, steps=None) -> dict:
+    """The `limit_exceeded` response for output over `limit` bytes (`steps` when known)."""
+    fields = {} if steps is None else {"steps": steps}
+    return fail("limit_exceeded", f"serialized output exceeded {limit} bytes",
+                limit_kind="output_bytes", limit=limit, phase="serialization", **fields)
 
 
 PRETTY_DEPTH = 64
@@ -75,8 +86,13 @@ def _render_carefully(response: Any) -> str:
     return marker.sub(lambda m: raw[int(m.group(1))], text)
 
 
-def render(response: Any) -> str:
+def render(response: Any, max_bytes: int = DEFAULT_MAX_OUTPUT_BYTES) -> str:
     """Pretty JSON (indent 2, raw non-ASCII, insertion key order); non-finite floats -> null.
+
+    When the text would exceed `max_bytes` bytes it is not built: the answer is then the
+    `limit_exceeded` / `output_bytes` response (carrying the response's `steps`, if any).
+    The size is measured first, without building anything, and the measuring stops at the
+    budget, so shared or repeated parts cost no more than the budget allows.
 
     Never raises for JSON-shaped input: very deep values are printed compactly below
     PRETTY_DEPTH levels. The depth is measured first, so the recursive encoder never meets
@@ -85,6 +101,9 @@ def render(response: Any) -> str:
     a JSON argument) is written as the escape `\\ud800`, never as raw text no transport
     could encode.
     """
+    if json_size(response, max_bytes, PRETTY_DEPTH) is None:
+        steps = response.get("steps") if isinstance(response, dict) else None
+        response = output_limit_failure(max_bytes, steps if type(steps) is int else None)
     if deeper_than(response, PRETTY_DEPTH):
         text = _render_carefully(response)
     else:

@@ -8,7 +8,8 @@ from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
 from boruna.service.errors import MAX_SOURCE_BYTES, guard_source
-from boruna.service.results import Failure, use_case
+from boruna.service.output_budget import OutputBudget, OutputLimitExceeded, output_limit_failure
+from boruna.service.results import Failure, failure_of, use_case
 from boruna.service.vm import vm_missing
 
 APP_MODULE_NAME = "app"
@@ -79,7 +80,8 @@ def framework_test(source: str, messages, libs_dir=None,
 
     The whole run is bounded by `max_total_steps` VM steps and `max_wall_ms` of wall clock
     (`limit_exceeded`, `limit_kind` `total_steps` or `wall_ms`); a set `cancel_event`
-    (threading.Event) stops it (`cancelled`).
+    (threading.Event) stops it (`cancelled`). The encoded states and UI trees share one
+    output budget (`limit_exceeded` / `output_bytes` when they overrun it).
     """
     from boruna.compiler import compile_source
     from boruna.framework import run_app_test
@@ -94,8 +96,12 @@ def framework_test(source: str, messages, libs_dir=None,
     missing = vm_missing()
     if missing is not None:
         return Failure("framework_error", missing)
-    result = run_app_test(module, list(messages), cancel_event=cancel_event,
-                          max_total_steps=max_total_steps, max_wall_ms=max_wall_ms)
+    try:
+        result = run_app_test(module, list(messages), cancel_event=cancel_event,
+                              max_total_steps=max_total_steps, max_wall_ms=max_wall_ms,
+                              budget=OutputBudget())
+    except OutputLimitExceeded as exc:
+        return failure_of(output_limit_failure(exc.limit))
     if isinstance(result.stopped_by, FrameworkLimit):
         return Failure("limit_exceeded", result.error, {
             "limit_kind": result.stopped_by.kind, "limit": result.stopped_by.limit,

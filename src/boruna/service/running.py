@@ -3,6 +3,11 @@
 Checks run in the reference's order: `limits.max_memory_mb` → compile → policy → execute →
 output budget → output schema. A run driven in progress slices reports exactly the same
 `steps` and result as one run in a single go.
+
+`run_tool` (the MCP tool) gives a run without `limits.max_wall_ms` DEFAULT_MAX_WALL_MS of
+wall clock. The output budget is `limits.max_output_bytes` (compact JSON of `result` plus
+every UI tree) when it is lower than DEFAULT_MAX_OUTPUT_BYTES, which bounds the encoding of
+every run (and `envelope.render` every response) anyway.
 """
 from __future__ import annotations
 
@@ -14,7 +19,10 @@ from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
 from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
-from boruna.service.output_budget import exceeds_budget
+from boruna.service.output_budget import (
+    DEFAULT_MAX_OUTPUT_BYTES, OutputBudget, OutputLimitExceeded, exceeds_budget,
+    output_limit_failure,
+)
 from boruna.service.output_schema import check_output
 from boruna.service.policy_argument import PolicyFile, PolicyRejected, resolve_policy
 from boruna.service.results import Failure, failure_of, use_case
@@ -24,6 +32,9 @@ DEFAULT_MAX_STEPS = 10_000_000
 PROGRESS_SLICE = 100_000
 TRACE_LIMIT = 500
 U64_MAX = 2**64 - 1
+DEFAULT_MAX_WALL_MS = 30_000
+"""The wall clock of an MCP run (`boruna_run` without `limits.max_wall_ms`, each of
+`boruna_run_sealed`'s two runs, a whole `boruna_framework_test`)."""
 
 MEMORY_LIMIT_MESSAGE = (
     "max_memory_mb is reserved for a future release and is not enforced in 0.3.x. Setting it "
@@ -112,12 +123,23 @@ class ProgressRelay:
         self.on_progress(steps, progress_message(self.recorder.drain()))
 
 
+def work_limit_failure(error, steps: int) -> dict:
+    """`limit_exceeded` / `work` from the VM's work-limit error."""
+    from boruna._vm_builtins import MAX_WORK
+
+    return fail("limit_exceeded", error, limit_kind="work", limit=MAX_WORK, phase="execution",
+                steps=steps)
+
+
 def runtime_failure(outcome, max_wall_ms) -> dict:
-    """`runtime_error` (or `limit_exceeded` for the wall clock) from a failed run."""
+    """`runtime_error` (or `limit_exceeded` for the wall clock and the work limit) from a
+    failed run."""
     if outcome.error_kind == "wall_time":
         return fail("limit_exceeded", f"wall-clock execution limit of {max_wall_ms} ms exceeded",
                     limit_kind="wall_ms", limit=max_wall_ms, phase="execution",
                     steps=outcome.steps)
+    if outcome.error_kind == "work_limit":
+        return work_limit_failure(outcome.error, outcome.steps)
     if outcome.error_kind == "cancelled":
         return fail("cancelled", "execution cancelled", steps=outcome.steps)
     return fail("runtime_error", outcome.error, steps=outcome.steps)
@@ -152,6 +174,15 @@ class RunResult:
         from boruna.service.encoding import format_value
 
         return [format_value(tree, self.module) for tree in self.outcome.ui_output]
+
+    def encode(self, budget) -> None:
+        """Compute `result_json` and `ui_output_json` charging `budget` (an OutputBudget,
+        which raises OutputLimitExceeded once they pass it)."""
+        from boruna.service.encoding import format_value
+
+        self.result_json = format_value(self.outcome.result, self.module, budget)
+        self.ui_output_json = [format_value(tree, self.module, budget)
+                               for tree in self.outcome.ui_output]
 
     def to_json(self) -> dict:
         outcome = self.outcome
@@ -210,11 +241,12 @@ class RunRequest:
     @classmethod
     def of(cls, source: str | None = None, policy=None, max_steps=None, trace=False,
            limits=None, output_schema=None, libs_dir=None, *, bytecode: bytes | None = None,
-           name: str | None = "module", source_limit: int | None = MAX_SOURCE_BYTES):
+           name: str | None = "module", source_limit: int | None = MAX_SOURCE_BYTES,
+           default_wall_ms: int | None = None):
         """`policy`: None/"allow-all"/"deny-all"/Policy object or dict, or a `PolicyFile`.
-        `limits`: dict (or attribute holder) with `max_wall_ms`, `max_output_bytes`;
-        `max_memory_mb` is refused by the run. `bytecode` is a `.axbc` image to run instead
-        of `source`."""
+        `limits`: dict (or attribute holder) with `max_wall_ms` (else `default_wall_ms`),
+        `max_output_bytes`; `max_memory_mb` is refused by the run. `bytecode` is a `.axbc`
+        image to run instead of `source`."""
         if bytecode is None:
             guard_source(source, source_limit)
         steps_cap = check_max_steps(max_steps)
@@ -229,8 +261,10 @@ class RunRequest:
                 resolved, refused = resolve_policy(policy), None
             except PolicyRejected as rejected:
                 resolved, refused = None, failure_of(rejected.response)
-        return cls(source, bytecode, steps_cap, bool(trace),
-                   None if memory else _limit(limits, "max_wall_ms"),
+        wall_ms = None if memory else _limit(limits, "max_wall_ms")
+        if wall_ms is None and not memory:
+            wall_ms = default_wall_ms
+        return cls(source, bytecode, steps_cap, bool(trace), wall_ms,
                    None if memory else _limit(limits, "max_output_bytes"), memory,
                    resolved, refused, first, output_schema, libs_dir,
                    "module" if name is None else name)
@@ -276,11 +310,16 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
     ran = RunResult(outcome, module, request.trace, max_wall_ms)
     if not outcome.ok:
         return ran
+    cap = DEFAULT_MAX_OUTPUT_BYTES
+    if max_output_bytes is not None and max_output_bytes < cap:
+        cap = max_output_bytes
+    try:
+        ran.encode(OutputBudget(cap))
+    except OutputLimitExceeded:
+        return failure_of(output_limit_failure(cap, outcome.steps))
     if max_output_bytes is not None and exceeds_budget(max_output_bytes, ran.result_json,
                                                        ran.ui_output_json):
-        return Failure("limit_exceeded", f"serialized output exceeded {max_output_bytes} bytes",
-                       {"limit_kind": "output_bytes", "limit": max_output_bytes,
-                        "phase": "serialization", "steps": outcome.steps})
+        return failure_of(output_limit_failure(max_output_bytes, outcome.steps))
     if request.output_schema is not None:
         from boruna.core.deep_stack import call_deep
 
@@ -298,6 +337,8 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
 @tool_boundary
 def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
              output_schema=None, libs_dir=None, on_progress=None, cancel_event=None) -> dict:
-    """The `boruna_run` response for `source`; see `run`."""
-    request = RunRequest.of(source, policy, max_steps, trace, limits, output_schema, libs_dir)
+    """The `boruna_run` response for `source`; see `run`. Without `limits.max_wall_ms` the
+    run has DEFAULT_MAX_WALL_MS of wall clock."""
+    request = RunRequest.of(source, policy, max_steps, trace, limits, output_schema, libs_dir,
+                            default_wall_ms=DEFAULT_MAX_WALL_MS)
     return run(request, on_progress, cancel_event).to_json()

@@ -4,6 +4,10 @@ The program runs once under the mock handler, recording its event log; it then r
 with a replay handler serving the recorded capability results, and the two logs must match
 event for event. The seal is the SHA-256 of the full canonical log (compact JSON, sorted
 keys, values in the `boruna_run` encoding) — a replay proof, not a signed evidence bundle.
+
+The MCP tool gives each run DEFAULT_MAX_WALL_MS of wall clock. The encoded result and event
+log share one output budget (DEFAULT_MAX_OUTPUT_BYTES); logs are compared and digested one
+event's canonical text at a time (iteratively, so values nested at any depth are handled).
 """
 from __future__ import annotations
 
@@ -12,9 +16,11 @@ import json
 
 from boruna.service.boundary import tool_boundary
 from boruna.service.errors import guard_source
+from boruna.service.json_text import compact_json, deeper_than
+from boruna.service.output_budget import OutputBudget, OutputLimitExceeded, output_limit_failure
 from boruna.service.policy_argument import PolicyRejected, resolve_policy
 from boruna.service.results import Success, failure, failure_of, use_case
-from boruna.service.running import check_max_steps
+from boruna.service.running import DEFAULT_MAX_WALL_MS, check_max_steps, work_limit_failure
 from boruna.service.vm import vm_missing
 
 EVENT_LOG_LIMIT = 1000
@@ -29,16 +35,17 @@ SEAL_NOTE = (
 _VALUE_FIELDS = ("args", "result", "payload", "tree")
 
 
-def encode_event(event: dict, module) -> dict:
-    """One event with its runtime values in the `boruna_run` JSON encoding."""
+def encode_event(event: dict, module, budget=None) -> dict:
+    """One event with its runtime values in the `boruna_run` JSON encoding (charged to
+    `budget`, an OutputBudget, when given)."""
     from boruna.service.encoding import format_value
 
     out = {}
     for key, value in event.items():
         if key == "args":
-            out[key] = [format_value(v, module) for v in value]
+            out[key] = [format_value(v, module, budget) for v in value]
         elif key in _VALUE_FIELDS:
-            out[key] = format_value(value, module)
+            out[key] = format_value(value, module, budget)
         else:
             out[key] = value
     return out
@@ -46,17 +53,37 @@ def encode_event(event: dict, module) -> dict:
 
 def canonical_log(version: int, events: list[dict]) -> str:
     """The digested form of a log: compact JSON with sorted keys."""
-    from boruna.service.json_text import compact_json
-
     return compact_json({"version": version, "events": events}, sort_keys=True)
 
 
+def _canonical(event: dict) -> str:
+    return compact_json(event, sort_keys=True)
+
+
+def log_digest(version: int, events: list[dict]) -> str:
+    """Hex SHA-256 of `canonical_log(version, events)`, fed one event at a time."""
+    digest = hashlib.sha256(b'{"events":[')
+    for index, event in enumerate(events):
+        if index:
+            digest.update(b",")
+        digest.update(_canonical(event).encode("utf-8", "surrogatepass"))
+    digest.update(f'],"version":{json.dumps(version)}}}'.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _shown(event: dict) -> str:
+    """An event as the divergence message quotes it (compact when deeply nested)."""
+    if deeper_than(event, 200):
+        return _canonical(event)
+    return json.dumps(event, sort_keys=True)
+
+
 def first_divergence(original: list[dict], replayed: list[dict]) -> str | None:
-    """Why two encoded logs differ (None when identical)."""
+    """Why two encoded logs differ (None when identical). Events are compared by their
+    canonical text, which is iterative at any depth."""
     for index, (a, b) in enumerate(zip(original, replayed)):
-        if a != b:
-            return (f"event {index} differs: original {json.dumps(a, sort_keys=True)} "
-                    f"vs replay {json.dumps(b, sort_keys=True)}")
+        if a is not b and _canonical(a) != _canonical(b):
+            return f"event {index} differs: original {_shown(a)} vs replay {_shown(b)}"
     if len(original) != len(replayed):
         return f"event count differs: original {len(original)} vs replay {len(replayed)}"
     return None
@@ -72,7 +99,8 @@ class RecordedRun:
         self.log = log
 
 
-def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None) -> RecordedRun:
+def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None,
+                 max_wall_ms=None) -> RecordedRun:
     """Run `module`'s entry on a VM whose gateway records the full event log."""
     from boruna import _vm
     from boruna.core.errors import VmError
@@ -80,7 +108,7 @@ def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None
 
     log = EventLog()
     gateway = CapabilityGateway(policy, handler, event_log=log)
-    machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps)
+    machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps, max_wall_ms=max_wall_ms)
     machine.cancel_event = cancel_event        # seen every 1,024 steps and after builtins
     machine.set_entry(module.entry)
     while not machine.finished and machine.error is None:
@@ -93,13 +121,20 @@ def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None
     return RecordedRun(machine, log)
 
 
-def _run_failure(run: RecordedRun):
+def _run_failure(run: RecordedRun, max_wall_ms=None):
     error = run.error
     if error.kind in ("capability_denied", "capability_budget_exceeded"):
         return failure("capability_denied", error.message, capability=error.capability,
                        steps=run.steps)
     if error.kind == "cancelled":
         return failure("cancelled", error.message, steps=run.steps)
+    if error.kind == "wall_time":
+        return failure("limit_exceeded",
+                       f"wall-clock execution limit of {max_wall_ms} ms exceeded",
+                       limit_kind="wall_ms", limit=max_wall_ms, phase="execution",
+                       steps=run.steps)
+    if error.kind == "work_limit":
+        return failure_of(work_limit_failure(error.message, run.steps))
     return failure("runtime_error", error.message, steps=run.steps)
 
 
@@ -108,8 +143,10 @@ class SealedRun(Success):
 
 
 @use_case
-def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_event=None):
-    """Run, replay against the recorded capability results, and seal the event log."""
+def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_event=None,
+               max_wall_ms=None):
+    """Run, replay against the recorded capability results, and seal the event log.
+    `max_wall_ms` bounds each of the two runs."""
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
     from boruna.service.encoding import format_value
@@ -131,25 +168,39 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
     if missing is not None:
         return failure("runtime_error", missing, steps=0)
 
-    original = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event)
+    original = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event,
+                            max_wall_ms=max_wall_ms)
     if original.error is not None:
-        return _run_failure(original)
+        return _run_failure(original, max_wall_ms)
     log = original.log
-    events = [encode_event(e, module) for e in log.events]
+    budget = OutputBudget()
+    try:
+        result = format_value(original.result, module, budget)
+        events = [encode_event(e, module, budget) for e in log.events]
+    except OutputLimitExceeded as exc:
+        return failure_of(output_limit_failure(exc.limit, original.steps))
 
     replay = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event,
-                          handler=ReplayHandler(log.capability_results()))
+                          handler=ReplayHandler(log.capability_results()),
+                          max_wall_ms=max_wall_ms)
+    if replay.error is not None and replay.error.kind == "wall_time":
+        return _run_failure(replay, max_wall_ms)
     if replay.error is not None:
         verified, reason = False, f"replay execution failed: {replay.error.message}"
     else:
-        reason = first_divergence(events, [encode_event(e, module) for e in replay.log.events])
+        replay_budget = OutputBudget()
+        try:
+            replayed = [encode_event(e, module, replay_budget) for e in replay.log.events]
+        except OutputLimitExceeded as exc:
+            return failure_of(output_limit_failure(exc.limit, original.steps))
+        reason = first_divergence(events, replayed)
         verified = reason is None
 
-    digest = hashlib.sha256(canonical_log(log.version, events).encode("utf-8")).hexdigest()
+    digest = log_digest(log.version, events)
     calls = [{"capability": e["capability"], "args": e["args"]}
              for e in events if e["event"] == "cap_call"][:EVENT_LOG_LIMIT]
     return SealedRun(dict(
-        result=format_value(original.result, module),
+        result=result,
         steps=original.steps,
         replay_verified=verified,
         replay_divergence_reason=reason,
@@ -166,5 +217,7 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
 @tool_boundary
 def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
                     cancel_event=None) -> dict:
-    """The `boruna_run_sealed` response; see `run_sealed`."""
-    return run_sealed(source, policy, max_steps, libs_dir, cancel_event).to_json()
+    """The `boruna_run_sealed` response; see `run_sealed`. Each run has DEFAULT_MAX_WALL_MS
+    of wall clock."""
+    return run_sealed(source, policy, max_steps, libs_dir, cancel_event,
+                      DEFAULT_MAX_WALL_MS).to_json()
