@@ -1,8 +1,13 @@
 """Build script: compiles the interpreter loop (src/boruna/_vm.pyx) with Cython, and bundles
 the top-level `templates/` and `libs/` trees into the package as `boruna/_bundled/`.
 
+Before compiling, it writes the VM's opcode constants (`src/boruna/vm/opcodes.pxi`, generated,
+not in git) from the opcode table `src/boruna/bytecode/opcodes.py`, which it executes as a
+file (the package itself is not imported).
+
 Everything else in the package is plain Python and is described in pyproject.toml.
 """
+import runpy
 import shutil
 from pathlib import Path
 
@@ -12,6 +17,16 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 BUNDLED_TREES = ("templates", "libs")
+OPCODE_TABLE = ROOT / "src" / "boruna" / "bytecode" / "opcodes.py"
+OPCODE_PXI = ROOT / "src" / "boruna" / "vm" / "opcodes.pxi"
+
+
+def write_opcode_pxi():
+    """(Re)generate the VM's opcode include from the table; rewritten only when it changed."""
+    text = runpy.run_path(str(OPCODE_TABLE))["pxi_text"]()
+    if not OPCODE_PXI.exists() or OPCODE_PXI.read_text(encoding="utf-8") != text:
+        OPCODE_PXI.parent.mkdir(parents=True, exist_ok=True)
+        OPCODE_PXI.write_text(text, encoding="utf-8")
 
 
 class build_py_with_data(build_py):
@@ -27,6 +42,8 @@ class build_py_with_data(build_py):
             if target.exists():
                 shutil.rmtree(target)
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+
+write_opcode_pxi()
 
 extensions = [
     Extension(

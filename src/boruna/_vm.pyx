@@ -29,12 +29,12 @@ import time as _time
 
 from boruna.core.values import (
     NONE, OptNone, Some, Ok, Err, Record, Enum, MapValue, ActorId, FnRef, type_name,
-    LEGACY_LIST_TYPE_ID,
+    LEGACY_LIST_TYPE_ID, SOME_TYPE_ID, RESULT_TYPE_ID,
 )
 from boruna.core import errors as verr
 from boruna.core.errors import VmError
 from boruna.core.display import display
-from boruna.bytecode.opcodes import OPCODES, debug_form
+from boruna.bytecode.opcodes import COLD, OPCODES, debug_form
 
 cdef extern from "Python.h":
     void _incref "Py_INCREF"(PyObject*)
@@ -173,8 +173,11 @@ cdef int64_t C_WALK_MIN = 64 * 1024 * 1024
 cdef int64_t I64_MAX_C = BOR_I64_MAX
 cdef int64_t I64_MIN_C = BOR_I64_MIN
 # exact match tag of an Int scrutinee n (0 <= n < limit) is -(base + n): codegen.match_tag_int
-cdef int64_t INT_TAG_BASE_C = 1 << 30
-cdef int64_t INT_TAG_LIMIT_C = 1 << 20
+cdef int64_t INT_TAG_BASE_C = INT_TAG_BASE
+cdef int64_t INT_TAG_LIMIT_C = INT_TAG_LIMIT
+# reserved type ids of Option's Some and of Result (vm.md §3.1)
+cdef int64_t SOME_TID = SOME_TYPE_ID
+cdef int64_t RESULT_TID = RESULT_TYPE_ID
 
 # run status returned by execute_bounded
 FINISHED = 0
@@ -412,61 +415,9 @@ cdef int64_t cf_size(object o, int depth):
 import sys as _sys
 PUSH_IN_PLACE = _sys.version_info < (3, 14)
 
-cdef enum:
-    OP_PUSHCONST = 0x01
-    OP_LOADLOCAL = 0x02
-    OP_STORELOCAL = 0x03
-    OP_LOADGLOBAL = 0x04
-    OP_STOREGLOBAL = 0x05
-    OP_CALL = 0x06
-    OP_RET = 0x07
-    OP_JMP = 0x08
-    OP_JMPIF = 0x09
-    OP_JMPIFNOT = 0x0A
-    OP_MATCH = 0x0B
-    OP_MAKERECORD = 0x0C
-    OP_MAKEENUM = 0x0D
-    OP_GETFIELD = 0x0E
-    OP_SPAWN = 0x0F
-    OP_SEND = 0x10
-    OP_RECEIVE = 0x11
-    OP_ASSERT = 0x12
-    OP_CAPCALL = 0x13
-    OP_CALLINDIRECT = 0x14
-    OP_GUARDSEAL = 0x15
-    OP_ADD = 0x20
-    OP_SUB = 0x21
-    OP_MUL = 0x22
-    OP_DIV = 0x23
-    OP_MOD = 0x24
-    OP_NEG = 0x25
-    OP_EQ = 0x30
-    OP_NEQ = 0x31
-    OP_LT = 0x32
-    OP_LTE = 0x33
-    OP_GT = 0x34
-    OP_GTE = 0x35
-    OP_NOT = 0x40
-    OP_AND = 0x41
-    OP_OR = 0x42
-    OP_CONCAT = 0x50
-    OP_POP = 0x60
-    OP_DUP = 0x61
-    OP_EMITUI = 0x70
-    OP_MAKELIST = 0x80
-    OP_LISTLEN = 0x81
-    OP_LISTGET = 0x82
-    OP_INTTOSTRING = 0x88
-    OP_STRINGLEN = 0x8A
-    OP_GETFIELDNAMED = 0xB0
-    OP_NOP = 0xFE
-    OP_HALT = 0xFF
-    # pseudo-ops (never traced)
-    OP_IMPLICIT_RET = 0x100
-    OP_FINISH = 0x101
-    OP_FAIL = 0x102        # a = index into the machine's static error list
-    OP_COLD = 0x103        # a = original tag (builtin via COLD_OPS)
-    OP_PUSH_STORE = 0x104  # ListPush/ListAppend (a = tag) followed by StoreLocal(b): see _push_into
+# OP_* dispatch constants of every op and pseudo-op, and the match tags: generated from
+# bytecode/opcodes.py by setup.py
+include "vm/opcodes.pxi"
 
 cdef enum:
     W = 4   # words per instruction: op, a, b, c
@@ -733,7 +684,7 @@ cdef class Machine:
             if PUSH_IN_PLACE:
                 for j in range(flen - 1):
                     w = &self.code[(base + j) * W]
-                    if (w[0] == OP_COLD and (w[1] == 0x83 or w[1] == 0x97)
+                    if (w[0] == OP_COLD and (w[1] == OP_LISTPUSH or w[1] == OP_LISTAPPEND)
                             and w[W] == OP_STORELOCAL):
                         w[0] = OP_PUSH_STORE
                         w[2] = w[W + 1]
@@ -780,10 +731,7 @@ cdef class Machine:
             if type(x) is not int or x < 0 or x > 0xFFFFFFFF:
                 return self._fail_op(w, verr.bytecode_error(f"operand out of range in {ins!r}"))
             vals.append(x)
-        if name in ("ListLen", "ListGet"):
-            w[0] = tag
-            return 0
-        if tag in COLD_OPS:
+        if info.path == COLD:
             w[0] = OP_COLD
             w[1] = tag
             return 0
@@ -1133,7 +1081,8 @@ cdef class Machine:
                 op = <int>ins[0]
                 # every dispatched op is traced: real tags, and the load-time rewrites of
                 # real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit return and
-                # the finishing iteration (0x100, 0x101) have no trace line (vm.md §4.7)
+                # the finishing iteration (OP_IMPLICIT_RET, OP_FINISH) have no trace line
+                # (vm.md §4.7)
                 if tracing and (op < OP_IMPLICIT_RET or op >= OP_FAIL):
                     if self.trace_total < self.trace_keep:
                         self._trace(func, ip, sp)
@@ -1569,11 +1518,11 @@ cdef class Machine:
                     o = to_py(a)
                     x = ins[1]
                     y = ins[2]
-                    if x == 65534 and y == 1:
+                    if x == SOME_TID and y == 1:
                         o = Some(o)
-                    elif x == 65533 and y == 0:
+                    elif x == RESULT_TID and y == 0:
                         o = Ok(o)
-                    elif x == 65533 and y == 1:
+                    elif x == RESULT_TID and y == 1:
                         o = Err(o)
                     else:
                         o = Enum(x, y, o)
@@ -1673,29 +1622,29 @@ cdef class Machine:
                 evar = o.variant
                 payload = o.payload
             elif t_ is OptNone:
-                tag = -2
+                tag = MATCH_NONE
             elif t_ is Some:
-                tag = -3
+                tag = MATCH_SOME
                 payload = o.value
             elif t_ is Ok:
-                tag = -4
+                tag = MATCH_OK
                 payload = o.value
             elif t_ is Err:
-                tag = -5
+                tag = MATCH_ERR
                 payload = o.value
         start = self.tbl_start[table]
         n = self.tbl_len[table]
         for k in range(n):
             at = self.arms[2 * (start + k)]
-            if at == tag or at == -1 or at == itag:
+            if at == tag or at == MATCH_ANY or at == itag:
                 break
-            if at <= -1000 and etype >= 0:
-                code = -at - 1000
-                if code // 256 == etype and code % 256 == evar:
+            if at <= -EXACT_TAG_BASE and etype >= 0:
+                code = -at - EXACT_TAG_BASE
+                if code // VARIANTS_PER_TYPE == etype and code % VARIANTS_PER_TYPE == evar:
                     break
         else:
             return -1
-        if tag <= -3 or etype >= 0:
+        if tag == MATCH_SOME or tag == MATCH_OK or tag == MATCH_ERR or etype >= 0:
             vclear(v)
             from_py(v, payload)
         return self.arms[2 * (start + k) + 1]
@@ -1712,7 +1661,7 @@ cdef class Machine:
         return c
 
     cdef int _list_op(self, int op) except -1:
-        """list_len / list_get with a C fast path for lists (tuples), else the builtin."""
+        """ListLen / ListGet with a C fast path for lists (tuples), else the builtin."""
         cdef Val* s = self.stack
         cdef Val* a
         cdef Val* b
@@ -1756,7 +1705,7 @@ cdef class Machine:
         return -1
 
     cdef int _push_into(self, Val* dst) except -1:
-        """`x = list_push(x, v)` / `x = __builtin_list_append(x, v)` in amortised O(1).
+        """`x = ListPush(x, v)` / `x = ListAppend(x, v)`, then StoreLocal, in amortised O(1).
 
         The op is followed by StoreLocal into `dst`, which overwrites the local anyway. When
         the list operand is a tuple held only by that local and this operand (plus this
@@ -1966,7 +1915,7 @@ cdef class Machine:
             self.sp += 1
             self._charge(approx_size(res) + 2 * EVENT_BYTES)
             return 0
-        if op == OP_SPAWN:
+        if op == OP_SPAWNACTOR:
             if self.sp >= C_MAX_STACK:
                 raise verr.stack_overflow(MAX_STACK)
             aid = ActorId(self.next_spawn_id)
@@ -1976,7 +1925,7 @@ cdef class Machine:
             from_py(&s[self.sp], aid)
             self.sp += 1
             return 0
-        if op == OP_SEND:
+        if op == OP_SENDMSG:
             if self.sp < 2:
                 raise verr.stack_underflow()
             msg = to_py(&s[self.sp - 1])
@@ -1989,7 +1938,7 @@ cdef class Machine:
             self.outgoing.append((target.id, msg))
             self._charge(64)
             return 0
-        if op == OP_RECEIVE:
+        if op == OP_RECEIVEMSG:
             if self.mailbox:
                 msg = self.mailbox.popleft()
             elif self.in_actor:

@@ -1,6 +1,7 @@
 """Cold-path builtins of the VM (vm.md §2.1): the string, list and map opcodes, on Python values.
 
-`COLD_OPS` maps an opcode tag to (operands popped, function); each function takes the popped
+`IMPLEMENTATIONS` maps an opcode name to its function; `COLD_OPS` (derived with the builtin
+table) maps the opcode's tag to (operands popped, function). Each function takes the popped
 values (first operand first) and returns the result or raises `VmError` with the reference's
 texts. Also home of the per-value size caps the VM enforces (`MAX_STRING_BYTES`,
 `MAX_COLLECTION_LEN`) and of the work budget (`MAX_WORK`, `WORK_INPUTS`, `WORK_RESULTS`).
@@ -10,7 +11,9 @@ from __future__ import annotations
 import re as _re
 import sys as _sys
 
+from boruna.bytecode.opcodes import OPCODES
 from boruna.core import errors as verr
+from boruna.core.builtins import BUILTINS
 from boruna.core.display import display, float_to_string
 from boruna.core.errors import VmError
 from boruna.core.unicode import to_lower, to_upper, trim
@@ -87,8 +90,8 @@ def _map_key(m, k):
 
 
 def _short_list_items(l):
-    """The items a short list builtin (`list_len`/`list_get`/`list_push`) reads: a List's,
-    or the fields of the reference's legacy list record."""
+    """The items the short list builtins (ListLen/ListGet/ListPush) read: a List's, or the
+    fields of the reference's legacy list record."""
     if type(l) is tuple:
         return l
     if type(l) is Record and l.type_id == LEGACY_LIST_TYPE_ID:
@@ -370,55 +373,64 @@ def _check_len(n):
 
 
 # builtins charged the size of their operands before running (they scan or copy them) ...
-WORK_INPUTS = frozenset({
-    0x83, 0x84, 0x85, 0x87, 0x8B, 0x8C, 0x8F, 0x90, 0x91, 0x92, 0x96, 0x97, 0x98, 0x99, 0x9A,
-    0x9B, 0x9D, 0x9E, 0xA1, 0xA2, 0xA4, 0xA5,
-})
+WORK_INPUT_OPS = (
+    "ListPush", "ParseInt", "StrContains", "TryParseInt", "StringChars", "StringContains",
+    "StringToUpper", "StringToLower", "StringTrim", "StringJoin", "ListTail", "ListAppend",
+    "ListConcat", "ListReverse", "StringSplit", "StringReplace", "IntParse", "FloatParse",
+    "MapSet", "MapRemove", "MapKeys", "MapValues",
+)
 # ... and those charged the size of the value they built
-WORK_RESULTS = frozenset({0x8B, 0x8F, 0x90, 0x92, 0x9A, 0x9B, 0x9C})
+WORK_RESULT_OPS = ("StringChars", "StringToUpper", "StringToLower", "StringJoin", "StringSplit",
+                   "StringReplace", "StringSlice")
+WORK_INPUTS = frozenset(OPCODES[name].tag for name in WORK_INPUT_OPS)
+WORK_RESULTS = frozenset(OPCODES[name].tag for name in WORK_RESULT_OPS)
 
 
-# opcode tag -> (number of operands popped, function)
-COLD_OPS = {
-    0x81: (1, _b_list_len),
-    0x82: (2, _b_list_get),
-    0x83: (2, _b_list_push),
-    0x84: (1, _b_parse_int),
-    0x85: (2, _b_contains),
-    0x86: (2, _b_starts_with),
-    0x87: (1, _b_try_parse_int),
-    0x89: (1, _b_float_to_string),
-    0x8B: (1, _b_chars),
-    0x8C: (2, _b_contains),
-    0x8D: (2, _b_starts_with),
-    0x8E: (2, _b_ends_with),
-    0x8F: (1, _b_upper),
-    0x90: (1, _b_lower),
-    0x91: (1, _b_trim),
-    0x92: (2, _b_join),
-    0x93: (1, _b_list_len_builtin),
-    0x94: (1, _b_is_empty),
-    0x95: (1, _b_head),
-    0x96: (1, _b_tail),
-    0x97: (2, _b_append),
-    0x98: (2, _b_concat),
-    0x99: (1, _b_reverse),
-    0x9A: (2, _b_split),
-    0x9B: (3, _b_replace),
-    0x9C: (3, _b_slice),
-    0x9D: (1, _b_int_parse),
-    0x9E: (1, _b_float_parse),
-    0x9F: (1, _b_bool_to_string),
-    0xA0: (2, _b_map_get),
-    0xA1: (3, _b_map_set),
-    0xA2: (2, _b_map_remove),
-    0xA3: (2, _b_map_contains),
-    0xA4: (1, _b_map_keys),
-    0xA5: (1, _b_map_values),
-    0xA6: (1, _b_map_len),
-    0xA7: (1, _b_debug),
-    0xA8: (2, _b_debug_msg),
+# the implementation of each builtin instruction, by opcode name (bytecode/opcodes.py)
+IMPLEMENTATIONS = {
+    "ListLen": _b_list_len,
+    "ListGet": _b_list_get,
+    "ListPush": _b_list_push,
+    "ParseInt": _b_parse_int,
+    "StrContains": _b_contains,
+    "StrStartsWith": _b_starts_with,
+    "TryParseInt": _b_try_parse_int,
+    "FloatToString": _b_float_to_string,
+    "StringChars": _b_chars,
+    "StringContains": _b_contains,
+    "StringStartsWith": _b_starts_with,
+    "StringEndsWith": _b_ends_with,
+    "StringToUpper": _b_upper,
+    "StringToLower": _b_lower,
+    "StringTrim": _b_trim,
+    "StringJoin": _b_join,
+    "ListLenBuiltin": _b_list_len_builtin,
+    "ListIsEmpty": _b_is_empty,
+    "ListHead": _b_head,
+    "ListTail": _b_tail,
+    "ListAppend": _b_append,
+    "ListConcat": _b_concat,
+    "ListReverse": _b_reverse,
+    "StringSplit": _b_split,
+    "StringReplace": _b_replace,
+    "StringSlice": _b_slice,
+    "IntParse": _b_int_parse,
+    "FloatParse": _b_float_parse,
+    "BoolToString": _b_bool_to_string,
+    "MapGet": _b_map_get,
+    "MapSet": _b_map_set,
+    "MapRemove": _b_map_remove,
+    "MapContainsKey": _b_map_contains,
+    "MapKeys": _b_map_keys,
+    "MapValues": _b_map_values,
+    "MapLen": _b_map_len,
+    "Debug": _b_debug,
+    "DebugMsg": _b_debug_msg,
 }
+
+# opcode tag -> (number of operands popped = the builtin's arity, function)
+COLD_OPS = {OPCODES[b.opcode].tag: (b.arity, IMPLEMENTATIONS[b.opcode])
+            for b in BUILTINS if b.opcode in IMPLEMENTATIONS}
 
 
 def normalize_value(v):

@@ -16,7 +16,7 @@ import struct
 from typing import Any
 
 from boruna.bytecode.module import MODULE_VERSION, Function, MatchArm, Module, TypeInfo
-from boruna.bytecode.opcodes import OPCODES
+from boruna.bytecode.opcodes import ASSERT_KIND, ASSERT_KINDS, FIELD_NAME, OPCODES, U8
 from boruna.core.capabilities import by_id, by_variant
 from boruna.core.values import (
     NONE, ActorId, Enum, Err, FnRef, MapValue, Ok, OptNone, Record, Some,
@@ -24,9 +24,6 @@ from boruna.core.values import (
 
 MAGIC = b"LLMB"
 
-# operand widths (serde integer types of the reference's Op)
-_U8_OPERANDS = {("Call", 1), ("MakeRecord", 1), ("MakeEnum", 1), ("GetField", 0),
-                ("CapCall", 1), ("CallIndirect", 0), ("MakeList", 0)}
 
 
 class AxbcError(Exception):
@@ -78,8 +75,9 @@ def value_to_json(v: Any):
 
 def op_to_json(ins: tuple):
     name = ins[0]
-    if name == "Assert":
-        return {"Assert": {"msg": ins[1], "kind": ins[2], "index": ins[3]}}
+    info = OPCODES.get(name)
+    if info is not None and info.form == "struct":
+        return {name: {o.name: v for o, v in zip(info.operands, ins[1:])}}
     if len(ins) == 1:
         return name
     if len(ins) == 2:
@@ -278,22 +276,35 @@ def _op(v) -> tuple:
     if type(v) is str:
         raise _Bad(f"invalid type: unit variant, expected {'newtype' if n == 1 else 'tuple'} "
                    f"variant")
-    if tag == "Assert":
-        d = _obj(c, "struct variant Op::Assert")
-        kind = _str(_field(d, "kind"))
-        if kind not in ("Requires", "Ensures"):
-            raise _Bad(f"unknown variant `{kind}`, expected `Requires` or `Ensures`")
-        return ("Assert", _u32(_field(d, "msg")), kind, _u32(_field(d, "index")))
-    if tag == "GetFieldNamed":
+    if info.form == "struct":
+        d = _obj(c, f"struct variant Op::{tag}")
+        # enum fields (Assert's kind) are read first, then the integers in order
+        values = {o.name: _operand(o, _field(d, o.name))
+                  for o in sorted(info.operands, key=lambda o: o.type != ASSERT_KIND)}
+        return (tag,) + tuple(values[o.name] for o in info.operands)
+    if info.operands[0].type == FIELD_NAME:
         return (tag, _str(c))
     if n == 1:
-        return (tag, _u8(c) if (tag, 0) in _U8_OPERANDS else _u32(c))
+        return (tag, _int_operand(info.operands[0], c))
     items = _list(c, f"tuple variant Op::{tag}")
     if len(items) != n:
         raise _Bad(f"invalid length {len(items)}, expected tuple variant Op::{tag} with "
                    f"{n} elements")
-    return (tag,) + tuple(_u8(x) if (tag, i) in _U8_OPERANDS else _u32(x)
-                          for i, x in enumerate(items))
+    return (tag,) + tuple(_int_operand(o, x) for o, x in zip(info.operands, items))
+
+
+def _int_operand(operand, v) -> int:
+    """An integer operand checked against its width (u8 or u32)."""
+    return _u8(v) if operand.type == U8 else _u32(v)
+
+
+def _operand(operand, v):
+    if operand.type == ASSERT_KIND:
+        kind = _str(v)
+        if kind not in ASSERT_KINDS:
+            raise _Bad(f"unknown variant `{kind}`, expected `Requires` or `Ensures`")
+        return kind
+    return _int_operand(operand, v)
 
 
 def _pair(v) -> list:

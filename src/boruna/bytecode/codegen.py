@@ -25,36 +25,31 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.bytecode.module import Function, MatchArm, Module, TypeInfo
-from boruna.bytecode.opcodes import BUILTINS, STEP_INPUT_CAP_ID
+from boruna.bytecode.opcodes import (
+    EXACT_TAG_BASE, INT_TAG_BASE, INT_TAG_LIMIT, MATCH_ANY, MATCH_ERR, MATCH_NONE, MATCH_OK,
+    MATCH_SOME, VARIANTS_PER_TYPE,
+)
+from boruna.core.builtins import BY_NAME as BUILTIN_TABLE
 from boruna.language import ast
 from boruna.language.errors import CompileError
 from boruna.language.type_text import type_text
 from boruna.language.walk import pattern_binding
-from boruna.core.capabilities import from_source_name
-from boruna.core.values import NONE, FnRef
-
-SOME_TYPE_ID = 65534
-RESULT_TYPE_ID = 65533
+from boruna.core.capabilities import by_wire_name, from_source_name
+from boruna.core.values import NONE, RESULT_TYPE_ID, SOME_TYPE_ID, FnRef
 
 # contexts an expression is compiled in
 VALUE = 0     # exactly one value must be left on the stack
 DISCARD = 1   # the value is not wanted; leave nothing
 TAIL = 2      # a function's final expression: a value or nothing (Ret returns Unit)
 
-EXACT_TAG_BASE = 1000
-
-
 def match_tag_exact(type_id: int, variant: int) -> int:
     """Match-arm tag that hits only `Enum{type_id, variant}` (an addition; vm.md §2.2 tags
     are all >= -5)."""
-    return -(EXACT_TAG_BASE + type_id * 256 + variant)
+    return -(EXACT_TAG_BASE + type_id * VARIANTS_PER_TYPE + variant)
 
 
 # integer literal arms 0 <= n < INT_TAG_LIMIT also get the tag -(INT_TAG_BASE + n), which only
 # an Int scrutinee equal to n hits (below every exact enum tag); larger literals use equality
-INT_TAG_BASE = 2**30
-INT_TAG_LIMIT = 2**20
-
 
 def match_tag_int(n: int) -> int:
     """Match-arm tag that hits only `Int(n)` (an addition)."""
@@ -450,16 +445,18 @@ class _FnGen:
         n = len(e.args)
         if isinstance(e.func, ast.Ident):
             name = e.func.name
-            builtin = BUILTINS.get(name)
-            if builtin is not None and builtin[0] == n:
+            builtin = BUILTIN_TABLE.get(name)
+            if builtin is not None and builtin.arity == n:
                 for a in e.args:
                     self.expr(a, VALUE)
-                if name == "step_input":
-                    self.emit("CapCall", STEP_INPUT_CAP_ID, 1)
-                    if STEP_INPUT_CAP_ID not in self.caps:
-                        self.caps.append(STEP_INPUT_CAP_ID)
+                if builtin.capability is not None:
+                    # a capability builtin is a CapCall (cap, argc) the function declares
+                    cap_id = by_wire_name(builtin.capability).id
+                    self.emit(builtin.opcode, cap_id, n)
+                    if cap_id not in self.caps:
+                        self.caps.append(cap_id)
                 else:
-                    self.emit(builtin[1])
+                    self.emit(builtin.opcode)
                 return
             fid = self.info.fn_ids.get(name)
             if fid is not None:
@@ -744,7 +741,7 @@ class _FnGen:
         ok = len(self.code)
         for tag in self.pattern_tags(p):
             table.append(MatchArm(tag, ok))
-        table.append(MatchArm(-1, 0))
+        table.append(MatchArm(MATCH_ANY, 0))
         fixups.append(("arm", table_index, len(table) - 1, 0))
         inner = getattr(p, "inner", None)
         if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat)) and inner is not None:
@@ -754,17 +751,17 @@ class _FnGen:
 
     def pattern_tags(self, p) -> list[int]:
         if isinstance(p, (ast.WildcardPat, ast.IdentPat, ast.StringPat)):
-            return [-1]
+            return [MATCH_ANY]
         if isinstance(p, ast.BoolPat):
             return [1 if p.value else 0]
         if isinstance(p, ast.NonePat):
-            return [-2]
+            return [MATCH_NONE]
         if isinstance(p, ast.SomePat):
-            return [-3]
+            return [MATCH_SOME]
         if isinstance(p, ast.OkPat):
-            return [-4]
+            return [MATCH_OK]
         if isinstance(p, ast.ErrPat):
-            return [-5]
+            return [MATCH_ERR]
         if isinstance(p, ast.IntPat):
             # the reference's tag (hit by a Bool or an enum variant with that index) and the
             # exact Int tag (rule-3 fix: equal integers match)
@@ -772,11 +769,11 @@ class _FnGen:
         if isinstance(p, ast.VariantPat):
             sites = self.info.variant_sites.get(p.name)
             if not sites:
-                return [-1]
+                return [MATCH_ANY]
             if all(idx == sites[0][1] for _, idx in sites):
                 return [sites[0][1]]
             return [match_tag_exact(tid, idx) for tid, idx in sites]
-        return [-1]
+        return [MATCH_ANY]
 
 
 def _is_nested(p) -> bool:

@@ -1,180 +1,236 @@
-"""The one opcode table (vm.md §2.1): name, byte tag, operand names.
+"""The one opcode table (vm.md §2.1): name, tag, typed operands, trace form, VM path.
 
 An instruction is a plain tuple `(name, *operands)`, e.g. `("PushConst", 0)`, `("Call", 1, 2)`,
 `("Add",)`. `Assert` carries `(msg, kind, index)` with `kind` "Requires" or "Ensures".
-The byte tag is the opcode number the Cython VM switches on; the names are the reference's
-`Op` variant names used in `.axbc` JSON and in traces.
+The names are the reference's `Op` variant names used in `.axbc` JSON and in traces; the
+tag is the number the Cython VM switches on. Everything about an instruction is read from
+here: codegen (`BUILTINS`), the `.axbc` reader (operand widths), `validate`, trace lines
+(`debug_form`) and the VM, whose dispatch constants `setup.py` generates from `pxi_text()`
+into `vm/opcodes.pxi` at every build. So renumbering an opcode here is the whole change.
+
+This module imports nothing of the package at import time (only the standard library):
+`setup.py` executes it as a file, without importing `boruna`. `BUILTINS` (builtin name ->
+arity and instruction, for codegen) is derived from `boruna.core.builtins` on first use.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+# operand types: the reference's serde integer widths, plus the two non-integer operands
+U8 = "u8"
+U32 = "u32"
+FIELD_NAME = "str"            # GetFieldNamed's field name
+ASSERT_KIND = "assert_kind"   # "Requires" | "Ensures"
+
+WIDTHS = {U8: 1, U32: 4}      # bytes of an integer operand
+ASSERT_KINDS = ("Requires", "Ensures")
+
+# how the VM runs an op: inline in the loop's switch, as a builtin on Python values
+# (`vm/builtins.py`, via the pseudo-op Cold), or out of line in `Machine._slow_op`
+FAST = "fast"
+COLD = "cold"
+SLOW = "slow"
+
+
+@dataclass(frozen=True)
+class Operand:
+    name: str
+    type: str = U32
+
+    @property
+    def width(self):
+        """Bytes of an integer operand (None for a name or an assert kind)."""
+        return WIDTHS.get(self.type)
 
 
 @dataclass(frozen=True)
 class OpInfo:
     name: str
     tag: int
-    operands: tuple[str, ...] = ()
+    operands: tuple[Operand, ...] = ()
+    path: str = FAST
+    struct: bool = False       # serde struct variant: `Name { a: x, .. }` / {"Name": {...}}
 
     @property
     def arity(self) -> int:
         return len(self.operands)
 
+    @property
+    def form(self) -> str:
+        """Trace/serde shape: "unit" (`Ret`), "tuple" (`Call(1, 2)`) or "struct"."""
+        if self.struct:
+            return "struct"
+        return "tuple" if self.operands else "unit"
+
+    @property
+    def c_name(self) -> str:
+        """The VM's dispatch constant for this op."""
+        return "OP_" + self.name.upper()
+
+
+def _op(name, tag, *operands, path=FAST, struct=False) -> OpInfo:
+    ops = tuple(o if isinstance(o, Operand) else Operand(o) for o in operands)
+    return OpInfo(name, tag, ops, path, struct)
+
+
+def _u8(name) -> Operand:
+    return Operand(name, U8)
+
 
 _TABLE = (
-    OpInfo("PushConst", 0x01, ("const",)),
-    OpInfo("LoadLocal", 0x02, ("slot",)),
-    OpInfo("StoreLocal", 0x03, ("slot",)),
-    OpInfo("LoadGlobal", 0x04, ("index",)),
-    OpInfo("StoreGlobal", 0x05, ("index",)),
-    OpInfo("Call", 0x06, ("func", "argc")),
-    OpInfo("Ret", 0x07),
-    OpInfo("Jmp", 0x08, ("target",)),
-    OpInfo("JmpIf", 0x09, ("target",)),
-    OpInfo("JmpIfNot", 0x0A, ("target",)),
-    OpInfo("Match", 0x0B, ("table",)),
-    OpInfo("MakeRecord", 0x0C, ("type_id", "count")),
-    OpInfo("MakeEnum", 0x0D, ("type_id", "variant")),
-    OpInfo("GetField", 0x0E, ("index",)),
-    OpInfo("SpawnActor", 0x0F, ("func",)),
-    OpInfo("SendMsg", 0x10),
-    OpInfo("ReceiveMsg", 0x11),
-    OpInfo("Assert", 0x12, ("msg", "kind", "index")),
-    OpInfo("CapCall", 0x13, ("cap", "argc")),
-    OpInfo("CallIndirect", 0x14, ("argc",)),
-    OpInfo("GuardSeal", 0x15),
-    OpInfo("Add", 0x20),
-    OpInfo("Sub", 0x21),
-    OpInfo("Mul", 0x22),
-    OpInfo("Div", 0x23),
-    OpInfo("Mod", 0x24),
-    OpInfo("Neg", 0x25),
-    OpInfo("Eq", 0x30),
-    OpInfo("Neq", 0x31),
-    OpInfo("Lt", 0x32),
-    OpInfo("Lte", 0x33),
-    OpInfo("Gt", 0x34),
-    OpInfo("Gte", 0x35),
-    OpInfo("Not", 0x40),
-    OpInfo("And", 0x41),
-    OpInfo("Or", 0x42),
-    OpInfo("Concat", 0x50),
-    OpInfo("Pop", 0x60),
-    OpInfo("Dup", 0x61),
-    OpInfo("EmitUi", 0x70),
-    OpInfo("MakeList", 0x80, ("count",)),
-    OpInfo("ListLen", 0x81),
-    OpInfo("ListGet", 0x82),
-    OpInfo("ListPush", 0x83),
-    OpInfo("ParseInt", 0x84),
-    OpInfo("StrContains", 0x85),
-    OpInfo("StrStartsWith", 0x86),
-    OpInfo("TryParseInt", 0x87),
-    OpInfo("IntToString", 0x88),
-    OpInfo("FloatToString", 0x89),
-    OpInfo("StringLen", 0x8A),
-    OpInfo("StringChars", 0x8B),
-    OpInfo("StringContains", 0x8C),
-    OpInfo("StringStartsWith", 0x8D),
-    OpInfo("StringEndsWith", 0x8E),
-    OpInfo("StringToUpper", 0x8F),
-    OpInfo("StringToLower", 0x90),
-    OpInfo("StringTrim", 0x91),
-    OpInfo("StringJoin", 0x92),
-    OpInfo("ListLenBuiltin", 0x93),
-    OpInfo("ListIsEmpty", 0x94),
-    OpInfo("ListHead", 0x95),
-    OpInfo("ListTail", 0x96),
-    OpInfo("ListAppend", 0x97),
-    OpInfo("ListConcat", 0x98),
-    OpInfo("ListReverse", 0x99),
-    OpInfo("StringSplit", 0x9A),
-    OpInfo("StringReplace", 0x9B),
-    OpInfo("StringSlice", 0x9C),
-    OpInfo("IntParse", 0x9D),
-    OpInfo("FloatParse", 0x9E),
-    OpInfo("BoolToString", 0x9F),
-    OpInfo("MapGet", 0xA0),
-    OpInfo("MapSet", 0xA1),
-    OpInfo("MapRemove", 0xA2),
-    OpInfo("MapContainsKey", 0xA3),
-    OpInfo("MapKeys", 0xA4),
-    OpInfo("MapValues", 0xA5),
-    OpInfo("MapLen", 0xA6),
-    OpInfo("Debug", 0xA7),
-    OpInfo("DebugMsg", 0xA8),
+    _op("PushConst", 0x01, "const"),
+    _op("LoadLocal", 0x02, "slot"),
+    _op("StoreLocal", 0x03, "slot"),
+    _op("LoadGlobal", 0x04, "index", path=SLOW),
+    _op("StoreGlobal", 0x05, "index", path=SLOW),
+    _op("Call", 0x06, "func", _u8("argc")),
+    _op("Ret", 0x07),
+    _op("Jmp", 0x08, "target"),
+    _op("JmpIf", 0x09, "target"),
+    _op("JmpIfNot", 0x0A, "target"),
+    _op("Match", 0x0B, "table"),
+    _op("MakeRecord", 0x0C, "type_id", _u8("count")),
+    _op("MakeEnum", 0x0D, "type_id", _u8("variant")),
+    _op("GetField", 0x0E, _u8("index")),
+    _op("SpawnActor", 0x0F, "func", path=SLOW),
+    _op("SendMsg", 0x10, path=SLOW),
+    _op("ReceiveMsg", 0x11, path=SLOW),
+    _op("Assert", 0x12, "msg", Operand("kind", ASSERT_KIND), "index", path=SLOW, struct=True),
+    _op("CapCall", 0x13, "cap", _u8("argc"), path=SLOW),
+    _op("CallIndirect", 0x14, _u8("argc")),
+    _op("GuardSeal", 0x15, path=SLOW),
+    _op("Add", 0x20),
+    _op("Sub", 0x21),
+    _op("Mul", 0x22),
+    _op("Div", 0x23),
+    _op("Mod", 0x24),
+    _op("Neg", 0x25),
+    _op("Eq", 0x30),
+    _op("Neq", 0x31),
+    _op("Lt", 0x32),
+    _op("Lte", 0x33),
+    _op("Gt", 0x34),
+    _op("Gte", 0x35),
+    _op("Not", 0x40),
+    _op("And", 0x41),
+    _op("Or", 0x42),
+    _op("Concat", 0x50),
+    _op("Pop", 0x60),
+    _op("Dup", 0x61),
+    _op("EmitUi", 0x70, path=SLOW),
+    _op("MakeList", 0x80, _u8("count")),
+    # a fast path for Lists, the builtin (vm/builtins.py) for anything else
+    _op("ListLen", 0x81),
+    _op("ListGet", 0x82),
+    _op("ListPush", 0x83, path=COLD),
+    _op("ParseInt", 0x84, path=COLD),
+    _op("StrContains", 0x85, path=COLD),
+    _op("StrStartsWith", 0x86, path=COLD),
+    _op("TryParseInt", 0x87, path=COLD),
+    _op("IntToString", 0x88),
+    _op("FloatToString", 0x89, path=COLD),
+    _op("StringLen", 0x8A),
+    _op("StringChars", 0x8B, path=COLD),
+    _op("StringContains", 0x8C, path=COLD),
+    _op("StringStartsWith", 0x8D, path=COLD),
+    _op("StringEndsWith", 0x8E, path=COLD),
+    _op("StringToUpper", 0x8F, path=COLD),
+    _op("StringToLower", 0x90, path=COLD),
+    _op("StringTrim", 0x91, path=COLD),
+    _op("StringJoin", 0x92, path=COLD),
+    _op("ListLenBuiltin", 0x93, path=COLD),
+    _op("ListIsEmpty", 0x94, path=COLD),
+    _op("ListHead", 0x95, path=COLD),
+    _op("ListTail", 0x96, path=COLD),
+    _op("ListAppend", 0x97, path=COLD),
+    _op("ListConcat", 0x98, path=COLD),
+    _op("ListReverse", 0x99, path=COLD),
+    _op("StringSplit", 0x9A, path=COLD),
+    _op("StringReplace", 0x9B, path=COLD),
+    _op("StringSlice", 0x9C, path=COLD),
+    _op("IntParse", 0x9D, path=COLD),
+    _op("FloatParse", 0x9E, path=COLD),
+    _op("BoolToString", 0x9F, path=COLD),
+    _op("MapGet", 0xA0, path=COLD),
+    _op("MapSet", 0xA1, path=COLD),
+    _op("MapRemove", 0xA2, path=COLD),
+    _op("MapContainsKey", 0xA3, path=COLD),
+    _op("MapKeys", 0xA4, path=COLD),
+    _op("MapValues", 0xA5, path=COLD),
+    _op("MapLen", 0xA6, path=COLD),
+    _op("Debug", 0xA7, path=COLD),
+    _op("DebugMsg", 0xA8, path=COLD),
     # Addition (not in the reference): field access resolved by name against the record's
     # own type at run time; emitted only for field names declared at different positions.
-    OpInfo("GetFieldNamed", 0xB0, ("name",)),
-    OpInfo("Nop", 0xFE),
-    OpInfo("Halt", 0xFF),
+    _op("GetFieldNamed", 0xB0, Operand("name", FIELD_NAME), path=SLOW),
+    _op("Nop", 0xFE),
+    _op("Halt", 0xFF),
 )
 
 OPCODES: dict[str, OpInfo] = {op.name: op for op in _TABLE}
 BY_TAG: dict[int, OpInfo] = {op.tag: op for op in _TABLE}
 
-ASSERT_KINDS = ("Requires", "Ensures")
+# VM-internal instructions the loader writes in place of real ones; they never appear in a
+# Module. Numbered from PSEUDO_BASE on, above every real tag. The first two have no trace
+# line (the implicit return at a function's end, the finishing iteration); the others
+# stand for the real op they replace, which is traced.
+PSEUDO_BASE = 0x100
+PSEUDO_OPS: tuple[tuple[str, str], ...] = (
+    ("OP_IMPLICIT_RET", "a function's end without Ret"),
+    ("OP_FINISH", "the entry frame returned"),
+    ("OP_FAIL", "a = index into the machine's static error list (b = 1: pop first)"),
+    ("OP_COLD", "a = original tag (a builtin of vm/builtins.py)"),
+    ("OP_PUSH_STORE", "ListPush/ListAppend (a = tag) followed by StoreLocal(b)"),
+)
 
-# Builtin call name -> (arity, instruction emitted), language.md §3.8 / vm.md §2.4.7.
-# step_input is special-cased by codegen (CapCall + capability).
-BUILTINS: dict[str, tuple[int, str]] = {
-    "list_len": (1, "ListLen"),
-    "list_get": (2, "ListGet"),
-    "list_push": (2, "ListPush"),
-    "parse_int": (1, "ParseInt"),
-    "try_parse_int": (1, "TryParseInt"),
-    "str_contains": (2, "StrContains"),
-    "str_starts_with": (2, "StrStartsWith"),
-    "step_input": (1, "CapCall"),
-    "__builtin_int_to_string": (1, "IntToString"),
-    "__builtin_float_to_string": (1, "FloatToString"),
-    "__builtin_string_len": (1, "StringLen"),
-    "__builtin_string_chars": (1, "StringChars"),
-    "__builtin_string_contains": (2, "StringContains"),
-    "__builtin_string_starts_with": (2, "StringStartsWith"),
-    "__builtin_string_ends_with": (2, "StringEndsWith"),
-    "__builtin_string_to_upper": (1, "StringToUpper"),
-    "__builtin_string_to_lower": (1, "StringToLower"),
-    "__builtin_string_trim": (1, "StringTrim"),
-    "__builtin_string_join": (2, "StringJoin"),
-    "__builtin_list_len": (1, "ListLenBuiltin"),
-    "__builtin_list_is_empty": (1, "ListIsEmpty"),
-    "__builtin_list_head": (1, "ListHead"),
-    "__builtin_list_tail": (1, "ListTail"),
-    "__builtin_list_append": (2, "ListAppend"),
-    "__builtin_list_concat": (2, "ListConcat"),
-    "__builtin_list_reverse": (1, "ListReverse"),
-    "__builtin_string_split": (2, "StringSplit"),
-    "__builtin_string_replace": (3, "StringReplace"),
-    "__builtin_string_slice": (3, "StringSlice"),
-    "__builtin_int_parse": (1, "IntParse"),
-    "__builtin_float_parse": (1, "FloatParse"),
-    "__builtin_bool_to_string": (1, "BoolToString"),
-    "__builtin_map_get": (2, "MapGet"),
-    "__builtin_map_set": (3, "MapSet"),
-    "__builtin_map_remove": (2, "MapRemove"),
-    "__builtin_map_contains_key": (2, "MapContainsKey"),
-    "__builtin_map_keys": (1, "MapKeys"),
-    "__builtin_map_values": (1, "MapValues"),
-    "__builtin_map_len": (1, "MapLen"),
-    "__builtin_debug": (1, "Debug"),
-    "__builtin_debug_msg": (2, "DebugMsg"),
-    "__builtin_guard": (3, "GuardSeal"),
-}
+# Match-table tags (vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the
+# other built-in tags are negative. Additions: an exact (type, variant) tag
+# -(EXACT_TAG_BASE + type_id * VARIANTS_PER_TYPE + variant), and for an Int literal n with
+# 0 <= n < INT_TAG_LIMIT the tag -(INT_TAG_BASE + n), which only an Int equal to n hits.
+MATCH_ANY = -1
+MATCH_NONE = -2
+MATCH_SOME = -3
+MATCH_OK = -4
+MATCH_ERR = -5
+EXACT_TAG_BASE = 1000
+VARIANTS_PER_TYPE = 256
+INT_TAG_BASE = 2**30
+INT_TAG_LIMIT = 2**20
+MATCH_TAGS = tuple((name, globals()[name]) for name in (
+    "MATCH_ANY", "MATCH_NONE", "MATCH_SOME", "MATCH_OK", "MATCH_ERR", "EXACT_TAG_BASE",
+    "VARIANTS_PER_TYPE", "INT_TAG_BASE", "INT_TAG_LIMIT"))
 
-STEP_INPUT_CAP_ID = 10
+
+def _builtins():
+    """Builtin call name -> (arity, instruction emitted), from `boruna.core.builtins`."""
+    from boruna.core.builtins import BUILTINS as table
+    return {b.name: (b.arity, b.opcode) for b in table}
+
+
+def __getattr__(name):
+    # `BUILTINS` is derived from the builtin table on first use, so executing this file
+    # (setup.py) needs nothing of the package
+    if name == "BUILTINS":
+        value = _builtins()
+        globals()[name] = value
+        return value
+    raise AttributeError(name)
 
 
 def debug_form(instr: tuple) -> str:
-    """The reference's Rust `Debug` rendering of an instruction, as used in traces."""
+    """The reference's Rust `Debug` rendering of an instruction, as used in traces (also
+    for malformed tuples; a struct-form op with the wrong operand count raises)."""
     name = instr[0]
-    if name == "Assert":
-        _, msg, kind, index = instr
-        return f"Assert {{ msg: {msg}, kind: {kind}, index: {index} }}"
+    info = OPCODES.get(name) if type(name) is str else None
+    if info is not None and info.form == "struct":
+        if len(instr) - 1 != info.arity:
+            raise ValueError(f"{name} takes {info.arity} operands")
+        fields = ", ".join(f"{o.name}: {v}" for o, v in zip(info.operands, instr[1:]))
+        return f"{name} {{ {fields} }}"
     if len(instr) == 1:
         return name
-    if name == "GetFieldNamed":
-        return f'GetFieldNamed("{instr[1]}")'
+    if info is not None and info.operands and info.operands[0].type == FIELD_NAME:
+        return f'{name}("{instr[1]}")'
     return f"{name}({', '.join(str(x) for x in instr[1:])})"
 
 
@@ -185,12 +241,35 @@ def validate(instr) -> None:
     info = OPCODES[instr[0]]
     if len(instr) - 1 != info.arity:
         raise ValueError(f"{info.name} takes {info.arity} operands, got {len(instr) - 1}")
-    for i, operand in enumerate(instr[1:]):
-        if info.name == "GetFieldNamed":
-            if type(operand) is not str:
-                raise ValueError("GetFieldNamed operand must be a field name")
-        elif info.name == "Assert" and i == 1:
-            if operand not in ASSERT_KINDS:
-                raise ValueError(f"Assert kind must be Requires or Ensures, got {operand!r}")
-        elif type(operand) is not int or operand < 0:
+    for operand, value in zip(info.operands, instr[1:]):
+        if operand.type == FIELD_NAME:
+            if type(value) is not str:
+                raise ValueError(f"{info.name} operand must be a field name")
+        elif operand.type == ASSERT_KIND:
+            if value not in ASSERT_KINDS:
+                raise ValueError(f"Assert kind must be Requires or Ensures, got {value!r}")
+        elif type(value) is not int or value < 0:
             raise ValueError(f"{info.name} operand must be a non-negative integer")
+
+
+# ---------------------------------------------------------------- the VM's constants
+
+GENERATED_HEADER = ("# generated — do not edit: written by setup.py from "
+                    "src/boruna/bytecode/opcodes.py (pxi_text)\n")
+
+
+def pxi_text() -> str:
+    """The Cython include `setup.py` writes to `src/boruna/vm/opcodes.pxi`: the dispatch
+    constants of every op and pseudo-op, the match tags, and `COMPILED_TAGS` (the tags the
+    extension was built with, so a test can see the build and the table agree)."""
+    lines = [GENERATED_HEADER, "\ncdef enum:\n"]
+    lines += [f"    {op.c_name} = {op.tag}\n" for op in _TABLE]
+    lines += [f"    {name} = {PSEUDO_BASE + k}    # {doc}\n"
+              for k, (name, doc) in enumerate(PSEUDO_OPS)]
+    lines.append("\ncdef enum:\n")
+    lines += [f"    {name} = {value}\n" for name, value in MATCH_TAGS]
+    lines.append("\nCOMPILED_TAGS = {\n")
+    lines += [f"    {op.name!r}: {op.c_name},\n" for op in _TABLE]
+    lines += [f"    {name!r}: {name},\n" for name, _ in PSEUDO_OPS]
+    lines.append("}\n")
+    return "".join(lines)

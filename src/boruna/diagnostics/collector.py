@@ -2,6 +2,7 @@
 check (one error, converted and kept) → the analyzers, appended in a fixed order."""
 from __future__ import annotations
 
+from boruna.core.builtins import by_opcode
 from boruna.language.errors import CompileError
 
 from .capabilities import check_capabilities
@@ -113,7 +114,7 @@ def _codegen_help(message: str):
     """What to do about the code generator's terser errors (None: nothing to add)."""
     if message.startswith("undefined: "):
         return ("only a local variable or a user function can be used as a value here; "
-                "call a builtin directly, e.g. `list_len(xs)`")
+                f"call a builtin directly, e.g. `{by_opcode('ListLen').name}(xs)`")
     if message.startswith("undefined variable: "):
         return ("only a variable declared with `let` can be assigned; use "
                 "`let NAME = ...` for a new one")

@@ -2,6 +2,7 @@
 enhancer's patches (E003 rename, E009 conversion hints)."""
 from __future__ import annotations
 
+from boruna.core.builtins import by_opcode
 from boruna.language.errors import CompileError
 
 import boruna.diagnostics.registry as R
@@ -75,7 +76,7 @@ def conversion_hint(message: str):
         return f"{kind} {name}" in message or f"{kind} `{name}`" in message
 
     if has("expected", "Int") and has("found", "String"):
-        return "hint: use `parse_int(value)` to convert a String to Int"
+        return f"hint: use `{by_opcode('ParseInt').name}(value)` to convert a String to Int"
     if has("expected", "String") and has("found", "Int"):
         return "hint: use `to_string(value)` to convert an Int to String"
     if has("expected", "Bool") and has("found", "Int"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from boruna.core.builtins import by_opcode
 from boruna.language import ast as A
 from boruna.language.type_text import type_text
 from boruna.language.walk import iter_exprs
@@ -162,7 +163,8 @@ def _closing_brace(ctx: CheckContext, match: A.Match) -> Optional[tuple[int, int
 def stub_arm(prefix: str, case: str, has_payload: bool) -> str:
     """One compiling stub arm: traps with a labelled guard failure if ever reached."""
     pattern = f"{case}(_)" if has_payload else case
-    return f'{pattern} => __builtin_guard(0, false, "TODO: handle {prefix}{case}")'
+    guard = by_opcode("GuardSeal").name
+    return f'{pattern} => {guard}(0, false, "TODO: handle {prefix}{case}")'
 
 
 def _arm_indent(ctx: CheckContext, match: A.Match, close_line: int) -> str:

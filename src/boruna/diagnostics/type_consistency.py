@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from boruna.core.builtins import result_types, to_string_builtin
 from boruna.language import ast as A
 from boruna.language.walk import child_nodes, pattern_binding
 
@@ -31,21 +32,8 @@ ARITHMETIC = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Mod": "%"}
 ORDERING = {"Lt": "<", "Lte": "<=", "Gt": ">", "Gte": ">="}
 BOOLEAN_RESULT = ("Eq", "Neq", "Lt", "Lte", "Gt", "Gte", "And", "Or")
 
-BUILTIN_RESULTS = {
-    "list_len": "Int", "parse_int": "Int", "str_contains": "Bool", "str_starts_with": "Bool",
-    "step_input": "String", "__builtin_int_to_string": "String",
-    "__builtin_float_to_string": "String", "__builtin_string_len": "Int",
-    "__builtin_string_contains": "Bool", "__builtin_string_starts_with": "Bool",
-    "__builtin_string_ends_with": "Bool", "__builtin_string_to_upper": "String",
-    "__builtin_string_to_lower": "String", "__builtin_string_trim": "String",
-    "__builtin_string_join": "String", "__builtin_list_len": "Int",
-    "__builtin_list_is_empty": "Bool", "__builtin_string_replace": "String",
-    "__builtin_string_slice": "String", "__builtin_bool_to_string": "String",
-    "__builtin_map_contains_key": "Bool", "__builtin_map_len": "Int",
-}
-
-CONVERTERS = {"Int": "__builtin_int_to_string", "Float": "__builtin_float_to_string",
-              "Bool": "__builtin_bool_to_string"}
+# builtin name -> its plain result type (`Int`, `String`, `Bool`), from the builtin table
+BUILTIN_RESULTS = result_types()
 
 
 def _arm_env(env: Env, pattern) -> Env:
@@ -260,7 +248,7 @@ class _Checker:
             for side, ty, node in (("left", left, expr.left), ("right", right, expr.right)):
                 if ty is None or ty == "String":
                     continue
-                convert = CONVERTERS.get(ty)
+                convert = to_string_builtin(ty)
                 hint = f"; convert it with {convert}(...)" if convert else ""
                 self.warn(f"type mismatch: operator '++' expects String operands but the "
                           f"{side} operand has type '{ty}'{hint}", node)

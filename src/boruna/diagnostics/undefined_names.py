@@ -12,22 +12,19 @@ from typing import Optional
 from boruna.language import ast as A
 from boruna.language.walk import child_nodes, pattern_binding
 
+from boruna.core.builtins import BUILTINS, SHORT_NAMES
+
 from .context import CheckContext
 from .model import Confidence, SuggestedPatch, TextEdit
 from .naming import closest_name
 from .source_text import word_positions
 
-SHORT_BUILTINS = ("list_len", "list_get", "list_push", "parse_int", "try_parse_int",
-                  "str_contains", "str_starts_with")
+SHORT_BUILTINS = SHORT_NAMES
 
 
 def _builtin_names() -> tuple[str, ...]:
     """The seven short builtins first (the reference's list), then every other builtin."""
-    try:
-        from boruna.language.names import BUILTIN_ARITIES
-    except ImportError:
-        return SHORT_BUILTINS
-    return SHORT_BUILTINS + tuple(n for n in BUILTIN_ARITIES if n not in SHORT_BUILTINS)
+    return SHORT_BUILTINS + tuple(b.name for b in BUILTINS if b.name not in SHORT_BUILTINS)
 
 
 class _Found(Exception):
@@ -167,11 +164,7 @@ def call_arity_at(ctx: CheckContext, name: str, line: int, col: int) -> Optional
 
 def _arities(ctx: CheckContext) -> dict[str, int]:
     """Every callable name and its parameter count (user and library functions win)."""
-    try:
-        from boruna.language.names import BUILTIN_ARITIES
-    except ImportError:
-        BUILTIN_ARITIES = {}
-    out = dict(BUILTIN_ARITIES)
+    out = {b.name: b.arity for b in BUILTINS}
     out.update({fn.name: len(fn.params) for fn in ctx.library_functions})
     out.update({fn.name: len(fn.params) for fn in ctx.program.functions()})
     return out

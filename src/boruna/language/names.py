@@ -10,57 +10,16 @@ from __future__ import annotations
 
 from typing import Optional
 
+from boruna.core.builtins import BUILTINS
+
 from . import ast
 from .errors import CompileError
 from .suggest import did_you_mean, unique_within_one
 from .walk import child_nodes, pattern_binding
 
-# The 42 builtins the compiler knows (language.md §3.8): name -> arity. Public: codegen,
-# diagnostics and `boruna_symbols` read it.
-BUILTIN_ARITIES: dict[str, int] = {
-    "list_len": 1,
-    "list_get": 2,
-    "list_push": 2,
-    "parse_int": 1,
-    "try_parse_int": 1,
-    "str_contains": 2,
-    "str_starts_with": 2,
-    "step_input": 1,
-    "__builtin_int_to_string": 1,
-    "__builtin_float_to_string": 1,
-    "__builtin_string_len": 1,
-    "__builtin_string_chars": 1,
-    "__builtin_string_contains": 2,
-    "__builtin_string_starts_with": 2,
-    "__builtin_string_ends_with": 2,
-    "__builtin_string_to_upper": 1,
-    "__builtin_string_to_lower": 1,
-    "__builtin_string_trim": 1,
-    "__builtin_string_join": 2,
-    "__builtin_list_len": 1,
-    "__builtin_list_is_empty": 1,
-    "__builtin_list_head": 1,
-    "__builtin_list_tail": 1,
-    "__builtin_list_append": 2,
-    "__builtin_list_concat": 2,
-    "__builtin_list_reverse": 1,
-    "__builtin_string_split": 2,
-    "__builtin_string_replace": 3,
-    "__builtin_string_slice": 3,
-    "__builtin_int_parse": 1,
-    "__builtin_float_parse": 1,
-    "__builtin_bool_to_string": 1,
-    "__builtin_map_get": 2,
-    "__builtin_map_set": 3,
-    "__builtin_map_remove": 2,
-    "__builtin_map_contains_key": 2,
-    "__builtin_map_keys": 1,
-    "__builtin_map_values": 1,
-    "__builtin_map_len": 1,
-    "__builtin_debug": 1,
-    "__builtin_debug_msg": 2,
-    "__builtin_guard": 3,
-}
+# The 42 builtins the compiler knows (language.md §3.8): name -> arity, from the builtin
+# table. Public: codegen, diagnostics and `boruna_symbols` read it.
+BUILTIN_ARITIES: dict[str, int] = {b.name: b.arity for b in BUILTINS}
 
 BUILTIN_TYPES = ("Int", "Float", "String", "Bool", "Unit")
 
