@@ -1603,8 +1603,9 @@ cdef class Machine:
 
     cdef int64_t _match(self, Val* v, int64_t table) except? -2:
         """Pop v and push its unwrapped value; returns the arm target or -1 (no match)."""
-        cdef int64_t tag = -1, k, start, n, at, t, code
-        cdef int64_t itag = -1          # exact Int tag (codegen.match_tag_int), else -1
+        # a value without a tag of its own hits only the catch-all arms
+        cdef int64_t tag = MATCH_ANY, k, start, n, at, t, code
+        cdef int64_t itag = MATCH_ANY   # exact Int tag (codegen.match_tag_int), else none
         cdef object payload = None
         cdef object o
         cdef int64_t etype = -1, evar = -1
