@@ -98,7 +98,7 @@ def test_every_row_names_a_real_opcode_and_capability():
 
 
 def test_every_cold_opcode_is_a_builtin_with_an_implementation():
-    from boruna import _vm_builtins as impl
+    from boruna.vm import builtins as impl
     builtin_ops = {b.opcode for b in B.BUILTINS}
     cold = {name for name, op in OPCODES.items() if op.path == COLD}
     assert cold <= builtin_ops

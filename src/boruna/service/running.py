@@ -125,7 +125,7 @@ class ProgressRelay:
 
 def work_limit_failure(error, steps: int) -> dict:
     """`limit_exceeded` / `work` from the VM's work-limit error."""
-    from boruna._vm_builtins import MAX_WORK
+    from boruna.vm.builtins import MAX_WORK
 
     return fail("limit_exceeded", error, limit_kind="work", limit=MAX_WORK, phase="execution",
                 steps=steps)

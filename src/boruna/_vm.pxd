@@ -1,0 +1,207 @@
+# cython: language_level=3
+"""Declarations of the VM extension (boruna/_vm.pyx): the C API it uses, its tagged
+value and frame structs, and the `Machine` class's C attributes. The code is in
+_vm.pyx and the vm/*.pxi files it includes."""
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.stdint cimport int64_t
+from cpython.ref cimport PyObject
+from cpython.unicode cimport PyUnicode_Concat
+
+cdef extern from "Python.h":
+    void _incref "Py_INCREF"(PyObject*)
+    void _decref "Py_DECREF"(PyObject*)
+    Py_ssize_t PyUnicode_GET_LENGTH(object)
+    int PyUnicode_IS_ASCII(object)
+    const char* PyUnicode_AsUTF8AndSize(object, Py_ssize_t*) except NULL
+    Py_ssize_t PyTuple_GET_SIZE(object)
+    PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)
+    PyObject* PyTuple_New_raw "PyTuple_New"(Py_ssize_t) except NULL
+    void PyTuple_SET_ITEM_raw "PyTuple_SET_ITEM"(PyObject*, Py_ssize_t, PyObject*)
+    PyObject* PyLong_FromLongLong_raw "PyLong_FromLongLong"(long long) except NULL
+    PyObject* PyFloat_FromDouble_raw "PyFloat_FromDouble"(double) except NULL
+    PyObject* Py_True_raw "Py_True"
+    PyObject* Py_False_raw "Py_False"
+    PyObject* Py_None_raw "Py_None"
+    bint PyLong_CheckExact_raw "PyLong_CheckExact"(PyObject*)
+    bint PyFloat_CheckExact_raw "PyFloat_CheckExact"(PyObject*)
+    double PyFloat_AS_DOUBLE_raw "PyFloat_AS_DOUBLE"(PyObject*)
+    long long PyLong_AsLongLongAndOverflow(object, int*) except? -1
+    Py_ssize_t Py_REFCNT_raw "Py_REFCNT"(PyObject*)
+    Py_ssize_t Py_SIZE_raw "Py_SIZE"(PyObject*)
+    void Py_SET_SIZE_raw "Py_SET_SIZE"(PyObject*, Py_ssize_t)
+    bint PyTuple_CheckExact_raw "PyTuple_CheckExact"(PyObject*)
+    PyObject* PyTuple_GET_ITEM_raw "PyTuple_GET_ITEM"(PyObject*, Py_ssize_t)
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include "structmember.h"
+    #include <string.h>
+    #if defined(__GNUC__) || defined(__clang__)
+    static inline int bor_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+    static inline int bor_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
+    static inline int bor_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+    #else   /* portable checked i64 arithmetic */
+    static inline int bor_add(int64_t a, int64_t b, int64_t *r) {
+        if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return 1;
+        *r = a + b; return 0;
+    }
+    static inline int bor_sub(int64_t a, int64_t b, int64_t *r) {
+        if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) return 1;
+        *r = a - b; return 0;
+    }
+    static inline int bor_mul(int64_t a, int64_t b, int64_t *r) {
+        if (a == 0 || b == 0) { *r = 0; return 0; }
+        if (a == -1) { if (b == INT64_MIN) return 1; *r = -b; return 0; }
+        if (b == -1) { if (a == INT64_MIN) return 1; *r = -a; return 0; }
+        if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+                  : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b)) return 1;
+        *r = a * b; return 0;
+    }
+    #endif
+    /* decimal text of an i64 as a compact ASCII str (new reference) */
+    static PyObject* bor_int_to_str(int64_t x) {
+        char buf[24];
+        int pos = 24;
+        uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+        do { buf[--pos] = (char)('0' + (int)(u % 10)); u /= 10; } while (u);
+        if (x < 0) buf[--pos] = '-';
+        PyObject* s = PyUnicode_New(24 - pos, 127);
+        if (s == NULL) return NULL;
+        memcpy(PyUnicode_1BYTE_DATA(s), buf + pos, (size_t)(24 - pos));
+        return s;
+    }
+    static PyTypeObject* bor_rec_type = NULL;
+    static Py_ssize_t bor_rec_tid_off = 0, bor_rec_fields_off = 0;
+    /* Record instances are built and read through their __slots__ offsets (set once from the
+       member descriptors; when Record has no such slots the VM uses the class instead). */
+    static int bor_init_record(PyObject* type, PyObject* tid_d, PyObject* fields_d) {
+        if (Py_TYPE(tid_d) != &PyMemberDescr_Type || Py_TYPE(fields_d) != &PyMemberDescr_Type)
+            return 0;
+        bor_rec_tid_off = ((PyMemberDescrObject*)tid_d)->d_member->offset;
+        bor_rec_fields_off = ((PyMemberDescrObject*)fields_d)->d_member->offset;
+        if (bor_rec_tid_off <= 0 || bor_rec_fields_off <= 0) return 0;
+        Py_INCREF(type);
+        bor_rec_type = (PyTypeObject*)type;
+        return 1;
+    }
+    static inline int bor_is_record(PyObject* o) { return Py_TYPE(o) == bor_rec_type; }
+    static inline PyObject* bor_rec_fields(PyObject* o) {
+        return *(PyObject**)((char*)o + bor_rec_fields_off);
+    }
+    /* steals tid and fields */
+    static PyObject* bor_new_record(PyObject* tid, PyObject* fields) {
+        PyObject* o = bor_rec_type->tp_alloc(bor_rec_type, 0);
+        if (o == NULL) { Py_DECREF(tid); Py_DECREF(fields); return NULL; }
+        *(PyObject**)((char*)o + bor_rec_tid_off) = tid;
+        *(PyObject**)((char*)o + bor_rec_fields_off) = fields;
+        return o;
+    }
+    """
+    int64_t BOR_I64_MIN "INT64_MIN"
+    int64_t BOR_I64_MAX "INT64_MAX"
+    int PyErr_CheckSignals() except -1
+    bint likely(bint)
+    bint unlikely(bint)
+    int bor_init_record(object, object, object)
+    bint bor_is_record(PyObject*)
+    PyObject* bor_rec_fields(PyObject*)
+    PyObject* bor_new_record(PyObject*, PyObject*) except NULL
+    PyObject* bor_int_to_str(int64_t) except NULL
+    int bor_add(int64_t a, int64_t b, int64_t *r)
+    int bor_sub(int64_t a, int64_t b, int64_t *r)
+    int bor_mul(int64_t a, int64_t b, int64_t *r)
+
+
+cdef enum:
+    BLD_SLOTS = 4     # list builders a machine keeps (_push_into)
+    W = 4             # words per instruction: op, a, b, c
+
+
+cdef enum:
+    T_UNIT = 0
+    T_BOOL = 1
+    T_INT = 2
+    T_FLOAT = 3
+    T_OBJ = 4
+
+cdef struct Val:
+    int tag
+    int64_t i
+    double f
+    PyObject* o
+
+cdef struct Frame:
+    int func
+    int64_t ip
+    int stack_base
+    int64_t locals_base
+
+
+cdef class Machine:
+    cdef Val* stack
+    cdef int sp
+    cdef Frame* frames
+    cdef int nframes
+    cdef Val* locals
+    cdef int64_t locals_cap
+    cdef int64_t lp
+    cdef Val* consts
+    cdef int nconsts
+    cdef Val* globals_
+    cdef int nglobals
+    cdef int64_t* code
+    cdef int64_t* fn_start
+    cdef int64_t* fn_len
+    cdef int64_t* fn_nlocals
+    cdef int64_t* fn_arity
+    cdef int64_t* fn_tables      # per function: first table index in tbl_start
+    cdef int64_t* fn_ntables
+    cdef int64_t* tbl_start      # per table: first arm index in arms
+    cdef int64_t* tbl_len
+    cdef int64_t* arms           # (tag, target) pairs
+    cdef int nfuncs
+    cdef readonly int64_t steps
+    cdef public int64_t max_steps
+    cdef int64_t alloc_bytes
+    cdef int64_t next_walk
+    cdef int64_t mem_cap
+    cdef readonly int64_t work
+    cdef readonly int64_t max_work
+    cdef bint tracing
+    cdef bint cancelled
+    cdef bint started
+    cdef bint running
+    cdef bint done
+    cdef public bint in_actor
+    cdef double wall_start
+    cdef object max_wall_ms_obj
+    # list builders (_push_into): tuples this machine over-allocated, one strong reference
+    # each, and their allocated capacity; Py_SIZE is the list's length
+    cdef PyObject* bld[BLD_SLOTS]
+    cdef Py_ssize_t bld_cap[BLD_SLOTS]
+    cdef int64_t bld_sub[BLD_SLOTS]     # what _memory_walk adds for its items, or -1
+    cdef int64_t ghost                  # bytes _memory_walk adds for a list _push_into grew
+    cdef int bld_next
+    cdef readonly object module
+    cdef readonly object gateway
+    cdef readonly object result
+    cdef readonly object error
+    cdef readonly object error_kind
+    cdef readonly object error_obj
+    cdef public list ui_output
+    cdef readonly list trace
+    cdef readonly int64_t trace_total
+    cdef int64_t trace_keep
+    cdef list fn_names
+    cdef list fn_caps
+    cdef list dbg
+    cdef list fail_msgs
+    cdef list named_fields
+    cdef public object mailbox
+    cdef public object cancel_event
+    cdef public list outgoing
+    cdef public list spawn_requests
+    cdef public int64_t next_spawn_id
+    cdef public int64_t actor_id

@@ -1,0 +1,93 @@
+"""Type stub of the VM extension `boruna._vm` (sources: _vm.pyx, _vm.pxd, vm/*.pxi)."""
+from collections import deque
+from typing import Any, Final, Optional, Sequence
+
+from boruna.bytecode.module import Module
+
+# run status returned by Machine.execute_bounded / Machine.run
+FINISHED: Final[int]
+PAUSED: Final[int]
+FAILED: Final[int]
+BLOCKED: Final[int]
+
+# resource limits
+MAX_STACK: Final[int]
+MAX_CALL_DEPTH: Final[int]
+MAX_LOCAL_SLOTS: Final[int]
+MAX_VALUE_MEMORY: Final[int]
+MAX_STRING_BYTES: Final[int]
+MAX_COLLECTION_LEN: Final[int]
+MAX_WORK: Final[int]
+TRACE_KEEP: Final[int]
+EVENT_BYTES: Final[int]
+TRACE_ENTRY_BYTES: Final[int]
+PUSH_IN_PLACE: Final[bool]
+
+# opcode name (and OP_* pseudo-op) -> the tag this build dispatches on (bytecode/opcodes.py)
+COMPILED_TAGS: Final[dict[str, int]]
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """Type-strict structural equality (vm.md §3.3); iterative, so any depth is safe."""
+
+
+class Machine:
+    """One VM instance for one module (vm.md §4.1)."""
+
+    # results
+    @property
+    def steps(self) -> int: ...
+    @property
+    def result(self) -> Any: ...
+    @property
+    def error(self) -> Optional[str]: ...
+    @property
+    def error_kind(self) -> Optional[str]: ...
+    @property
+    def error_obj(self) -> Any: ...
+    @property
+    def trace(self) -> list[str]: ...
+    @property
+    def trace_total(self) -> int: ...
+    @property
+    def work(self) -> int: ...
+    @property
+    def max_work(self) -> int: ...
+    @property
+    def module(self) -> Module: ...
+    @property
+    def gateway(self) -> Any: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def call_depth(self) -> int: ...
+    ui_output: list[Any]
+    max_steps: int
+    # actors (runtime/actors.py) and cancellation
+    in_actor: bool
+    mailbox: deque
+    outgoing: list[tuple[int, Any]]
+    spawn_requests: list[int]
+    next_spawn_id: int
+    actor_id: int
+    cancel_event: Any
+
+    def __init__(self, module: Module, *, gateway: Any = None, max_steps: int = 10_000_000,
+                 trace: bool = False, max_wall_ms: Optional[float] = None,
+                 max_value_memory: int = ..., trace_limit: int = 500,
+                 max_work: int = ...) -> None: ...
+
+    def set_entry(self, fn_index: int, args: Sequence[Any] = ()) -> None:
+        """Push the entry frame (no step charged) if the call stack is empty."""
+
+    def execute_bounded(self, slice_steps: Optional[int] = 0) -> int:
+        """Run at most `slice_steps` steps (0 or None = no bound): FINISHED, PAUSED, FAILED
+        or BLOCKED."""
+
+    def run(self) -> int:
+        """Run to completion from the module entry; returns the status."""
+
+    def cancel(self) -> None:
+        """Stop at the next 1,024-step checkpoint with `execution cancelled`."""
+
+    def deliver(self, msg: Any) -> None: ...

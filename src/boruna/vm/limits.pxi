@@ -1,0 +1,31 @@
+# Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
+# Resource limits (Python-visible and C copies) and the run status codes.
+
+MAX_STACK = 4096
+MAX_CALL_DEPTH = 256
+MAX_LOCAL_SLOTS = 1 << 22
+MAX_VALUE_MEMORY = 256 * 1024 * 1024
+TRACE_KEEP = 500
+EVENT_BYTES = 200          # accounted size of one event-log entry
+TRACE_ENTRY_BYTES = 100    # accounted size of one kept trace line
+
+cdef enum:
+    C_MAX_STACK = 4096
+    C_MAX_DEPTH = 256
+cdef int64_t C_MAX_LOCALS = 1 << 22
+cdef int64_t C_MAX_STR_CHARS_FAST = (16 * 1024 * 1024) // 4
+cdef int64_t C_WALK_MIN = 64 * 1024 * 1024
+cdef int64_t I64_MAX_C = BOR_I64_MAX
+cdef int64_t I64_MIN_C = BOR_I64_MIN
+# exact match tag of an Int scrutinee n (0 <= n < limit) is -(base + n): codegen.match_tag_int
+cdef int64_t INT_TAG_BASE_C = INT_TAG_BASE
+cdef int64_t INT_TAG_LIMIT_C = INT_TAG_LIMIT
+# reserved type ids of Option's Some and of Result (vm.md §3.1)
+cdef int64_t SOME_TID = SOME_TYPE_ID
+cdef int64_t RESULT_TID = RESULT_TYPE_ID
+
+# run status returned by execute_bounded
+FINISHED = 0
+PAUSED = 1
+FAILED = 2
+BLOCKED = 3

@@ -1,0 +1,157 @@
+# Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
+# Loading: a Module flattened into C arrays (code, constants, match tables), every
+# index bounded once; malformed instructions become OP_FAIL with their error.
+
+cdef int _translate(Machine self, module) except -1:
+    """Flatten the module into C arrays, bounding every index once, here."""
+    cdef int64_t k, total, pos, j, ntables, narms, t, a
+    cdef int64_t* w
+    functions = list(module.functions)
+    constants = list(module.constants)
+    self.nfuncs = len(functions)
+    self.nconsts = len(constants)
+    self.consts = <Val*>malloc(sizeof(Val) * (self.nconsts + 1))
+    if self.consts == NULL:
+        raise MemoryError()
+    for k in range(self.nconsts):
+        self.consts[k].tag = T_UNIT
+        from_py(&self.consts[k], constants[k])
+    self.nglobals = len(module.globals)
+    self.globals_ = <Val*>malloc(sizeof(Val) * (self.nglobals + 1))
+    if self.globals_ == NULL:
+        raise MemoryError()
+    for k in range(self.nglobals):
+        self.globals_[k].tag = T_UNIT
+    n = self.nfuncs + 1
+    self.fn_start = <int64_t*>malloc(sizeof(int64_t) * n)
+    self.fn_len = <int64_t*>malloc(sizeof(int64_t) * n)
+    self.fn_nlocals = <int64_t*>malloc(sizeof(int64_t) * n)
+    self.fn_arity = <int64_t*>malloc(sizeof(int64_t) * n)
+    self.fn_tables = <int64_t*>malloc(sizeof(int64_t) * n)
+    self.fn_ntables = <int64_t*>malloc(sizeof(int64_t) * n)
+    if (self.fn_start == NULL or self.fn_len == NULL or self.fn_nlocals == NULL
+            or self.fn_arity == NULL or self.fn_tables == NULL or self.fn_ntables == NULL):
+        raise MemoryError()
+    total = 0
+    ntables = 0
+    narms = 0
+    self.fn_names = []
+    self.fn_caps = []
+    for k, f in enumerate(functions):
+        self.fn_start[k] = total
+        self.fn_len[k] = len(f.code)
+        self.fn_nlocals[k] = max(0, int(f.locals))
+        self.fn_arity[k] = max(0, int(f.arity))
+        self.fn_tables[k] = ntables
+        self.fn_ntables[k] = len(f.match_tables)
+        ntables += len(f.match_tables)
+        for tab in f.match_tables:
+            narms += len(tab)
+        total += len(f.code) + 1
+        self.fn_names.append(f.name)
+        self.fn_caps.append(tuple(f.capabilities))
+    self.code = <int64_t*>malloc(sizeof(int64_t) * W * (total + 1))
+    self.tbl_start = <int64_t*>malloc(sizeof(int64_t) * (ntables + 1))
+    self.tbl_len = <int64_t*>malloc(sizeof(int64_t) * (ntables + 1))
+    self.arms = <int64_t*>malloc(sizeof(int64_t) * 2 * (narms + 1))
+    if self.code == NULL or self.tbl_start == NULL or self.tbl_len == NULL or self.arms == NULL:
+        raise MemoryError()
+    self.fail_msgs = []
+    self.named_fields = []
+    t = 0
+    a = 0
+    for k, f in enumerate(functions):
+        flen = len(f.code)
+        for tab in f.match_tables:
+            self.tbl_start[t] = a
+            self.tbl_len[t] = len(tab)
+            for arm in tab:
+                self.arms[2 * a] = max(-2**31, min(2**31 - 1, int(arm[0])))
+                self.arms[2 * a + 1] = min(max(int(arm[1]), 0), flen)
+                a += 1
+            t += 1
+        base = self.fn_start[k]
+        for j, ins in enumerate(f.code):
+            _encode(self, &self.code[(base + j) * W], ins, flen, int(f.locals))
+        if PUSH_IN_PLACE:
+            for j in range(flen - 1):
+                w = &self.code[(base + j) * W]
+                if (w[0] == OP_COLD and (w[1] == OP_LISTPUSH or w[1] == OP_LISTAPPEND)
+                        and w[W] == OP_STORELOCAL):
+                    w[0] = OP_PUSH_STORE
+                    w[2] = w[W + 1]
+        pos = (base + flen) * W
+        self.code[pos] = OP_IMPLICIT_RET
+        self.code[pos + 1] = 0
+        self.code[pos + 2] = 0
+        self.code[pos + 3] = 0
+    if self.tracing:
+        self.dbg = [[_debug(ins) for ins in f.code] for f in functions]
+    return 0
+
+
+cdef int _fail_op(Machine self, int64_t* w, object err) except -1:
+    w[0] = OP_FAIL
+    w[1] = len(self.fail_msgs)
+    w[2] = 0
+    w[3] = 0
+    self.fail_msgs.append(err)
+    return 0
+
+
+cdef int _encode(Machine self, int64_t* w, object ins, int64_t flen, int64_t nlocals) except -1:
+    w[1] = 0
+    w[2] = 0
+    w[3] = 0
+    try:
+        name = ins[0]
+        info = OPCODES[name]
+        ops = ins[1:]
+        if len(ops) != len(info.operands):
+            raise ValueError("operand count")
+    except Exception:
+        return _fail_op(self, w, verr.bytecode_error(f"malformed instruction {ins!r}"))
+    tag = info.tag
+    if name == "GetFieldNamed":
+        w[0] = OP_GETFIELDNAMED
+        w[1] = len(self.named_fields)
+        self.named_fields.append(str(ops[0]))
+        return 0
+    if name == "Assert":
+        kind = ops[1]
+        ops = (ops[0], 0 if kind == "Requires" else 1, ops[2])
+    vals = []
+    for x in ops:
+        if type(x) is not int or x < 0 or x > 0xFFFFFFFF:
+            return _fail_op(self, w, verr.bytecode_error(f"operand out of range in {ins!r}"))
+        vals.append(x)
+    if info.path == COLD:
+        w[0] = OP_COLD
+        w[1] = tag
+        return 0
+    if name == "PushConst" and vals[0] >= self.nconsts:
+        return _fail_op(self, w, verr.invalid_constant(vals[0]))
+    if name in ("LoadLocal", "StoreLocal") and vals[0] >= nlocals:
+        err = verr.invalid_local(vals[0])
+        if name == "StoreLocal":
+            w[0] = OP_FAIL
+            w[1] = len(self.fail_msgs)
+            w[2] = 1      # pop first
+            self.fail_msgs.append(err)
+            return 0
+        return _fail_op(self, w, err)
+    if name in ("LoadGlobal", "StoreGlobal") and vals[0] >= self.nglobals:
+        return _fail_op(self, w, verr.invalid_global(vals[0]))
+    if name in ("Jmp", "JmpIf", "JmpIfNot"):
+        vals[0] = min(vals[0], flen)
+    w[0] = tag
+    for i, x in enumerate(vals):
+        w[1 + i] = x
+    return 0
+
+
+def _debug(ins):
+    try:
+        return debug_form(ins)
+    except Exception:
+        return repr(ins)

@@ -1,0 +1,697 @@
+# Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
+# The interpreter loop: step counting and checkpoints, the switch over opcodes (the
+# fast path), match tables, traces, wall clock and cancellation checks.
+
+cdef int64_t FINISH_CODE[4]
+FINISH_CODE[0] = OP_FINISH
+FINISH_CODE[1] = 0
+FINISH_CODE[2] = 0
+FINISH_CODE[3] = 0
+
+
+cdef void _drop_frames(Machine self):
+    cdef int64_t k
+    for k in range(self.lp):
+        vclear(&self.locals[k])
+    self.lp = 0
+    self.nframes = 0
+
+
+cdef object _wall_check(Machine self):
+    cdef object lim = self.max_wall_ms_obj
+    PyErr_CheckSignals()
+    if self.cancel_event is not None and self.cancel_event.is_set():
+        self.cancelled = True
+    if self.cancelled:
+        return VmError("execution cancelled", "cancelled")
+    if lim is not None:
+        elapsed = (_time.monotonic() - self.wall_start) * 1000.0
+        if elapsed > lim:
+            return verr.wall_time_exceeded(lim)
+    return None
+
+
+cdef int _trace(Machine self, int func, int64_t ip, int sp) except -1:
+    """Record one dispatched op: keep the first `trace_limit` lines, count them all."""
+    self.trace.append(f"[{self.fn_names[func]}:{ip}] {self.dbg[func][ip]}  "
+                      f"stack_depth={sp}")
+    _charge(self, TRACE_ENTRY_BYTES)
+    self.trace_total += 1
+    return 0
+
+
+cdef object _loop(Machine self, int64_t budget):
+    cdef Val* stack = self.stack
+    cdef int sp = self.sp
+    cdef Val* loc
+    cdef Val* v
+    cdef Val* a
+    cdef Val* b
+    cdef Val tmp
+    cdef Frame* fr
+    cdef int64_t* cur
+    cdef int64_t* ins
+    cdef int64_t ip
+    cdef int func
+    cdef int op
+    cdef int64_t steps = self.steps
+    cdef int64_t max_steps = self.max_steps
+    cdef int64_t slice_end
+    cdef int64_t check_at, m
+    cdef int64_t x, y, r, k, n, argc, target, tag, base
+    cdef double fx, fy
+    cdef bint tracing = self.tracing
+    cdef bint c
+    cdef object err = None
+    cdef object status = PAUSED
+    cdef object o, o2
+    cdef PyObject* pt
+
+    if budget > 0:
+        slice_end = steps + budget
+    else:
+        slice_end = I64_MAX_C
+    if self.nframes > 0:
+        fr = &self.frames[self.nframes - 1]
+        func = fr.func
+        ip = fr.ip
+        cur = &self.code[self.fn_start[func] * W]
+        loc = &self.locals[fr.locals_base]
+    else:
+        func = -1
+        ip = 0
+        cur = FINISH_CODE
+        loc = self.locals
+    m = (steps // 1024 + 1) * 1024 - 1       # next s >= steps with (s + 1) % 1024 == 0
+    check_at = min(slice_end, min(max_steps, m))
+
+    try:
+        while True:
+            if steps >= check_at:
+                if steps >= slice_end:
+                    status = PAUSED
+                    break
+                if steps >= max_steps:
+                    steps += 1
+                    err = verr.step_limit(max_steps)
+                    break
+                if (steps + 1) % 1024 == 0:
+                    err = _wall_check(self)
+                    if err is not None:
+                        steps += 1
+                        break
+                m = ((steps + 1) // 1024 + 1) * 1024 - 1
+                check_at = min(slice_end, min(max_steps, m))
+            steps += 1
+            ins = cur + ip * W
+            op = <int>ins[0]
+            # every dispatched op is traced: real tags, and the load-time rewrites of
+            # real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit return and
+            # the finishing iteration (OP_IMPLICIT_RET, OP_FINISH) have no trace line
+            # (vm.md §4.7)
+            if tracing and (op < OP_IMPLICIT_RET or op >= OP_FAIL):
+                if self.trace_total < self.trace_keep:
+                    _trace(self, func, ip, sp)
+                else:
+                    self.trace_total += 1
+            ip += 1
+
+            if op == OP_LOADLOCAL:
+                if sp >= C_MAX_STACK:
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                vcopy(&stack[sp], &loc[ins[1]])
+                sp += 1
+            elif op == OP_PUSHCONST:
+                if sp >= C_MAX_STACK:
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                vcopy(&stack[sp], &self.consts[ins[1]])
+                sp += 1
+            elif op == OP_STORELOCAL:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                sp -= 1
+                vclear(&loc[ins[1]])
+                loc[ins[1]] = stack[sp]
+            elif op == OP_ADD or op == OP_SUB or op == OP_MUL:
+                if sp < 2:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 2]
+                b = &stack[sp - 1]
+                if a.tag == T_INT and b.tag == T_INT:
+                    if op == OP_ADD:
+                        if bor_add(a.i, b.i, &r):
+                            err = verr.overflow("addition")
+                            break
+                    elif op == OP_SUB:
+                        if bor_sub(a.i, b.i, &r):
+                            err = verr.overflow("subtraction")
+                            break
+                    else:
+                        if bor_mul(a.i, b.i, &r):
+                            err = verr.overflow("multiplication")
+                            break
+                    a.i = r
+                    sp -= 1
+                elif (a.tag == T_INT or a.tag == T_FLOAT) and (b.tag == T_INT or b.tag == T_FLOAT):
+                    fx = a.f if a.tag == T_FLOAT else <double>a.i
+                    fy = b.f if b.tag == T_FLOAT else <double>b.i
+                    if op == OP_ADD:
+                        a.f = fx + fy
+                    elif op == OP_SUB:
+                        a.f = fx - fy
+                    else:
+                        a.f = fx * fy
+                    a.tag = T_FLOAT
+                    sp -= 1
+                else:
+                    err = verr.type_error("numeric", vtype_name(b) if (a.tag == T_INT or a.tag == T_FLOAT) else vtype_name(a))
+                    sp -= 2
+                    vclear(a)
+                    vclear(b)
+                    break
+            elif op == OP_LT or op == OP_LTE or op == OP_GT or op == OP_GTE:
+                if sp < 2:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 2]
+                b = &stack[sp - 1]
+                if a.tag == T_INT and b.tag == T_INT:
+                    x = a.i
+                    y = b.i
+                    if op == OP_LT:
+                        c = x < y
+                    elif op == OP_LTE:
+                        c = x <= y
+                    elif op == OP_GT:
+                        c = x > y
+                    else:
+                        c = x >= y
+                elif a.tag == T_FLOAT and b.tag == T_FLOAT:
+                    fx = a.f
+                    fy = b.f
+                    if fx != fx or fy != fy:      # NaN compares as Equal
+                        c = op == OP_LTE or op == OP_GTE
+                    elif op == OP_LT:
+                        c = fx < fy
+                    elif op == OP_LTE:
+                        c = fx <= fy
+                    elif op == OP_GT:
+                        c = fx > fy
+                    else:
+                        c = fx >= fy
+                elif (a.tag == T_OBJ and b.tag == T_OBJ and type(<object>a.o) is str
+                      and type(<object>b.o) is str):
+                    o = <object>a.o
+                    o2 = <object>b.o
+                    if op == OP_LT:
+                        c = o < o2
+                    elif op == OP_LTE:
+                        c = o <= o2
+                    elif op == OP_GT:
+                        c = o > o2
+                    else:
+                        c = o >= o2
+                    o = None
+                    o2 = None
+                else:
+                    err = verr.type_error("comparable", vtype_name(a))
+                    break
+                vclear(a)
+                vclear(b)
+                a.tag = T_BOOL
+                a.i = c
+                sp -= 1
+            elif op == OP_JMPIFNOT or op == OP_JMPIF:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                sp -= 1
+                v = &stack[sp]
+                if v.tag == T_BOOL:
+                    c = v.i != 0
+                else:
+                    c = truthy(v)
+                    vclear(v)
+                if c == (op == OP_JMPIF):
+                    ip = ins[1]
+            elif op == OP_JMP:
+                ip = ins[1]
+            elif op == OP_CALL or op == OP_CALLINDIRECT:
+                if op == OP_CALLINDIRECT:
+                    argc = ins[1]
+                    if sp <= 0:
+                        err = verr.stack_underflow()
+                        break
+                    v = &stack[sp - 1]
+                    if v.tag != T_OBJ or type(<object>v.o) is not FnRef:
+                        err = verr.type_error("function reference", vtype_name(v))
+                        break
+                    target = (<object>v.o).index
+                    sp -= 1
+                    vclear(v)
+                else:
+                    target = ins[1]
+                    argc = ins[2]
+                if sp < argc:
+                    err = verr.stack_underflow()
+                    break
+                if target < 0 or target >= self.nfuncs:
+                    err = verr.invalid_function(target)
+                    break
+                if self.nframes >= C_MAX_DEPTH:
+                    err = verr.stack_overflow(MAX_CALL_DEPTH)
+                    break
+                n = self.fn_nlocals[target]
+                if self.lp + n > self.locals_cap:
+                    base = self.frames[self.nframes - 1].locals_base if self.nframes else 0
+                    if not _ensure_locals(self, n):
+                        err = _locals_error(self)
+                        break
+                    loc = &self.locals[base]
+                self.frames[self.nframes - 1].ip = ip
+                base = self.lp
+                for k in range(n):
+                    self.locals[base + k].tag = T_UNIT
+                sp -= <int>argc
+                for k in range(argc):
+                    if k < n:
+                        self.locals[base + k] = stack[sp + k]
+                    else:
+                        vclear(&stack[sp + k])
+                self.lp = base + n
+                fr = &self.frames[self.nframes]
+                self.nframes += 1
+                fr.func = <int>target
+                fr.ip = 0
+                fr.stack_base = sp
+                fr.locals_base = base
+                func = <int>target
+                cur = &self.code[self.fn_start[func] * W]
+                loc = &self.locals[base]
+                ip = 0
+            elif op == OP_RET or op == OP_IMPLICIT_RET:
+                fr = &self.frames[self.nframes - 1]
+                if op == OP_RET and sp > fr.stack_base:
+                    sp -= 1
+                    tmp = stack[sp]
+                else:
+                    tmp.tag = T_UNIT
+                while sp > fr.stack_base:
+                    sp -= 1
+                    vclear(&stack[sp])
+                if sp >= C_MAX_STACK:
+                    vclear(&tmp)
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                for k in range(fr.locals_base, self.lp):
+                    vclear(&self.locals[k])
+                self.lp = fr.locals_base
+                stack[sp] = tmp
+                sp += 1
+                self.nframes -= 1
+                if self.nframes == 0:
+                    func = -1
+                    cur = FINISH_CODE
+                    ip = 0
+                    loc = self.locals
+                else:
+                    fr = &self.frames[self.nframes - 1]
+                    func = fr.func
+                    ip = fr.ip
+                    cur = &self.code[self.fn_start[func] * W]
+                    loc = &self.locals[fr.locals_base]
+            elif op == OP_MOD or op == OP_DIV:
+                if sp < 2:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 2]
+                b = &stack[sp - 1]
+                if op == OP_DIV:
+                    if (b.tag == T_INT and b.i == 0) or (b.tag == T_FLOAT and b.f == 0.0):
+                        err = verr.division_by_zero()
+                        break
+                    if a.tag == T_INT and b.tag == T_INT:
+                        if a.i == I64_MIN_C and b.i == -1:
+                            err = verr.overflow("division")
+                            break
+                        a.i = _cdiv(a.i, b.i)
+                        sp -= 1
+                    elif (a.tag == T_INT or a.tag == T_FLOAT) and (b.tag == T_INT or b.tag == T_FLOAT):
+                        fx = a.f if a.tag == T_FLOAT else <double>a.i
+                        fy = b.f if b.tag == T_FLOAT else <double>b.i
+                        a.f = fx / fy
+                        a.tag = T_FLOAT
+                        sp -= 1
+                    else:
+                        err = verr.type_error("numeric", vtype_name(b) if (a.tag == T_INT or a.tag == T_FLOAT) else vtype_name(a))
+                        break
+                else:
+                    if a.tag == T_INT and b.tag == T_INT:
+                        if b.i == 0:
+                            err = verr.division_by_zero()
+                            break
+                        if a.i == I64_MIN_C and b.i == -1:
+                            err = verr.overflow("remainder")
+                            break
+                        a.i = _cmod(a.i, b.i)
+                        sp -= 1
+                    else:
+                        err = verr.type_error("Int", vtype_name(b) if a.tag == T_INT else vtype_name(a))
+                        break
+            elif op == OP_EQ or op == OP_NEQ:
+                if sp < 2:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 2]
+                b = &stack[sp - 1]
+                if a.tag == T_INT and b.tag == T_INT:
+                    c = a.i == b.i
+                else:
+                    c = _equal(self, a, b)
+                    vclear(a)
+                    vclear(b)
+                if op == OP_NEQ:
+                    c = not c
+                a.tag = T_BOOL
+                a.i = c
+                sp -= 1
+            elif op == OP_POP:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                sp -= 1
+                vclear(&stack[sp])
+            elif op == OP_DUP:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                if sp >= C_MAX_STACK:
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                vcopy(&stack[sp], &stack[sp - 1])
+                sp += 1
+            elif op == OP_NEG:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 1]
+                if a.tag == T_INT:
+                    if a.i == I64_MIN_C:
+                        err = verr.overflow("negation")
+                        break
+                    a.i = -a.i
+                elif a.tag == T_FLOAT:
+                    a.f = -a.f
+                else:
+                    err = verr.type_error("numeric", vtype_name(a))
+                    break
+            elif op == OP_NOT:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 1]
+                c = not truthy(a)
+                vclear(a)
+                a.tag = T_BOOL
+                a.i = c
+            elif op == OP_AND or op == OP_OR:
+                if sp < 2:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 2]
+                b = &stack[sp - 1]
+                if op == OP_AND:
+                    c = truthy(a) and truthy(b)
+                else:
+                    c = truthy(a) or truthy(b)
+                vclear(a)
+                vclear(b)
+                a.tag = T_BOOL
+                a.i = c
+                sp -= 1
+            elif op == OP_CONCAT:
+                if sp < 2:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 2]
+                b = &stack[sp - 1]
+                if a.tag != T_OBJ or type(<object>a.o) is not str:
+                    err = verr.type_error("String", vtype_name(a))
+                    break
+                if b.tag != T_OBJ or type(<object>b.o) is not str:
+                    err = verr.type_error("String", vtype_name(b))
+                    break
+                n = PyUnicode_GET_LENGTH(<object>a.o) + PyUnicode_GET_LENGTH(<object>b.o)
+                self.work += n
+                if self.work > self.max_work:
+                    err = _work_error(self)
+                    break
+                if n > C_MAX_STR_CHARS_FAST:
+                    _check_str_len(_utf8_len(<object>a.o) + _utf8_len(<object>b.o))
+                o = PyUnicode_Concat(<object>a.o, <object>b.o)
+                vclear(a)
+                vclear(b)
+                sp -= 1
+                a.tag = T_OBJ
+                a.o = <PyObject*>o
+                _incref(a.o)
+                o = None
+                self.alloc_bytes += 49 + n
+                if self.alloc_bytes >= self.next_walk:
+                    self.sp = sp
+                    _memory_walk(self)
+            elif op == OP_INTTOSTRING:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 1]
+                if a.tag != T_INT:
+                    err = verr.type_error("Int", vtype_name(a))
+                    break
+                a.o = bor_int_to_str(a.i)
+                a.tag = T_OBJ
+                self.alloc_bytes += 70
+            elif op == OP_STRINGLEN:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 1]
+                if a.tag != T_OBJ or type(<object>a.o) is not str:
+                    err = verr.type_error("String", vtype_name(a))
+                    break
+                if PyUnicode_IS_ASCII(<object>a.o):
+                    n = PyUnicode_GET_LENGTH(<object>a.o)
+                else:
+                    n = len((<object>a.o).encode("utf-8", "surrogatepass"))
+                vclear(a)
+                a.tag = T_INT
+                a.i = n
+            elif op == OP_GETFIELD:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 1]
+                if a.tag != T_OBJ or not (bor_is_record(a.o) if REC_FAST else type(<object>a.o) is Record):
+                    err = verr.type_error("Record", vtype_name(a))
+                    break
+                if REC_FAST:
+                    o = <object>bor_rec_fields(a.o)
+                else:
+                    o = (<object>a.o).fields
+                k = ins[1]
+                if k >= PyTuple_GET_SIZE(o):
+                    err = verr.type_error("valid field index", "out of bounds")
+                    break
+                tmp.tag = T_UNIT
+                from_py(&tmp, <object>PyTuple_GET_ITEM(o, k))
+                o = None
+                vclear(a)
+                a[0] = tmp
+            elif op == OP_MAKERECORD or op == OP_MAKELIST:
+                n = ins[2] if op == OP_MAKERECORD else ins[1]
+                if sp < n:
+                    err = verr.stack_underflow()
+                    break
+                pt = PyTuple_New_raw(n)
+                for k in range(n):
+                    PyTuple_SET_ITEM_raw(pt, k, take_owned(&stack[sp - n + k]))
+                sp -= <int>n
+                if op == OP_MAKERECORD:
+                    if REC_FAST:
+                        pt = bor_new_record(PyLong_FromLongLong_raw(ins[1]), pt)
+                    else:
+                        o = Record(ins[1], <object>pt)
+                        _decref(pt)
+                        pt = <PyObject*>o
+                        _incref(pt)
+                        o = None
+                stack[sp].tag = T_OBJ
+                stack[sp].o = pt
+                sp += 1
+                self.alloc_bytes += 120 + 8 * n
+                if self.alloc_bytes >= self.next_walk:
+                    self.sp = sp
+                    _memory_walk(self)
+            elif op == OP_MAKEENUM:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                a = &stack[sp - 1]
+                o = to_py(a)
+                x = ins[1]
+                y = ins[2]
+                if x == SOME_TID and y == 1:
+                    o = Some(o)
+                elif x == RESULT_TID and y == 0:
+                    o = Ok(o)
+                elif x == RESULT_TID and y == 1:
+                    o = Err(o)
+                else:
+                    o = Enum(x, y, o)
+                vclear(a)
+                a.tag = T_OBJ
+                a.o = <PyObject*>o
+                _incref(a.o)
+                o = None
+                self.alloc_bytes += 64
+            elif op == OP_MATCH:
+                if sp <= 0:
+                    err = verr.stack_underflow()
+                    break
+                k = ins[1]
+                if k >= self.fn_ntables[func]:
+                    err = verr.match_exhausted()
+                    break
+                a = &stack[sp - 1]
+                target = _match(self, a, self.fn_tables[func] + k)
+                if target < 0:
+                    err = verr.match_exhausted()
+                    break
+                ip = target
+            elif op == OP_LISTLEN or op == OP_LISTGET:
+                self.sp = sp
+                _list_op(self, op)
+                sp = self.sp
+            elif op == OP_COLD:
+                self.sp = sp
+                _cold(self, <int>ins[1])
+                sp = self.sp
+            elif op == OP_PUSH_STORE:
+                self.sp = sp
+                if not _push_into(self, &loc[ins[2]]):
+                    _cold(self, <int>ins[1])
+                sp = self.sp
+            elif op == OP_FINISH:
+                if sp > 0:
+                    sp -= 1
+                    self.result = to_py(&stack[sp])
+                    vclear(&stack[sp])
+                else:
+                    self.result = None
+                status = FINISHED
+                break
+            elif op == OP_HALT:
+                if sp > 0:
+                    sp -= 1
+                    self.result = to_py(&stack[sp])
+                    vclear(&stack[sp])
+                else:
+                    self.result = None
+                self.frames[self.nframes - 1].ip = ip
+                status = FINISHED
+                break
+            elif op == OP_NOP:
+                pass
+            else:
+                self.sp = sp
+                self.frames[self.nframes - 1].ip = ip
+                self.steps = steps
+                r = _slow_op(self, op, ins, func)
+                sp = self.sp
+                if r == 1:       # blocked on receive
+                    ip -= 1
+                    status = BLOCKED
+                    break
+                if self.nframes > 0:
+                    loc = &self.locals[self.frames[self.nframes - 1].locals_base]
+    finally:
+        self.sp = sp
+        self.steps = steps
+        if self.nframes > 0:
+            self.frames[self.nframes - 1].ip = ip
+    if err is not None:
+        raise err
+    return status
+
+
+cdef int64_t _match(Machine self, Val* v, int64_t table) except? -2:
+    """Pop v and push its unwrapped value; returns the arm target or -1 (no match)."""
+    # a value without a tag of its own hits only the catch-all arms
+    cdef int64_t tag = MATCH_ANY, k, start, n, at, t, code
+    cdef int64_t itag = MATCH_ANY   # exact Int tag (codegen.match_tag_int), else none
+    cdef object payload = None
+    cdef object o
+    cdef int64_t etype = -1, evar = -1
+    if v.tag == T_BOOL:
+        tag = 1 if v.i else 0
+    elif v.tag == T_INT:
+        if 0 <= v.i < INT_TAG_LIMIT_C:
+            itag = -INT_TAG_BASE_C - v.i
+    elif v.tag == T_OBJ:
+        o = <object>v.o
+        t_ = type(o)
+        if t_ is Enum:
+            tag = o.variant
+            etype = o.type_id
+            evar = o.variant
+            payload = o.payload
+        elif t_ is OptNone:
+            tag = MATCH_NONE
+        elif t_ is Some:
+            tag = MATCH_SOME
+            payload = o.value
+        elif t_ is Ok:
+            tag = MATCH_OK
+            payload = o.value
+        elif t_ is Err:
+            tag = MATCH_ERR
+            payload = o.value
+    start = self.tbl_start[table]
+    n = self.tbl_len[table]
+    for k in range(n):
+        at = self.arms[2 * (start + k)]
+        if at == tag or at == MATCH_ANY or at == itag:
+            break
+        if at <= -EXACT_TAG_BASE and etype >= 0:
+            code = -at - EXACT_TAG_BASE
+            if code // VARIANTS_PER_TYPE == etype and code % VARIANTS_PER_TYPE == evar:
+                break
+    else:
+        return -1
+    if tag == MATCH_SOME or tag == MATCH_OK or tag == MATCH_ERR or etype >= 0:
+        vclear(v)
+        from_py(v, payload)
+    return self.arms[2 * (start + k) + 1]
+
+
+cdef int _equal(Machine self, Val* a, Val* b) except -1:
+    """Structural equality; comparing two heap values (possibly large) also checks the
+    wall clock and cancellation."""
+    cdef bint c = vals_equal(a, b)
+    if a.tag == T_OBJ and b.tag == T_OBJ and (self.max_wall_ms_obj is not None
+                                               or self.cancel_event is not None):
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return c
+
+
+cdef inline int64_t _cdiv(int64_t a, int64_t b):
+    return a // b
+
+cdef inline int64_t _cmod(int64_t a, int64_t b):
+    return a % b

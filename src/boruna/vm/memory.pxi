@@ -1,0 +1,177 @@
+# Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
+# Memory and work accounting: approximate value sizes, allocation charges, the
+# live-value walk that enforces max_value_memory, growth of the locals array, and the
+# work budget of size-dependent builtins (max_work).
+
+cdef inline int64_t work_size(object o):
+    """Work units of an operand or result: its characters or elements (0 for other values)."""
+    t = type(o)
+    if t is str or t is tuple or t is MapValue:
+        return len(o)
+    return 0
+
+
+cdef int64_t approx_size(object o):
+    t = type(o)
+    if t is str:
+        return 49 + PyUnicode_GET_LENGTH(o)
+    if t is tuple:
+        return 56 + 8 * PyTuple_GET_SIZE(o)
+    if t is Record:
+        return 120 + 8 * len(o.fields)
+    if t is MapValue:
+        return 232 + 100 * len(o)
+    return 48
+
+
+cdef int64_t cf_size(object o, int depth):
+    """What _memory_walk adds for `o` when that does not depend on the rest of the walk
+    (nothing in it is deduplicated by identity), else -1. Mirrors _memory_walk exactly."""
+    cdef int64_t total, x
+    t = type(o)
+    if t is str:
+        if PyUnicode_GET_LENGTH(o) >= 256:
+            return -1
+        return 49 + PyUnicode_GET_LENGTH(o)
+    if t is tuple or t is Record:
+        if depth >= 4:
+            return -1
+        items = o.fields if t is Record else o
+        if len(items) >= 16:
+            return -1
+        total = approx_size(o)
+        for it in items:
+            x = cf_size(it, depth + 1)
+            if x < 0:
+                return -1
+            total += x
+        return total
+    if t is MapValue:
+        return -1
+    if t is Some or t is Ok or t is Err:
+        if depth >= 4:
+            return -1
+        x = cf_size(o.value, depth + 1)
+        return -1 if x < 0 else 48 + x
+    if t is Enum:
+        if depth >= 4:
+            return -1
+        x = cf_size(o.payload, depth + 1)
+        return -1 if x < 0 else 64 + x
+    return 32
+
+
+
+cdef bint _ensure_locals(Machine self, int64_t n):
+    cdef int64_t cap
+    cdef Val* p
+    if self.lp + n <= self.locals_cap:
+        return True
+    if self.lp + n > C_MAX_LOCALS:
+        return False
+    cap = self.locals_cap
+    while cap < self.lp + n:
+        cap *= 2
+    p = <Val*>realloc(self.locals, sizeof(Val) * cap)
+    if p == NULL:
+        return False
+    self.locals = p
+    self.locals_cap = cap
+    self.alloc_bytes += <int64_t>sizeof(Val) * cap // 2
+    return True
+
+
+cdef object _locals_error(Machine self):
+    return VmError(f"memory limit exceeded: more than {MAX_LOCAL_SLOTS} local slots",
+                   "memory_limit")
+
+
+cdef int _charge(Machine self, int64_t n) except -1:
+    self.alloc_bytes += n
+    if self.alloc_bytes >= self.next_walk:
+        _memory_walk(self)
+    return 0
+
+
+cdef object _work_error(Machine self):
+    return VmError(f"work limit exceeded: builtins processed more than {self.max_work} "
+                   "characters or elements", "work_limit")
+
+
+cdef int _spend(Machine self, int64_t n) except -1:
+    """Charge `n` work units; the work limit's VmError when they overrun `max_work`."""
+    self.work += n
+    if self.work > self.max_work:
+        raise _work_error(self)
+    return 0
+
+
+cdef int _memory_walk(Machine self) except -1:
+    cdef int64_t k, total = 0
+    cdef int64_t cap = self.mem_cap
+    roots = []
+    for k in range(self.sp):
+        if self.stack[k].tag == T_OBJ:
+            roots.append(<object>self.stack[k].o)
+    for k in range(self.lp):
+        if self.locals[k].tag == T_OBJ:
+            roots.append(<object>self.locals[k].o)
+    roots.extend(self.ui_output)
+    total += self.ghost
+    roots.extend(m for _, m in self.outgoing)
+    roots.extend(self.mailbox)
+    # bookkeeping that grows with the run: UI trees, queued messages, spawn requests and
+    # the gateway's event log (contract checks, UI emits, capability calls)
+    total += 8 * (len(self.ui_output) + len(self.outgoing) + len(self.spawn_requests)
+                  + len(self.mailbox))
+    total += TRACE_ENTRY_BYTES * len(self.trace)
+    total += <int64_t>sizeof(Val) * self.locals_cap
+    log = getattr(self.gateway, "log", None)
+    if log is not None:
+        try:
+            total += EVENT_BYTES * len(log)
+        except TypeError:
+            pass
+    seen = set()
+    work = roots
+    while work:
+        o = work.pop()
+        t = type(o)
+        if t is str:
+            if PyUnicode_GET_LENGTH(o) >= 256:
+                if id(o) in seen:
+                    continue
+                seen.add(id(o))
+            total += approx_size(o)
+        elif t is tuple or t is Record or t is MapValue:
+            if len(o.fields if t is Record else o) >= 16:
+                if id(o) in seen:
+                    continue
+                seen.add(id(o))
+            total += approx_size(o)
+            if t is tuple:
+                sub = _builder_items_size(self, o)
+                if sub >= 0:
+                    total += sub
+                else:
+                    work.extend(o)
+            elif t is Record:
+                work.extend(o.fields)
+            else:
+                work.extend(o.values())
+        elif t is Some or t is Ok or t is Err:
+            total += 48
+            work.append(o.value)
+        elif t is Enum:
+            total += 64
+            work.append(o.payload)
+        else:
+            total += 32
+        if total > cap:
+            raise VmError(f"memory limit exceeded: live values use more than {cap} bytes",
+                          "memory_limit")
+    if total > cap:
+        raise VmError(f"memory limit exceeded: live values use more than {cap} bytes",
+                      "memory_limit")
+    self.next_walk = self.alloc_bytes + max(min(C_WALK_MIN, cap // 4), total)
+    return 0

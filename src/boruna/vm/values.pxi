@@ -1,0 +1,154 @@
+# Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
+# Tagged values (Val: Int/Float/Bool/Unit unboxed, else a Python object with manual
+# reference counting): moving values in and out, truthiness, type names, equality.
+
+cdef bint REC_FAST = False
+try:
+    REC_FAST = bor_init_record(Record, Record.__dict__["type_id"], Record.__dict__["fields"]) == 1
+except Exception:
+    REC_FAST = False
+
+
+cdef inline void vclear(Val* v):
+    if v.tag == T_OBJ:
+        _decref(v.o)
+    v.tag = T_UNIT
+
+cdef inline void vcopy(Val* dst, Val* src):
+    dst[0] = src[0]
+    if src.tag == T_OBJ:
+        _incref(src.o)
+
+cdef inline object to_py(Val* v):
+    cdef int t = v.tag
+    if t == T_INT:
+        return v.i
+    if t == T_FLOAT:
+        return v.f
+    if t == T_BOOL:
+        return True if v.i else False
+    if t == T_UNIT:
+        return None
+    return <object>v.o
+
+cdef inline PyObject* take_owned(Val* v) except NULL:
+    """Move `v` out as a new reference (v becomes Unit)."""
+    cdef int t = v.tag
+    cdef PyObject* r
+    if t == T_OBJ:
+        r = v.o
+    elif t == T_INT:
+        r = PyLong_FromLongLong_raw(v.i)
+    elif t == T_FLOAT:
+        r = PyFloat_FromDouble_raw(v.f)
+    elif t == T_BOOL:
+        r = Py_True_raw if v.i else Py_False_raw
+        _incref(r)
+    else:
+        r = Py_None_raw
+        _incref(r)
+    v.tag = T_UNIT
+    return r
+
+
+cdef int from_py(Val* d, object o) except -1:
+    """Store Python value `o` into the empty slot `d`."""
+    cdef int overflow = 0
+    cdef long long v
+    cdef PyObject* p = <PyObject*>o
+    if PyLong_CheckExact_raw(p):
+        v = PyLong_AsLongLongAndOverflow(o, &overflow)
+        if overflow != 0:
+            raise VmError("integer overflow in conversion", "overflow")
+        d.tag = T_INT
+        d.i = v
+    elif p == Py_True_raw or p == Py_False_raw:
+        d.tag = T_BOOL
+        d.i = 1 if p == Py_True_raw else 0
+    elif PyFloat_CheckExact_raw(p):
+        d.tag = T_FLOAT
+        d.f = PyFloat_AS_DOUBLE_raw(p)
+    elif p == Py_None_raw:
+        d.tag = T_UNIT
+    else:
+        d.tag = T_OBJ
+        d.o = p
+        _incref(p)
+    return 0
+
+cdef inline bint truthy(Val* v):
+    cdef int t = v.tag
+    if t == T_BOOL or t == T_INT:
+        return v.i != 0
+    if t == T_FLOAT:
+        return v.f != 0.0
+    if t == T_UNIT:
+        return False
+    return obj_truthy(<object>v.o)
+
+cdef bint obj_truthy(object o):
+    t = type(o)
+    if t is str or t is tuple or t is MapValue:
+        return len(o) != 0
+    if t is OptNone or t is Err:
+        return False
+    return True
+
+cdef str vtype_name(Val* v):
+    cdef int t = v.tag
+    if t == T_INT:
+        return "Int"
+    if t == T_FLOAT:
+        return "Float"
+    if t == T_BOOL:
+        return "Bool"
+    if t == T_UNIT:
+        return "Unit"
+    return type_name(<object>v.o)
+
+
+def values_equal(a, b):
+    """Type-strict structural equality (vm.md §3.3); iterative, so any depth is safe."""
+    work = [(a, b)]
+    while work:
+        x, y = work.pop()
+        tx = type(x)
+        if tx is not type(y):
+            return False
+        if tx is tuple:
+            if len(x) != len(y):
+                return False
+            work.extend(zip(x, y))
+        elif tx is Record:
+            if x.type_id != y.type_id or len(x.fields) != len(y.fields):
+                return False
+            work.extend(zip(x.fields, y.fields))
+        elif tx is Enum:
+            if x.type_id != y.type_id or x.variant != y.variant:
+                return False
+            work.append((x.payload, y.payload))
+        elif tx is Some or tx is Ok or tx is Err:
+            work.append((x.value, y.value))
+        elif tx is MapValue:
+            if x.keys() != y.keys():
+                return False
+            work.extend((x[k], y[k]) for k in x)
+        elif x != y:
+            return False
+    return True
+
+
+cdef bint vals_equal(Val* a, Val* b) except -1:
+    if a.tag != b.tag:
+        return False
+    if a.tag == T_INT or a.tag == T_BOOL:
+        return a.i == b.i
+    if a.tag == T_FLOAT:
+        return a.f == b.f
+    if a.tag == T_UNIT:
+        return True
+    if type(<object>a.o) is str:
+        if type(<object>b.o) is not str:
+            return False
+        return a.o == b.o or (<str>a.o) == (<str>b.o)
+    return values_equal(<object>a.o, <object>b.o)
