@@ -125,13 +125,13 @@ def test_pseudo_ops_order():
         "OP_IMPLICIT_RET", "OP_FINISH", "OP_FAIL", "OP_COLD", "OP_PUSH_STORE"]
 
 
-def test_setup_reads_the_table_without_the_package():
+def test_setup_reads_the_table_without_the_package(tmp_path):
     """`python -S` has no site-packages, so `import boruna` would fail: the table file must
     run on the standard library alone, as setup.py runs it."""
     code = ("import runpy, sys; t = runpy.run_path(sys.argv[1])['pxi_text'](); "
             "assert 'boruna' not in sys.modules; sys.stdout.write(t)")
     out = subprocess.run([sys.executable, "-S", "-c", code, TABLE], capture_output=True,
-                         text=True, timeout=60, cwd=os.path.dirname(ROOT))
+                         text=True, timeout=60, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout == O.pxi_text()
 
