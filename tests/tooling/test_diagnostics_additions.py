@@ -175,10 +175,15 @@ def test_e005_in_nested_positions():
     assert ids(src) == ["E005"]
 
 
-def test_type_warning_does_not_check_calls_through_shadowing_locals():
+def test_type_check_of_calls_through_shadowing_locals_uses_the_local():
+    # issue 12: the local `twice` (an Int) is called, which stops the VM: one error at it,
+    # none for the argument `twice`'s parameter would have rejected
     src = ("fn twice(n: Int) -> Int { n * 2 }\nfn main() -> Int {\n"
            "    let twice = 3\n    twice(\"x\")\n}\n")
-    assert ids(src) == []
+    diags = check_source(src).diagnostics
+    assert [(d.id, d.severity, d.message, d.location.line, d.location.col) for d in diags] == [
+        ("E009", "error", "type mismatch: this is `Int`, not a function, so it cannot be "
+                          "called", 4, 5)]
 
 
 # ---------------------------------------------------------------- model JSON

@@ -112,7 +112,12 @@ def test_field_reads_of_unknown_owner_types_are_not_reported():
     source = ("type P { a: Int }\nfn f(xs: List<P>, o: Option<P>) -> Int {\n"
               "    let first = list_get(xs, 0)\n    first.nope\n}\n"
               "fn main() -> Int { 0 }\n")
-    assert only(source) == []
+    # issue 12: the type checker knows `list_get(xs, 0)` is a `P`, so the read is reported
+    assert only(source) == [
+        ("E006", "error", "unknown field 'nope' in record type 'P' (it has: a)", (4, 11, 4, 15),
+         [])]
+    unknown = source.replace("list_get(xs, 0)", "receive")
+    assert only(unknown) == []
 
 
 def test_programs_only_the_code_generator_rejects_are_e008():

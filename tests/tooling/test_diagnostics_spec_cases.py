@@ -214,16 +214,21 @@ def test_d13_purity_needs_all_three_functions():
 
 
 def test_d14_let_annotation_warning():
+    # issue 12: an error (the reference warns), at the initializer, with the annotation as
+    # the second label (docs/compatibility.md)
     src = "fn main() -> Int {\n    let label: String = 42\n    0\n}\n"
     result = check_source(src)
     assert ids(result) == ["E009"]
     diag = result.diagnostics[0]
-    assert diag.severity == "warning"
-    assert diag.message == ("type mismatch: 'label' is annotated 'String' "
-                            "but its initializer has type 'Int'")
-    assert (diag.location.line, diag.location.col) == (2, 5)
+    assert diag.severity == "error"
+    assert diag.message == ("type mismatch: the value of `label` should be `String`, but it "
+                            "is `Int`")
+    loc = diag.location
+    assert (loc.line, loc.col, loc.end_line, loc.end_col) == (2, 25, 2, 27)
+    assert [(r.message, r.location.line, r.location.col) for r in diag.related] == [
+        ("`label` is declared `String` here", 2, 16)]
     assert diag.patches == []
-    assert not result.has_errors()
+    assert result.has_errors()
 
 
 def test_d15_call_argument_warning_points_at_the_argument():
@@ -231,9 +236,12 @@ def test_d15_call_argument_warning_points_at_the_argument():
     result = check_source(src)
     assert ids(result) == ["E009"]
     diag = result.diagnostics[0]
-    assert diag.severity == "warning"
-    assert diag.message == "type mismatch: call to 'twice' argument 1 expects 'Int' but got 'String'"
+    assert diag.severity == "error"      # issue 12 (the reference warns)
+    assert diag.message == ("type mismatch: the 1st argument of `twice` should be `Int`, but "
+                            "it is `String`")
     assert (diag.location.line, diag.location.col) == (3, 11)
+    assert [(r.message, r.location.line, r.location.col) for r in diag.related] == [
+        ("`twice` declares `n: Int` here", 1, 13)]
 
 
 def test_d16_compiler_arity_error():

@@ -14,15 +14,16 @@ from .field_access import check_field_reads
 from .missing_fields import check_missing_fields
 from .model import Diagnostic, DiagnosticSet
 from .record_fields import check_record_fields
-from .type_consistency import check_type_consistency
 from .type_names import check_type_names
+from .types.effects import check_effects
+from .types.infer import check_types
 
 # Tests set this to True so that an analyzer bug surfaces instead of being contained.
 STRICT = False
 
 # Run in this order; each appends its findings in AST order.
 ANALYZERS = (check_exhaustiveness, check_record_fields, check_missing_fields, check_field_reads,
-             check_capabilities, check_type_names, check_type_consistency, check_entry_point)
+             check_capabilities, check_effects, check_type_names, check_types, check_entry_point)
 
 
 def _parse(source: str):

@@ -23,6 +23,7 @@ class CheckContext:
     enums: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     type_defs: dict[str, A.TypeDef] = field(default_factory=dict)
     library_functions: list[A.FnDef] = field(default_factory=list)
+    cache: dict = field(default_factory=dict)     # analyses shared by several rules
 
     @classmethod
     def build(cls, source: str, file: str, program: Optional[A.Program] = None

@@ -1,8 +1,8 @@
 """E006 on field reads (an addition): `p.z` where `p` is known to be a record of a declared
 type that has no field `z`. The compiler accepts it and reads some other field (the
 reference resolves unknown names to index 0), so the program silently computes the wrong
-value. The type of `p` comes from the E009 pass's conservative local inference; reads whose
-owner type is unknown are never reported. The patch renames that one `.z`.
+value. The type of `p` comes from the type checker (`types/infer.py`); reads whose owner
+type is unknown are never reported. The patch renames that one `.z`.
 """
 from __future__ import annotations
 
@@ -16,32 +16,14 @@ from .context import CheckContext
 from .fix import Applicability, Edit, Fix
 from .model import Diagnostic, Label
 from .naming import closest_name, levenshtein
-from .type_consistency import Env, _Checker
-
-
-class _FieldReads(_Checker):
-    """Walks like the type-consistency pass; reports unknown field reads, no warnings."""
-
-    def expr(self, expr, env: Env) -> None:
-        if isinstance(expr, A.FieldAccess):
-            owner = self.infer(expr.object, env)
-            fields = self.ctx.records.get(owner) if owner else None
-            if fields is not None and expr.field not in [name for name, _ in fields]:
-                self.reads.append((expr, owner, fields))
-        super().expr(expr, env)
-
-    def warn(self, message: str, node) -> None:
-        return None
+from .types.infer import checked
 
 
 def check_field_reads(ctx: CheckContext) -> list[Diagnostic]:
     """One diagnostic per (type, field, line); its patch renames all those reads."""
-    checker = _FieldReads(ctx)
-    checker.reads = []
-    for fn in ctx.program.functions():
-        checker.function(fn)
     groups: dict = {}
-    for expr, owner, fields in checker.reads:
+    for expr, owner in checked(ctx).unknown_reads:
+        fields = ctx.records[owner]
         where = _field_position(ctx, expr)
         key = (owner, expr.field, where[0] if where else expr.line)
         groups.setdefault(key, []).append((expr, where, fields))

@@ -1,0 +1,138 @@
+"""Capabilities as effects (issue 12): the capabilities each function uses, inferred through
+the calls it makes, against the ones it declares in `!{...}`.
+
+A function uses a capability when it calls a builtin that needs one (the builtin table's
+`capability`) or a function that uses it. Using one without declaring it is reported at the
+first call that brings it in (one per function and capability), with a fix that adds it to
+the `!{...}` set: an E007 error when the function writes a `!{...}` set (the annotation is
+contradicted), a warning when it writes none (the program runs: the compiler adds a directly
+called builtin's capability itself, and the VM checks only the calling function's own set). Declaring a capability some builtin provides and never using it is a
+warning (least privilege); capabilities no builtin provides yet cannot be seen in use, so
+declaring them is not judged.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from boruna.core.capabilities import from_source_name
+from boruna.language import ast as A
+from boruna.language.walk import iter_exprs, iter_nodes
+
+from ..context import CheckContext
+from ..fix import Applicability, Edit, Fix
+from ..model import Diagnostic, Label
+from .signatures import capability_of, provided_capabilities
+from .spans import Spans
+
+CODE = "E007"
+
+
+def _declared(fn: A.FnDef) -> set[str]:
+    out = set()
+    for name in fn.capabilities:
+        cap = from_source_name(name)
+        if cap is not None:
+            out.add(cap.wire_name)
+    return out
+
+
+def _calls(fn: A.FnDef) -> list[A.Call]:
+    """Direct calls by name in `fn` (a call through a parameter or local is not followed:
+    its callee is not known statically)."""
+    local = {p.name for p in fn.params}
+    for node in iter_nodes(fn):
+        if isinstance(node, A.Let):
+            local.add(node.name)
+        elif isinstance(node, A.For):
+            local.add(node.var)
+    return [e for e in iter_exprs(fn) if isinstance(e, A.Call) and isinstance(e.func, A.Ident)
+            and e.func.name not in local]
+
+
+def used_capabilities(functions: dict[str, A.FnDef]) -> dict[str, dict[str, tuple]]:
+    """Function name -> {capability: (call, callee)} of the first call that brings it in,
+    through any depth of calls (a fixpoint over the call graph)."""
+    calls = {name: _calls(fn) for name, fn in functions.items()}
+    used: dict[str, dict[str, tuple]] = {name: {} for name in functions}
+    for name, sites in calls.items():
+        for call in sites:
+            callee = call.func.name
+            cap = capability_of(callee) if callee not in functions else None
+            if cap is not None:
+                used[name].setdefault(cap, (call, callee))
+    changed = True
+    while changed:
+        changed = False
+        for name, sites in calls.items():
+            for call in sites:
+                callee = call.func.name
+                for cap in used.get(callee, {}) if callee in functions else ():
+                    if cap not in used[name]:
+                        used[name][cap] = (call, callee)
+                        changed = True
+    return used
+
+
+def check_effects(ctx: CheckContext) -> list[Diagnostic]:
+    functions = ctx.function_defs()
+    used = used_capabilities(functions)
+    spans = Spans(ctx.source)
+    out: list[Diagnostic] = []
+    for fn in ctx.program.functions():
+        if functions.get(fn.name) is not fn:
+            continue
+        declared = _declared(fn)
+        for cap, (call, callee) in used[fn.name].items():
+            if cap in declared:
+                continue
+            end = spans.end(call.func)
+            location = ctx.location(call.func.line, call.func.col, *(end or (None, None)))
+            via = ("" if callee not in functions
+                   else f" through `{callee}`")
+            labels = []
+            if fn.caps_line:
+                labels.append(Label(f"`{fn.name}` declares !{{{', '.join(fn.capabilities)}}} "
+                                    f"here", ctx.location(fn.caps_line, fn.caps_col)))
+            fix = _add_capability_fix(ctx, fn, cap)
+            severity = "error" if fn.caps_line else "warning"
+            out.append(Diagnostic(
+                CODE, severity, f"capability violation: `{fn.name}` uses `{cap}`{via} but "
+                f"does not declare it", location, [fix] if fix else [], labels,
+                f"declare it: `!{{{cap}}}` after the return type"))
+        for name in fn.capabilities:
+            cap = from_source_name(name)
+            if cap is None or cap.wire_name not in provided_capabilities():
+                continue
+            if cap.wire_name not in used[fn.name]:
+                out.append(Diagnostic(
+                    CODE, "warning", f"`{fn.name}` declares `{name}` but never uses it",
+                    ctx.location(fn.caps_line, fn.caps_col) if fn.caps_line else
+                    ctx.location(fn.line, fn.col), [], [],
+                    "declare only the capabilities a function uses (least privilege)"))
+    return out
+
+
+def _add_capability_fix(ctx: CheckContext, fn: A.FnDef, cap: str) -> Optional[Fix]:
+    """Add `cap` to `fn`'s `!{...}` set, or write one before the body's `{`."""
+    if fn.caps_line:
+        line = fn.caps_line
+        text = ctx.line_text(line)
+        start = ctx.index_of(line, fn.caps_col)
+        if text is None or start is None:
+            return None
+        close = text.find("}", start)
+        if close < 0:
+            return None
+        inner = text[start:close].rstrip()
+        sep = "" if inner.endswith("{") else ", "
+        new_text = text[:close].rstrip() + sep + cap + text[close:]
+    else:
+        line = fn.body.line
+        text = ctx.line_text(line)
+        brace = ctx.index_of(line, fn.body.col)
+        if text is None or brace is None:
+            return None
+        new_text = text[:brace].rstrip() + f" !{{{cap}}} " + text[brace:]
+    return Fix(f"E007-declare-{fn.name}-{cap}", f"declare `{cap}` on `{fn.name}`",
+               Applicability.SAFE, f"`{fn.name}` uses `{cap}`; a capability set lists every capability a "
+               "function uses, directly or through its callees", [Edit(line, text, new_text, ctx.file)])

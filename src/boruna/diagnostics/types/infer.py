@@ -1,0 +1,918 @@
+"""Bidirectional type checking of a program, with unification (issue 12).
+
+`check` pushes an expected type into an expression (into both branches of an `if`, every
+arm of a `match`, the items of a list, the payload of `Some`/`Ok`/`Err`), so a mismatch is
+reported at the innermost expression that has the wrong type; `infer` synthesizes a type.
+Annotations give types where they exist (parameters, returns, `let`, record fields, enum
+payloads), inference variables where they don't; each builtin call instantiates the
+builtin's signature (`signatures.py`) with fresh variables.
+
+Severity (the issue's rule): an error when the program would stop with a type error at run
+time or produce a value that contradicts its annotations; a warning where the VM's dynamic
+rules make the code run as written (truthiness of a non-`Bool` condition or operand of `!`,
+`&&`, `||`; `==` between different types, always false). Int/Float promotion in arithmetic
+is accepted. Erroneous and unknowable terms get `ERROR`, which unifies with everything, so
+each root cause is reported once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from boruna.language import ast as A
+
+from ..context import CheckContext
+from ..fix import Applicability, Edit, Fix
+from ..model import Diagnostic, Label
+from ..naming import closest_name
+from .signatures import conversions, is_guard, signature_of
+from .spans import Spans
+from .types import (ACTOR_ID, BOOL, ERROR, FLOAT, INT, PRIMITIVES, STRING, UNIT, Con, Type, VarSupply,
+                    fn_of, fn_parts, list_of, option_of, result_of)
+from .unify import Mismatch, can_unify, find, is_known, resolve, unify
+
+CODE = "E009"
+ARITHMETIC = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/"}
+ORDERING = {"Lt": "<", "Lte": "<=", "Gt": ">", "Gte": ">="}
+ORDERED = ("Int", "Float", "String")
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(n: int) -> str:
+    return ORDINALS.get(n, f"{n}th")
+
+
+def show(t: Type) -> str:
+    """A type as `.ax` writes it; an unknown part is `_`."""
+    t = find(t)
+    if not isinstance(t, Con) or t == ERROR:
+        return "_"
+    if t.name == "Fn":
+        params, result = fn_parts(t)
+        return f"Fn({', '.join(show(p) for p in params)}) -> {show(result)}"
+    if not t.args:
+        return t.name
+    return f"{t.name}<{', '.join(show(a) for a in t.args)}>"
+
+
+@dataclass
+class Why:
+    """Where an expectation came from: what the checked expression is ("the 2nd argument
+    of `area`") and, optionally, a label at the annotation or earlier branch that set it."""
+
+    what: str
+    label: Optional[Label] = None
+
+
+@dataclass
+class Binding:
+    ty: Type
+    node: object            # the `let`/parameter that declared it
+    annotated: bool
+
+
+Env = dict[str, Binding]
+
+
+class Checker:
+    def __init__(self, ctx: CheckContext):
+        self.ctx = ctx
+        self.spans = Spans(ctx.source)
+        self.supply = VarSupply()
+        self.out: list[Diagnostic] = []
+        self.unknown_reads: list[tuple[A.FieldAccess, str]] = []
+        self.reported: set = set()
+        self.has_imports = any(isinstance(i, A.ImportDef) for i in ctx.program.items)
+        self.records: dict[str, list[tuple[str, Type]]] = {}
+        self.enums: dict[str, dict[str, Optional[Type]]] = {}
+        self.variant_owners: dict[str, list[str]] = {}
+        self.functions: dict[str, A.FnDef] = ctx.function_defs()
+        self.signatures: dict[str, tuple[tuple[Type, ...], Type]] = {}
+        self.own = set(id(fn) for fn in ctx.program.functions())
+        self.current: Optional[A.FnDef] = None
+        self.return_type: Type = ERROR
+        self._types()
+        for name, fn in self.functions.items():
+            report = id(fn) in self.own
+            params = tuple(self.annotation(p.ty, report) for p in fn.params)
+            ret = (self.annotation(fn.return_type, report) if fn.return_type is not None
+                   else ERROR)
+            self.signatures[name] = (params, ret)
+
+    # ------------------------------------------------------------ declarations
+    def _types(self) -> None:
+        own = {id(td) for td in self.ctx.program.type_defs()}
+        for name, td in self.ctx.type_defs.items():
+            report = id(td) in own
+            if isinstance(td.kind, A.RecordKind):
+                self.records[name] = [(f, self.annotation(t, report)) for f, t in td.kind.fields]
+            else:
+                variants: dict[str, Optional[Type]] = {}
+                for variant, payload in td.kind.variants:
+                    variants.setdefault(variant, None if payload is None
+                                        else self.annotation(payload, report))
+                    self.variant_owners.setdefault(variant, []).append(name)
+                self.enums[name] = variants
+
+    def annotation(self, te, report: bool = True) -> Type:
+        """The checker type an annotation names; an unknown name is reported (once) and
+        becomes ERROR."""
+        if isinstance(te, A.Named):
+            if te.name in PRIMITIVES or te.name in self.ctx.type_defs:
+                return Con(te.name)
+            if report and not self.has_imports:
+                self.unknown_type(te)
+            return ERROR
+        if isinstance(te, A.ListType):
+            return list_of(self.annotation(te.inner, report))
+        if isinstance(te, A.OptionType):
+            return option_of(self.annotation(te.inner, report))
+        if isinstance(te, A.ResultType):
+            return result_of(self.annotation(te.ok, report), self.annotation(te.err, report))
+        if isinstance(te, A.MapType):
+            return Con("Map", (self.annotation(te.key, report),
+                               self.annotation(te.value, report)))
+        if isinstance(te, A.FnType):
+            return fn_of([self.annotation(p, report) for p in te.params],
+                         self.annotation(te.ret, report))
+        return ERROR
+
+    def unknown_type(self, te: A.Named) -> None:
+        key = ("type", te.line, te.col)
+        if key in self.reported:
+            return
+        self.reported.add(key)
+        candidates = [*PRIMITIVES, *self.ctx.type_defs]
+        best = closest_name(te.name, candidates)
+        fixes, help_text = [], None
+        if best is not None:
+            help_text = f"did you mean `{best[0]}`?"
+            fix = self.replace_fix(te.line, te.col, len(te.name.encode("utf-8")), best[0],
+                                   f"rename the type to `{best[0]}`")
+            if fix is not None:
+                fixes.append(fix)
+        self.report("error", f"unknown type `{te.name}`", te, help_text=help_text,
+                    fixes=fixes, length=len(te.name.encode("utf-8")))
+
+    # ------------------------------------------------------------ reporting
+    def report(self, severity: str, body: str, node, labels=(), help_text=None, fixes=(),
+               notes=(), length: Optional[int] = None) -> None:
+        line, col = getattr(node, "line", 0), getattr(node, "col", 0)
+        if length is not None:
+            end = (line, col + length)
+        else:
+            end = self.spans.end(node) if line else None
+        location = self.ctx.location(line, col, *(end or (None, None)))
+        self.out.append(Diagnostic(CODE, severity, body, location, list(fixes), list(labels),
+                                   help_text, list(notes)))
+
+    def label_at(self, node, message: str) -> Optional[Label]:
+        if node is None or not getattr(node, "line", 0):
+            return Label(message, None)
+        end = self.spans.end(node) if not isinstance(node, (A.Let, A.Param, A.FnDef)) else None
+        return Label(message, self.ctx.location(node.line, node.col, *(end or (None, None))))
+
+    def replace_fix(self, line: int, col: int, length: int, new: str, description: str,
+                    applicability=Applicability.UNSAFE) -> Optional[Fix]:
+        """A fix replacing `length` bytes at (line, col) with `new` (one line)."""
+        text = self.ctx.line_text(line)
+        if text is None:
+            return None
+        raw = text.encode("utf-8", "surrogatepass")
+        if col < 1 or col - 1 + length > len(raw):
+            return None
+        new_raw = raw[:col - 1] + new.encode("utf-8") + raw[col - 1 + length:]
+        new_text = new_raw.decode("utf-8", "surrogatepass")
+        return Fix(f"E009-retype-{line}-{col}", description, applicability,
+                   "the types disagree; this is the mechanical change that makes them agree",
+                   [Edit(line, text, new_text, self.ctx.file)])
+
+    def mismatch(self, node, found: Type, expected: Type, why: Why) -> None:
+        exp, got = show(expected), show(found)
+        if exp == got:     # e.g. both `List<_>` with incompatible unknown parts
+            exp, got = show(resolve(expected)), show(resolve(found))
+        body = f"type mismatch: {why.what} should be `{exp}`, but it is `{got}`"
+        help_text, fixes = self.conversion_hint(node, found, expected)
+        labels = [why.label] if why.label is not None else []
+        self.report("error", body, node, labels=labels, help_text=help_text, fixes=fixes)
+
+    def conversion_hint(self, node, found: Type, expected: Type):
+        f, e = find(found), find(expected)
+        if f == INT and e == FLOAT and isinstance(node, A.IntLit):
+            end = self.spans.end(node)
+            if end is not None and end[0] == node.line:
+                fix = self.replace_fix(node.line, node.col, end[1] - node.col,
+                                       f"{node.value}.0", "write the literal as a Float",
+                                       Applicability.SAFE)
+                return "write it as a Float literal", [fix] if fix else []
+        if f == INT and e == FLOAT:
+            return ("an Int is not promoted when it is stored; make one operand a Float "
+                    "(e.g. `7.0 / 2`)"), []
+        names = conversions(found, expected)
+        if not names or isinstance(node, (A.IntLit, A.FloatLit, A.StringLit, A.BoolLit)):
+            return None, []     # a literal of the wrong type: no conversion was meant
+        wrap = names[0]
+        others = "".join(f" or `{n}(...)`" for n in names[1:])
+        help_text = f"convert it with `{wrap}(...)`{others}"
+        fixes = []
+        end = self.spans.end(node)
+        if end is not None and end[0] == node.line:
+            text = self.ctx.line_text(node.line) or ""
+            raw = text.encode("utf-8", "surrogatepass")
+            inner = raw[node.col - 1:end[1] - 1].decode("utf-8", "surrogatepass")
+            fix = self.replace_fix(node.line, node.col, end[1] - node.col, f"{wrap}({inner})",
+                                   f"convert with `{wrap}`")
+            if fix is not None:
+                fixes.append(fix)
+        return help_text, fixes
+
+    # ------------------------------------------------------------ functions
+    def function(self, fn: A.FnDef) -> None:
+        self.current = fn
+        params, ret = self.signatures.get(fn.name, ((), ERROR))
+        if self.functions.get(fn.name) is not fn:      # a duplicate: check it on its own
+            params = tuple(self.annotation(p.ty, False) for p in fn.params)
+            ret = self.annotation(fn.return_type, False) if fn.return_type else ERROR
+        env: Env = {p.name: Binding(t, p, True) for p, t in zip(fn.params, params)}
+        self.return_type = ret
+        for clause in fn.requires:
+            self.condition(clause, env, "this `requires` clause")
+        body_env = dict(env)
+        stmts = fn.body.stmts
+        if fn.return_type is not None and ret != ERROR and stmts and isinstance(
+                stmts[-1], A.ExprStmt):
+            label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
+                                                  f"`{show(ret)}` here")
+            self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label))
+        else:
+            self.block(fn.body, body_env, None, None, used=False)
+        ensures_env = {**env, "result": Binding(ret, fn, True)}
+        for clause in fn.ensures:
+            self.condition(clause, ensures_env, "this `ensures` clause")
+
+    # ------------------------------------------------------------ blocks and statements
+    def block(self, block: A.Block, env: Env, expected: Optional[Type], why: Optional[Why],
+              used: bool = True) -> Type:
+        """Check the statements of `block` in a copy of `env`; its value's type (ERROR when it
+        ends with something other than an expression)."""
+        env = dict(env)
+        stmts = block.stmts
+        for stmt in stmts[:-1]:
+            self.stmt(stmt, env)
+        if not stmts:
+            if expected is not None:
+                return expected
+            return UNIT
+        last = stmts[-1]
+        if isinstance(last, A.ExprStmt) and (used or expected is not None):
+            if expected is not None:
+                self.check(last.expr, expected, why, env)
+                return expected
+            return self.infer(last.expr, env)
+        self.stmt(last, env)
+        return ERROR
+
+    def stmt(self, stmt, env: Env) -> None:
+        if isinstance(stmt, A.Let):
+            if stmt.ty is not None:
+                ty = self.annotation(stmt.ty)
+                label = self.label_at(stmt.ty, f"`{stmt.name}` is declared `{show(ty)}` here")
+                self.check(stmt.value, ty, Why(f"the value of `{stmt.name}`", label), env)
+                env[stmt.name] = Binding(ty, stmt, True)
+            else:
+                env[stmt.name] = Binding(self.infer(stmt.value, env), stmt, False)
+        elif isinstance(stmt, A.Assign):
+            self.assign(stmt, env)
+        elif isinstance(stmt, A.ExprStmt):
+            self.infer(stmt.expr, env, used=False)
+        elif isinstance(stmt, A.Return):
+            fn = self.current
+            label = None
+            if fn is not None and fn.return_type is not None:
+                label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
+                                                      f"`{show(self.return_type)}` here")
+            why = Why(f"the value `{fn.name if fn else 'this function'}` returns", label)
+            if stmt.value is not None:
+                self.check(stmt.value, self.return_type, why, env)
+            elif not can_unify(self.return_type, UNIT):
+                self.report("error", f"type mismatch: `return` without a value gives `Unit`, "
+                            f"but `{fn.name}` returns `{show(self.return_type)}`", stmt,
+                            labels=[label] if label else [], length=len("return"))
+        elif isinstance(stmt, A.While):
+            self.condition(stmt.condition, env, "the condition of this `while`")
+            self.block(stmt.body, env, None, None, used=False)
+        elif isinstance(stmt, A.For):
+            self.for_loop(stmt, env)
+
+    def assign(self, stmt: A.Assign, env: Env) -> None:
+        binding = env.get(stmt.target)
+        if binding is None:
+            self.infer(stmt.value, env)
+            return
+        if not binding.annotated:
+            found = self.infer(stmt.value, env)
+            if find(binding.ty) == INT and find(found) == FLOAT:
+                binding.ty = FLOAT          # a number that became a Float: promotion
+                return
+            try:
+                unify(found, binding.ty)
+            except Mismatch:
+                label = self.label_at(binding.node.value if isinstance(binding.node, A.Let)
+                                      else binding.node,
+                                      f"`{stmt.target}` gets its type `{show(binding.ty)}` "
+                                      f"from this initializer")
+                self.mismatch(stmt.value, found, binding.ty,
+                              Why(f"the value assigned to `{stmt.target}`", label))
+            return
+        decl = binding.node
+        where = decl.ty if isinstance(decl, (A.Let, A.Param)) and decl.ty is not None else decl
+        label = self.label_at(where, f"`{stmt.target}` is declared `{show(binding.ty)}` here")
+        self.check(stmt.value, binding.ty, Why(f"the value assigned to `{stmt.target}`", label),
+                   env)
+
+    def for_loop(self, stmt: A.For, env: Env) -> None:
+        iterable = self.infer(stmt.iter, env)
+        element = self.supply.fresh()
+        try:
+            unify(iterable, list_of(element))
+        except Mismatch:
+            hint = None
+            if find(iterable) == STRING:
+                hint = "iterate over `__builtin_string_chars(s)` to visit its characters"
+            elif find(iterable) == INT:
+                hint = "`for` walks a list; count with a `while` loop instead"
+            self.report("error", f"type mismatch: `for` walks a `List`, but this is "
+                        f"`{show(iterable)}`", stmt.iter, help_text=hint)
+            element = ERROR
+        body_env = {**env, stmt.var: Binding(element, stmt, False)}
+        self.block(stmt.body, body_env, None, None, used=False)
+
+    def condition(self, expr, env: Env, what: str) -> None:
+        found = self.infer(expr, env)
+        t = find(found)
+        if not isinstance(t, Con):
+            try:
+                unify(t, BOOL)
+            except Mismatch:
+                pass
+            return
+        if t == ERROR or t == BOOL:
+            return
+        self.report("warning", f"{what} is `{show(t)}`, not `Bool`", expr,
+                    help_text=self.truthiness_help(t))
+
+    @staticmethod
+    def truthiness_help(t: Con) -> str:
+        test = {"Int": "`n != 0`", "Float": "`x != 0.0`", "String": "`s != \"\"`",
+                "List": "`!__builtin_list_is_empty(xs)`"}.get(t.name)
+        rule = "the VM uses its truthiness (0, 0.0, \"\", [], None and Unit are false)"
+        return f"{rule}; write the test explicitly, e.g. {test}" if test else rule
+
+    # ------------------------------------------------------------ checking mode
+    def check(self, expr, expected: Type, why: Why, env: Env) -> None:
+        """Check `expr` against `expected`, pushing the expectation inward where it can."""
+        if isinstance(expr, A.If) and expr.else_block is not None:
+            self.condition(expr.condition, env, "the condition of this `if`")
+            self.block(expr.then_block, env, expected, why)
+            self.block(expr.else_block, env, expected, why)
+            return
+        if isinstance(expr, A.Match) and expr.arms:
+            scrutinee = self.infer(expr.value, env)
+            for arm in expr.arms:
+                arm_env = dict(env)
+                self.pattern(arm.pattern, scrutinee, arm_env, expr.value)
+                self.check(arm.body, expected, why, arm_env)
+            return
+        if isinstance(expr, A.BlockExpr):
+            self.block(expr.block, env, expected, why)
+            return
+        target = find(expected)
+        if isinstance(target, Con) and target != ERROR:
+            if isinstance(expr, A.ListLit) and target.name == "List" and expr.items:
+                before = len(self.out)
+                for item in expr.items:
+                    if len(self.out) == before:
+                        self.check(item, target.args[0], Why(f"an element of {why.what}",
+                                                             why.label), env)
+                    else:       # one report per list: the first wrong element
+                        self.infer(item, env)
+                return
+            if isinstance(expr, A.SomeExpr) and target.name == "Option":
+                self.check(expr.expr, target.args[0], Why(f"the `Some` payload of {why.what}",
+                                                          why.label), env)
+                return
+            if isinstance(expr, (A.OkExpr, A.ErrExpr)) and target.name == "Result":
+                index, word = (0, "Ok") if isinstance(expr, A.OkExpr) else (1, "Err")
+                self.check(expr.expr, target.args[index],
+                           Why(f"the `{word}` payload of {why.what}", why.label), env)
+                return
+        found = self.infer(expr, env)
+        try:
+            unify(found, expected)
+        except Mismatch:
+            self.mismatch(expr, found, expected, why)
+
+    # ------------------------------------------------------------ inference mode
+    def infer(self, expr, env: Env, used: bool = True) -> Type:
+        if isinstance(expr, A.IntLit):
+            return INT
+        if isinstance(expr, A.FloatLit):
+            return FLOAT
+        if isinstance(expr, A.StringLit):
+            return STRING
+        if isinstance(expr, A.BoolLit):
+            return BOOL
+        if isinstance(expr, A.NoneLit):
+            return option_of(self.supply.fresh())
+        if isinstance(expr, A.Ident):
+            return self.ident(expr, env)
+        if isinstance(expr, A.Binary):
+            return self.binary(expr, env)
+        if isinstance(expr, A.Unary):
+            return self.unary(expr, env)
+        if isinstance(expr, A.Call):
+            return self.call(expr, env)
+        if isinstance(expr, A.FieldAccess):
+            return self.field(expr, env)
+        if isinstance(expr, A.If):
+            return self.if_expr(expr, env, used)
+        if isinstance(expr, A.Match):
+            return self.match(expr, env, used)
+        if isinstance(expr, A.RecordLit):
+            return self.record(expr, env)
+        if isinstance(expr, A.EnumVariant):
+            return self.variant(expr, env)
+        if isinstance(expr, A.ListLit):
+            return self.list_lit(expr, env)
+        if isinstance(expr, A.SomeExpr):
+            return option_of(self.infer(expr.expr, env))
+        if isinstance(expr, A.OkExpr):
+            return result_of(self.infer(expr.expr, env), self.supply.fresh())
+        if isinstance(expr, A.ErrExpr):
+            return result_of(self.supply.fresh(), self.infer(expr.expr, env))
+        if isinstance(expr, A.Emit):
+            return self.infer(expr.expr, env)
+        if isinstance(expr, A.BlockExpr):
+            return self.block(expr.block, env, None, None, used)
+        if isinstance(expr, A.Send):
+            self.infer(expr.target, env)
+            self.infer(expr.message, env)
+            return ERROR
+        if isinstance(expr, A.Spawn):
+            if not isinstance(expr.expr, A.Ident):
+                self.infer(expr.expr, env)
+            return ACTOR_ID
+        return ERROR        # receive: any message
+
+    def ident(self, expr: A.Ident, env: Env) -> Type:
+        binding = env.get(expr.name)
+        if binding is not None:
+            return binding.ty
+        if expr.name in self.signatures:
+            params, ret = self.signatures[expr.name]
+            return fn_of(params, ret)
+        return ERROR
+
+    # ------------------------------------------------------------ operators
+    def binary(self, expr: A.Binary, env: Env) -> Type:
+        op = expr.op
+        left, right = self.infer(expr.left, env), self.infer(expr.right, env)
+        lt, rt = find(left), find(right)
+        if op in ARITHMETIC:
+            return self.arithmetic(expr, lt, rt)
+        if op == "Mod":
+            for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
+                if not self.operand(node, t, INT, f"the {side} operand of `%`",
+                                    "`%` works on Int only"):
+                    return ERROR
+            return INT
+        if op == "Concat":
+            for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
+                if not self.operand(node, t, STRING, f"the {side} operand of `++`",
+                                    "`++` joins strings" + (
+                                        "; join lists with `__builtin_list_concat(a, b)`"
+                                        if isinstance(t, Con) and t.name == "List" else "")):
+                    return ERROR
+            return STRING
+        if op in ORDERING:
+            self.ordering(expr, lt, rt)
+            return BOOL
+        if op in ("And", "Or"):
+            symbol = "&&" if op == "And" else "||"
+            for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
+                self.boolean_operand(node, t, f"the {side} operand of `{symbol}`")
+            return BOOL
+        if op in ("Eq", "Neq"):
+            self.equality(expr, left, right)
+            return BOOL
+        return ERROR
+
+    def operand(self, node, t: Type, want: Con, what: str, help_text: str) -> bool:
+        """Whether operand `t` is (or now is) `want`; a mismatch is reported."""
+        try:
+            unify(t, want)
+            return True
+        except Mismatch:
+            extra, fixes = self.conversion_hint(node, t, want)
+            self.report("error", f"type mismatch: {what} should be `{show(want)}`, but it is "
+                        f"`{show(t)}`", node, help_text=extra or help_text, fixes=fixes)
+            return False
+
+    def arithmetic(self, expr: A.Binary, lt: Type, rt: Type) -> Type:
+        symbol = ARITHMETIC[expr.op]
+        numeric = (INT, FLOAT)
+        for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
+            if isinstance(t, Con) and t != ERROR and t not in numeric:
+                help_text = ("join strings with `++`" if expr.op == "Add" and t == STRING
+                             else None)
+                fixes = []
+                if help_text is not None:
+                    fix = self.operator_fix(expr, "+", "++")
+                    fixes = [fix] if fix else []
+                self.report("error", f"type mismatch: the {side} operand of `{symbol}` should "
+                            f"be `Int` or `Float`, but it is `{show(t)}`", node,
+                            help_text=help_text, fixes=fixes)
+                return ERROR
+        if lt == FLOAT or rt == FLOAT:
+            return FLOAT
+        if lt == INT and rt == INT:
+            return INT
+        return ERROR        # an operand still unknown: Int or Float, not known which
+
+    def operator_fix(self, expr: A.Binary, old: str, new: str) -> Optional[Fix]:
+        left_end = self.spans.end(expr.left)
+        if left_end is None or left_end[0] != expr.right.line:
+            return None
+        text = (self.ctx.line_text(left_end[0]) or "").encode("utf-8", "surrogatepass")
+        between = text[left_end[1] - 1:expr.right.col - 1]
+        at = between.find(old.encode())
+        if at < 0:
+            return None
+        return self.replace_fix(left_end[0], left_end[1] + at, len(old), new,
+                                f"use `{new}`", Applicability.SAFE)
+
+    def ordering(self, expr: A.Binary, lt: Type, rt: Type) -> None:
+        symbol = ORDERING[expr.op]
+        for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
+            if isinstance(t, Con) and t != ERROR and t.name not in ORDERED:
+                self.report("error", f"type mismatch: the {side} operand of `{symbol}` should "
+                            f"be `Int`, `Float` or `String`, but it is `{show(t)}`", node)
+                return
+        if isinstance(lt, Con) and isinstance(rt, Con) and ERROR not in (lt, rt) and lt != rt:
+            help_text = None
+            if {lt, rt} == {INT, FLOAT}:
+                help_text = "the VM orders an Int only against an Int; write the Int as a Float"
+            self.report("error", f"type mismatch: `{symbol}` compares `{show(lt)}` with "
+                        f"`{show(rt)}`; both sides must have the same type", expr.right,
+                        labels=[self.label_at(expr.left, f"this is `{show(lt)}`")],
+                        help_text=help_text)
+        elif isinstance(lt, Con) and lt != ERROR and not isinstance(rt, Con):
+            unify(rt, lt)
+        elif isinstance(rt, Con) and rt != ERROR and not isinstance(lt, Con):
+            unify(lt, rt)
+
+    def boolean_operand(self, node, t: Type, what: str) -> None:
+        if not isinstance(t, Con):
+            unify(t, BOOL)
+        elif t != ERROR and t != BOOL:
+            self.report("warning", f"{what} is `{show(t)}`, not `Bool`", node,
+                        help_text=self.truthiness_help(t))
+
+    def equality(self, expr: A.Binary, left: Type, right: Type) -> None:
+        if can_unify(left, right):
+            try:
+                unify(left, right)
+            except Mismatch:
+                pass
+            return
+        symbol = "==" if expr.op == "Eq" else "!="
+        always = "false" if expr.op == "Eq" else "true"
+        lt, rt = find(left), find(right)
+        help_text = None
+        if {lt, rt} == {INT, FLOAT}:
+            help_text = "an Int never equals a Float on the VM; write both sides as Floats"
+        self.report("warning", f"`{symbol}` compares `{show(left)}` with `{show(right)}`: "
+                    f"values of different types are never equal, so this is always {always}",
+                    expr.right, labels=[self.label_at(expr.left, f"this is `{show(left)}`")],
+                    help_text=help_text)
+
+    def unary(self, expr: A.Unary, env: Env) -> Type:
+        inner = self.infer(expr.expr, env)
+        t = find(inner)
+        if expr.op == "Not":
+            self.boolean_operand(expr.expr, t, "the operand of `!`")
+            return BOOL
+        if isinstance(t, Con) and t not in (INT, FLOAT, ERROR):
+            self.report("error", f"type mismatch: the operand of unary `-` should be `Int` or "
+                        f"`Float`, but it is `{show(t)}`", expr.expr)
+            return ERROR
+        return t if isinstance(t, Con) else ERROR
+
+    # ------------------------------------------------------------ calls
+    def call(self, expr: A.Call, env: Env) -> Type:
+        func = expr.func
+        if isinstance(func, A.Ident) and func.name not in env:
+            name = func.name
+            builtin = signature_of(name, self.supply)
+            if name in self.functions:
+                if builtin is not None and len(builtin[0]) == len(expr.args):
+                    for arg in expr.args:       # codegen emits the builtin here anyway
+                        self.infer(arg, env)
+                    return ERROR
+                params, ret = self.signatures[name]
+                fn = self.functions[name]
+                if len(params) != len(expr.args):       # the name checker's arity error
+                    for arg in expr.args:
+                        self.infer(arg, env)
+                    return ret
+                return self.arguments(expr, name, params, ret, fn.params, env)
+            if builtin is not None:
+                params, ret = builtin
+                if len(params) != len(expr.args):       # the name checker's arity error
+                    for arg in expr.args:
+                        self.infer(arg, env)
+                    return ERROR
+                ret = self.arguments(expr, name, params, ret, None, env)
+                if is_guard(name) and isinstance(expr.args[1], A.BoolLit) and not \
+                        expr.args[1].value:
+                    return ERROR        # always traps: no value to type
+                return ret
+            for arg in expr.args:
+                self.infer(arg, env)
+            return ERROR
+        callee = find(self.infer(func, env))
+        if isinstance(callee, Con) and callee.name == "Fn":
+            params, ret = fn_parts(callee)
+            if len(params) != len(expr.args):
+                for arg in expr.args:
+                    self.infer(arg, env)
+                self.report("error", f"this function value takes {len(params)} argument"
+                            f"{'s' if len(params) != 1 else ''}, but {len(expr.args)} "
+                            f"{'were' if len(expr.args) != 1 else 'was'} given", expr,
+                            labels=[self.label_at(func, f"this is `{show(callee)}`")])
+                return ret
+            name = func.name if isinstance(func, A.Ident) else "this function value"
+            return self.arguments(expr, name, params, ret, None, env, quoted=isinstance(
+                func, A.Ident))
+        for arg in expr.args:
+            self.infer(arg, env)
+        if isinstance(callee, Con) and callee != ERROR:
+            self.report("error", f"type mismatch: this is `{show(callee)}`, not a function, "
+                        f"so it cannot be called", func)
+            return ERROR
+        if not isinstance(callee, Con):
+            params = tuple(self.supply.fresh() for _ in expr.args)
+            ret = self.supply.fresh()
+            unify(callee, fn_of(params, ret))
+            return ret
+        return ERROR
+
+    def arguments(self, expr: A.Call, name: str, params, ret: Type, declared, env: Env,
+                  quoted: bool = True) -> Type:
+        """Check each argument of a call against its parameter type (extra or missing
+        arguments are the name checker's arity error)."""
+        shown = f"`{name}`" if quoted else name
+        for index, arg in enumerate(expr.args):
+            if index >= len(params):
+                self.infer(arg, env)
+                continue
+            label = None
+            if declared is not None and index < len(declared) and declared[index].ty is not None:
+                param = declared[index]
+                label = self.label_at(param.ty, f"`{name}` declares `{param.name}: "
+                                                f"{show(params[index])}` here")
+            elif declared is None and quoted:
+                label = Label(f"`{name}` takes ({', '.join(show(p) for p in params)}) and "
+                              f"returns `{show(ret)}`")
+            self.check(arg, params[index],
+                       Why(f"the {ordinal(index + 1)} argument of {shown}", label), env)
+        return ret
+
+    # ------------------------------------------------------------ records, enums, lists
+    def field(self, expr: A.FieldAccess, env: Env) -> Type:
+        owner = find(self.infer(expr.object, env))
+        if not isinstance(owner, Con) or owner == ERROR:
+            return ERROR
+        fields = self.records.get(owner.name)
+        if fields is None:
+            self.report("error", f"type mismatch: `.{expr.field}` reads a record field, but "
+                        f"this is `{show(owner)}`", expr.object)
+            return ERROR
+        for name, ty in fields:
+            if name == expr.field:
+                return ty
+        self.unknown_reads.append((expr, owner.name))
+        return ERROR        # an unknown field: E006's finding (`field_access.py`)
+
+    def record(self, expr: A.RecordLit, env: Env) -> Type:
+        fields = self.records.get(expr.type_name)
+        if fields is None:
+            for _, value in expr.fields:
+                self.infer(value, env)
+            if expr.spread is not None:
+                self.infer(expr.spread, env)
+            return ERROR        # an unknown record type: type_names' finding
+        declared = dict(fields)
+        td = self.ctx.type_defs.get(expr.type_name)
+        field_types = dict(td.kind.fields) if td is not None else {}
+        for name, value in expr.fields:
+            if name not in declared:
+                self.infer(value, env)
+                continue
+            label = self.label_at(field_types.get(name),
+                                  f"`{expr.type_name}.{name}` is declared "
+                                  f"`{show(declared[name])}` here")
+            self.check(value, declared[name], Why(f"the field `{name}` of `{expr.type_name}`",
+                                                  label), env)
+        if expr.spread is not None:
+            self.check(expr.spread, Con(expr.type_name),
+                       Why(f"the `..` spread of a `{expr.type_name}` literal"), env)
+        return Con(expr.type_name)
+
+    def variant(self, expr: A.EnumVariant, env: Env) -> Type:
+        variants = self.enums.get(expr.enum_name)
+        if variants is None or expr.variant not in variants:
+            if expr.payload is not None:
+                self.infer(expr.payload, env)
+            return ERROR        # unknown enum or variant: type_names' finding
+        payload = variants[expr.variant]
+        name = f"{expr.enum_name}::{expr.variant}"
+        if expr.payload is None:
+            if payload is not None:
+                self.report("error", f"`{name}` carries a payload of type `{show(payload)}`, "
+                            f"but none is given", expr, help_text=f"write `{name}(value)`")
+        elif payload is None:
+            self.infer(expr.payload, env)
+            self.report("error", f"`{name}` carries no payload, but one is given",
+                        expr.payload, help_text=f"write `{name}`")
+        else:
+            self.check(expr.payload, payload, Why(f"the payload of `{name}`",
+                                                  self.payload_label(expr.enum_name,
+                                                                     expr.variant)), env)
+        return Con(expr.enum_name)
+
+    def payload_label(self, enum: str, variant: str) -> Optional[Label]:
+        td = self.ctx.type_defs.get(enum)
+        if td is None or not isinstance(td.kind, A.EnumKind):
+            return None
+        for name, payload in td.kind.variants:
+            if name == variant and payload is not None:
+                return self.label_at(payload, f"`{enum}::{variant}` is declared with a "
+                                              f"`{show(self.enums[enum][variant])}` payload "
+                                              f"here")
+        return None
+
+    def list_lit(self, expr: A.ListLit, env: Env) -> Type:
+        if not expr.items:
+            return list_of(self.supply.fresh())
+        first = self.infer(expr.items[0], env)
+        label = self.label_at(expr.items[0], f"the first element is `{show(first)}`")
+        for item in expr.items[1:]:
+            self.check(item, first, Why("an element of this list", label), env)
+        return list_of(first)
+
+    # ------------------------------------------------------------ if and match
+    def if_expr(self, expr: A.If, env: Env, used: bool) -> Type:
+        self.condition(expr.condition, env, "the condition of this `if`")
+        if expr.else_block is None or not used:
+            self.block(expr.then_block, env, None, None, used=False)
+            if expr.else_block is not None:
+                self.block(expr.else_block, env, None, None, used=False)
+            return ERROR
+        then = self.block(expr.then_block, env, None, None)
+        tail = self.tail(expr.then_block)
+        label = self.label_at(tail, f"the `then` branch is `{show(then)}`")
+        self.block(expr.else_block, env, then, Why("the `else` branch", label))
+        return then
+
+    @staticmethod
+    def tail(block: A.Block):
+        if block.stmts and isinstance(block.stmts[-1], A.ExprStmt):
+            return block.stmts[-1].expr
+        return block
+
+    def match(self, expr: A.Match, env: Env, used: bool) -> Type:
+        scrutinee = self.infer(expr.value, env)
+        result: Optional[Type] = None
+        label = None
+        for index, arm in enumerate(expr.arms):
+            arm_env = dict(env)
+            self.pattern(arm.pattern, scrutinee, arm_env, expr.value)
+            if not used:
+                self.infer(arm.body, arm_env, used=False)
+            elif result is None:
+                result = self.infer(arm.body, arm_env)
+                label = self.label_at(arm.body, f"the 1st arm is `{show(result)}`")
+            else:
+                self.check(arm.body, result, Why(f"the {ordinal(index + 1)} arm of this "
+                                                 f"`match`", label), arm_env)
+        return result if result is not None else ERROR
+
+    def pattern(self, pat, t: Type, env: Env, scrutinee) -> None:
+        """Bind a pattern's name in `env`; report a pattern that can never match a value of
+        type `t`."""
+        if isinstance(pat, A.WildcardPat):
+            return
+        if isinstance(pat, A.IdentPat):
+            env[pat.name] = Binding(t, pat, False)
+            return
+        literal = {A.IntPat: INT, A.StringPat: STRING, A.BoolPat: BOOL}.get(type(pat))
+        if literal is not None:
+            self.pattern_type(pat, t, literal, scrutinee)
+            return
+        if isinstance(pat, (A.NonePat, A.SomePat)):
+            inner = self.supply.fresh()
+            if self.pattern_type(pat, t, option_of(inner), scrutinee) and isinstance(
+                    pat, A.SomePat):
+                self.pattern(pat.inner, inner, env, scrutinee)
+            elif isinstance(pat, A.SomePat):
+                self.pattern(pat.inner, ERROR, env, scrutinee)
+            return
+        if isinstance(pat, (A.OkPat, A.ErrPat)):
+            ok, err = self.supply.fresh(), self.supply.fresh()
+            matched = self.pattern_type(pat, t, result_of(ok, err), scrutinee)
+            self.pattern(pat.inner, (ok if isinstance(pat, A.OkPat) else err) if matched
+                         else ERROR, env, scrutinee)
+            return
+        if isinstance(pat, A.VariantPat):
+            self.variant_pattern(pat, t, env, scrutinee)
+
+    def pattern_type(self, pat, t: Type, want: Type, scrutinee) -> bool:
+        try:
+            unify(t, want)
+            return True
+        except Mismatch:
+            self.report("error", f"type mismatch: this pattern matches `{show(want)}` values, "
+                        f"but the matched value is `{show(t)}`, so it can never match", pat,
+                        labels=[self.label_at(scrutinee, f"this is `{show(t)}`")],
+                        length=self.pattern_length(pat))
+            return False
+
+    @staticmethod
+    def pattern_length(pat) -> Optional[int]:
+        if isinstance(pat, A.VariantPat) and pat.inner is None:
+            return len(pat.name.encode("utf-8"))
+        if isinstance(pat, A.NonePat):
+            return 4
+        return None
+
+    def variant_pattern(self, pat: A.VariantPat, t: Type, env: Env, scrutinee) -> None:
+        owners = self.variant_owners.get(pat.name, [])
+        resolved = find(t)
+        if not owners:           # no enum declares it: type_names' finding
+            if pat.inner is not None:
+                self.pattern(pat.inner, ERROR, env, scrutinee)
+            return
+        if isinstance(resolved, Con) and resolved.name in self.enums:
+            enum = resolved.name
+            if pat.name not in self.enums[enum]:
+                variants = ", ".join(self.enums[enum])
+                self.report("error", f"type mismatch: `{pat.name}` is a variant of "
+                            f"`{owners[0]}`, but the matched value is `{enum}`", pat,
+                            labels=[self.label_at(scrutinee, f"this is `{enum}`")],
+                            help_text=f"`{enum}` has the variants {variants}",
+                            length=len(pat.name.encode("utf-8")))
+                if pat.inner is not None:
+                    self.pattern(pat.inner, ERROR, env, scrutinee)
+                return
+        elif len(owners) == 1 and not (isinstance(resolved, Con) and resolved != ERROR):
+            enum = owners[0]
+            unify(t, Con(enum)) if not isinstance(resolved, Con) else None
+        elif isinstance(resolved, Con) and resolved != ERROR:
+            self.report("error", f"type mismatch: `{pat.name}` is a variant of `{owners[0]}`, "
+                        f"but the matched value is `{show(resolved)}`", pat,
+                        labels=[self.label_at(scrutinee, f"this is `{show(resolved)}`")],
+                        length=len(pat.name.encode("utf-8")))
+            if pat.inner is not None:
+                self.pattern(pat.inner, ERROR, env, scrutinee)
+            return
+        else:
+            if pat.inner is not None:
+                self.pattern(pat.inner, ERROR, env, scrutinee)
+            return
+        payload = self.enums[enum][pat.name]
+        if pat.inner is None:
+            return
+        if payload is None:
+            self.report("error", f"`{enum}::{pat.name}` carries no payload, but this pattern "
+                        f"expects one", pat.inner, help_text=f"write `{pat.name}`")
+            self.pattern(pat.inner, ERROR, env, scrutinee)
+            return
+        self.pattern(pat.inner, payload, env, scrutinee)
+
+
+def checked(ctx: CheckContext) -> Checker:
+    """The checker run over every function of `ctx`'s program (once per context)."""
+    checker = ctx.cache.get("types")
+    if checker is None:
+        checker = Checker(ctx)
+        for fn in ctx.program.functions():
+            checker.function(fn)
+        checker.out.sort(key=lambda d: (d.span.line, d.span.col or 0) if d.span else (0, 0))
+        ctx.cache["types"] = checker
+    return checker
+
+
+def check_types(ctx: CheckContext) -> list[Diagnostic]:
+    """The E009 type findings of the program in `ctx`, in source order."""
+    return list(checked(ctx).out)

@@ -1,0 +1,88 @@
+"""The checker's one view of the builtin table (`boruna.core.builtins`): a builtin's
+signature as checker types, instantiated with fresh variables at each call, and the
+conversion builtins a mismatch can suggest."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+from boruna.core import builtins as B
+
+from .types import Con, Type, VarSupply, fn_parts
+from .unify import find
+
+
+def _convert(ty, mapping: dict, supply: VarSupply) -> Type:
+    if isinstance(ty, B.TypeVar):
+        if ty.name not in mapping:
+            mapping[ty.name] = supply.fresh()
+        return mapping[ty.name]
+    return Con(ty.name, tuple(_convert(a, mapping, supply) for a in ty.args))
+
+
+def signature_of(name: str, supply: VarSupply) -> Optional[tuple[tuple[Type, ...], Type]]:
+    """(parameter types, result type) of builtin `name` with fresh type variables, or None
+    when `name` is no builtin."""
+    builtin = B.BY_NAME.get(name)
+    if builtin is None:
+        return None
+    mapping: dict = {}
+    params = tuple(_convert(p, mapping, supply) for p in builtin.signature.params)
+    return params, _convert(builtin.signature.result, mapping, supply)
+
+
+def is_guard(name: str) -> bool:
+    """Whether builtin `name` is the sealed guard, which traps when its condition is false
+    (so `guard(v, false, label)` never produces a value)."""
+    builtin = B.BY_NAME.get(name)
+    return builtin is not None and builtin.opcode == "GuardSeal"
+
+
+def capability_of(name: str) -> Optional[str]:
+    """The wire name of the capability builtin `name` needs, or None."""
+    builtin = B.BY_NAME.get(name)
+    return None if builtin is None else builtin.capability
+
+
+@lru_cache(maxsize=None)
+def provided_capabilities() -> frozenset:
+    """The capabilities some builtin uses (the only ones a function can be seen to use)."""
+    return frozenset(b.capability for b in B.BUILTINS if b.capability)
+
+
+@lru_cache(maxsize=None)
+def _unary_conversions() -> tuple:
+    """(name, parameter type name, result type) of the conversion builtins: those taking one
+    plain value whose name says they convert (`..._to_string`, `...parse...`)."""
+    out = []
+    for b in B.BUILTINS:
+        sig = b.signature
+        if (b.capability is None and len(sig.params) == 1
+                and isinstance(sig.params[0], B.TypeCon) and not sig.params[0].args
+                and isinstance(sig.result, B.TypeCon)
+                and (b.name.endswith("_to_string") or "parse" in b.name)):
+            out.append((b.name, sig.params[0].name, sig.result))
+    return tuple(out)
+
+
+def conversions(found: Type, expected: Type) -> list[str]:
+    """Builtins that turn a `found` value into an `expected` one: `(found) -> expected`
+    first, then those giving `Result<expected, _>` or `Option<expected>`."""
+    found, expected = find(found), find(expected)
+    if not (isinstance(found, Con) and isinstance(expected, Con) and not found.args
+            and not expected.args):
+        return []
+    direct, wrapped = [], []
+    for name, param, result in _unary_conversions():
+        if param != found.name or found.name == expected.name:
+            continue
+        if result.name == expected.name and not result.args:
+            direct.append(name)
+        elif (result.name in ("Result", "Option") and result.args
+              and isinstance(result.args[0], B.TypeCon) and result.args[0].name == expected.name
+              and not result.args[0].args):
+            wrapped.append(name)
+    return direct + wrapped
+
+
+__all__ = ["capability_of", "is_guard", "conversions", "fn_parts", "provided_capabilities", "signature_of"]

@@ -1,0 +1,129 @@
+"""Unification over `types.py` terms: a union-find substitution with an occurs check.
+
+`unify(a, b)` either succeeds (binding variables) or raises `Mismatch` and leaves every
+variable as it was (the bindings it made are undone), so a failed check never half-binds.
+`ERROR` unifies with anything and binds nothing.
+"""
+from __future__ import annotations
+
+from .types import ERROR, Con, Type, Var
+
+
+class Mismatch(Exception):
+    """Two types that cannot be made equal."""
+
+
+def find(t: Type) -> Type:
+    """The representative of `t`: its bound constructor, its root variable, or `t`."""
+    if isinstance(t, Con):
+        return t
+    root = t
+    while root.parent is not None:
+        root = root.parent
+    while t.parent is not None and t.parent is not root:      # path compression
+        t.parent, t = root, t.parent
+    return root.bound if root.bound is not None else root
+
+
+def resolve(t: Type, depth: int = 0) -> Type:
+    """`t` with every bound variable replaced by what it stands for (deeply)."""
+    t = find(t)
+    if isinstance(t, Var) or not t.args or depth > 200:
+        return t
+    return Con(t.name, tuple(resolve(a, depth + 1) for a in t.args))
+
+
+def is_known(t: Type) -> bool:
+    """Whether `t` is fully known: no unbound variable and no ERROR inside."""
+    stack = [t]
+    while stack:
+        current = find(stack.pop())
+        if isinstance(current, Var) or current == ERROR:
+            return False
+        stack.extend(current.args)
+    return True
+
+
+def has_error(t: Type) -> bool:
+    stack = [t]
+    while stack:
+        current = find(stack.pop())
+        if current == ERROR:
+            return True
+        if isinstance(current, Con):
+            stack.extend(current.args)
+    return False
+
+
+def _root(v: Var) -> Var:
+    while v.parent is not None:
+        v = v.parent
+    return v
+
+
+def _occurs(v: Var, t: Type) -> bool:
+    stack = [t]
+    while stack:
+        current = find(stack.pop())
+        if isinstance(current, Var):
+            if _root(current) is v:
+                return True
+        else:
+            stack.extend(current.args)
+    return False
+
+
+def unify(a: Type, b: Type) -> None:
+    """Make `a` and `b` equal, or raise `Mismatch` with nothing bound."""
+    trail: list[tuple[Var, str]] = []
+    try:
+        _unify(a, b, trail)
+    except Mismatch:
+        for var, what in reversed(trail):
+            if what == "bound":
+                var.bound = None
+            else:
+                var.parent = None
+        raise
+
+
+def can_unify(a: Type, b: Type) -> bool:
+    """Whether `a` and `b` could be equal; binds nothing either way."""
+    trail: list[tuple[Var, str]] = []
+    try:
+        _unify(a, b, trail)
+        return True
+    except Mismatch:
+        return False
+    finally:
+        for var, what in reversed(trail):
+            if what == "bound":
+                var.bound = None
+            else:
+                var.parent = None
+
+
+def _unify(a: Type, b: Type, trail: list) -> None:
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        x, y = find(x), find(y)
+        if x is y or x == ERROR or y == ERROR:
+            continue
+        if isinstance(x, Var) or isinstance(y, Var):
+            var, other = (x, y) if isinstance(x, Var) else (y, x)
+            if isinstance(other, Var):
+                var, other = _root(var), _root(other)
+                if var is other:
+                    continue
+                var.parent = other
+                trail.append((var, "parent"))
+            else:
+                if _occurs(var, other):
+                    raise Mismatch()
+                var.bound = other
+                trail.append((var, "bound"))
+            continue
+        if x.name != y.name or len(x.args) != len(y.args):
+            raise Mismatch()
+        stack.extend(zip(x.args, y.args))
