@@ -204,3 +204,20 @@ def test_repair_resolves_imports_too(cli, tmp_path):
     assert (response["diagnostics_before"], response["diagnostics_after"]) == (1, 0)
     assert response["verify_passed"] is True
     assert response["repaired_source"] == source.replace("textt", "text")
+
+
+def test_check_draws_a_type_error_with_both_labels(cli, tmp_path):
+    path = _file(tmp_path, 'fn area(w: Int, h: Int) -> Int { w * h }\nfn main() -> Int {\n'
+                           '    area(2, "3")\n}\n')
+    result = cli("check", path)
+    assert result.code == 1
+    assert result.out.splitlines()[:7] == [
+        "error[E009]: type mismatch: the 2nd argument of `area` should be `Int`, but it is "
+        "`String`",
+        f" --> {path}:3:13",
+        "  |",
+        '3 |     area(2, "3")',
+        "  |             ^^^",
+        "1 | fn area(w: Int, h: Int) -> Int { w * h }",
+        "  |                    --- `area` declares `h: Int` here",
+    ]

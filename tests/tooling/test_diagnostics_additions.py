@@ -50,7 +50,11 @@ def test_unknown_capability_family_and_unrelated_names():
 def test_every_accepted_spelling_is_known():
     names = "net.fetch, net, fs.read, fs.write, db.query, db, ui.render, ui, time.now, " \
             "time, random, llm.call, llm, actor_spawn, actor_send, step.input, step_input"
-    assert ids(f"fn main() -> Int !{{{names}}} {{ 0 }}\n") == []
+    found = check_source(f"fn main() -> Int !{{{names}}} {{ 0 }}\n").diagnostics
+    # issue 12: only the least-privilege warnings for the two unused step.input spellings
+    assert [(d.id, d.severity, d.body) for d in found] == [
+        ("E007", "warning", f"`main` declares `{name}` but never uses it")
+        for name in ("step.input", "step_input")]
 
 
 def test_remove_middle_and_last_unknown_names():

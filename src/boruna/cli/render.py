@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from boruna.cli.snippet import render_snippet, source_line
+from boruna.cli.snippet import render_label, render_snippet, source_line
 from boruna.cli.style import Style
 
 # ------------------------------------------------------------------ small helpers
@@ -88,8 +88,11 @@ def split_message(message: str) -> tuple[str, list[str], list[str]]:
 
 def format_problem(severity: str, code: str | None, message: str, path: str, source: str,
                    line: int | None, col: int | None, style: Style,
-                   helps: Iterable[str] = (), extra_notes: Iterable[str] = ()) -> list[str]:
-    """One compiler-style report: headline, location, excerpt, note and help lines."""
+                   helps: Iterable[str] = (), extra_notes: Iterable[str] = (),
+                   end_col: int | None = None, labels: Iterable[tuple] = ()) -> list[str]:
+    """One compiler-style report: headline, location, excerpt (the span underlined when
+    `end_col` is known, then each secondary `(line, col, end_col, message)` label drawn under
+    its own line), note and help lines."""
     headline, msg_helps, notes = split_message(message)
     if line and notes:
         echoed = (source_line(source, line) or "").strip()
@@ -100,8 +103,11 @@ def format_problem(severity: str, code: str | None, message: str, path: str, sou
         style.warning(label) if severity == "warning" else style.note(label))
     out = [f"{painted}{style.bold(': ' + headline)}"]
     if line:
-        out.extend(render_snippet(source, path, line, col or None, style))
+        out.extend(render_snippet(source, path, line, col or None, style, end_col=end_col))
         pad = " " * len(str(line))
+        for label_line, label_col, label_end, text in labels:
+            out.extend(render_label(source, label_line, label_col, label_end, text, style,
+                                    len(str(line))))
     else:
         out.append(f" {style.gutter('-->')} {path}")
         pad = ""
@@ -137,10 +143,19 @@ def format_diagnostic(diag: Any, path: str, source: str, style: Style) -> str:
     loc = field(diag, "location")
     line = field(loc, "line") if loc is not None else None
     col = field(loc, "col") if loc is not None else None
+    end_col = None
+    if loc is not None and field(loc, "end_line") == line:
+        end_col = field(loc, "end_col")
     helps = []
     notes = []
+    labels = []
     for info in field(diag, "related") or []:
         where = field(info, "location")
+        if (line and where is not None and field(where, "col") and field(where, "end_col")
+                and field(where, "end_line") in (None, field(where, "line"))):
+            labels.append((field(where, "line"), field(where, "col"), field(where, "end_col"),
+                           field(info, "message")))
+            continue
         suffix = f" (line {field(where, 'line')})" if where is not None and field(where, "line") else ""
         notes.append(f"{field(info, 'message')}{suffix}")
     for patch in _patches(diag):
@@ -149,7 +164,7 @@ def format_diagnostic(diag: Any, path: str, source: str, style: Style) -> str:
         helps.append(f"fix ({field(patch, 'id')}, confidence: {conf}): {desc}")
     return "\n".join(format_problem(enum_text(field(diag, "severity")) or "error",
                                     field(diag, "id"), field(diag, "message", ""), path,
-                                    source, line, col, style, helps, notes))
+                                    source, line, col, style, helps, notes, end_col, labels))
 
 
 def format_diagnostics_summary(diags: list, path: str, style: Style) -> str:

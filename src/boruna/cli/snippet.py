@@ -57,8 +57,9 @@ def _underline_length(text: str, start: int) -> int:
 
 
 def render_snippet(source: str, path: str, line: int, col: int | None, style: Style,
-                   underline_word: bool = True) -> list[str]:
-    """The `--> path:line:col` header and the excerpt lines (no trailing newline)."""
+                   underline_word: bool = True, end_col: int | None = None) -> list[str]:
+    """The `--> path:line:col` header and the excerpt lines (no trailing newline); with
+    `end_col` (exclusive, on the same line) the caret underlines exactly that span."""
     where = f"{path}:{line}:{col}" if col else f"{path}:{line}"
     text = source_line(source, line)
     width = len(str(line))
@@ -73,6 +74,26 @@ def render_snippet(source: str, path: str, line: int, col: int | None, style: St
         start = min(char_index(text, col), len(text))
         offset = sum(_cell_width(ch) for ch in text[:start] if ch.isprintable() or ch == "\t")
         length = _underline_length(text, start) if underline_word else 1
+        if end_col is not None and end_col > col:
+            length = max(min(char_index(text, end_col), len(text)) - start, 1)
         caret_cells = sum(_cell_width(ch) for ch in text[start:start + length]) or 1
         lines.append(f"{pad} {bar} {' ' * offset}{style.error('^' * caret_cells)}")
     return lines
+
+
+def render_label(source: str, line: int, col: int, end_col: int, message: str, style: Style,
+                 width: int) -> list[str]:
+    """A secondary label: its source line and a `-` underline of the span, then the message
+    (the gutter `width` is the primary excerpt's)."""
+    text = source_line(source, line)
+    if text is None:
+        return []
+    pad = " " * max(width, len(str(line)))
+    bar = style.gutter("|")
+    start = min(char_index(text, col), len(text))
+    stop = max(min(char_index(text, end_col), len(text)), start + 1)
+    offset = sum(_cell_width(ch) for ch in text[:start] if ch.isprintable() or ch == "\t")
+    cells = sum(_cell_width(ch) for ch in text[start:stop]) or 1
+    number = str(line).rjust(len(pad))
+    return [f"{style.gutter(number)} {bar} {_display(text)}",
+            f"{pad} {bar} {' ' * offset}{style.note('-' * cells)} {message}"]

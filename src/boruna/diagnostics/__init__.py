@@ -5,7 +5,7 @@ Layers, bottom-up: `fix` (Fix, Edit, Applicability) and `model` (Diagnostic, Dia
 and their JSON views), `apply` (applying a fix's edits to text), the rules (`compiler_errors`
 with `parse_fixes` and `variant_values`, `undefined_names`, `exhaustiveness`,
 `record_fields`, `missing_fields`, `field_access`, `capabilities`, `type_names`,
-`type_consistency`, `entry_point`; helpers `context`, `source_text`, `naming`,
+`types`, `entry_point`; helpers `context`, `source_text`, `naming`,
 `builtin_aliases`), `collector` (the pipeline), `repair` (selection and the repair loop).
 `registry` holds the code table.
 """

@@ -61,7 +61,7 @@ class Why:
     of `area`") and, optionally, a label at the annotation or earlier branch that set it."""
 
     what: str
-    label: Optional[Label] = None
+    label: object = None      # a Label, or a callable building one
 
 
 @dataclass
@@ -77,7 +77,7 @@ Env = dict[str, Binding]
 class Checker:
     def __init__(self, ctx: CheckContext):
         self.ctx = ctx
-        self.spans = Spans(ctx.source)
+        self._spans: Optional[Spans] = None
         self.supply = VarSupply()
         self.out: list[Diagnostic] = []
         self.unknown_reads: list[tuple[A.FieldAccess, str]] = []
@@ -154,6 +154,13 @@ class Checker:
         self.report("error", f"unknown type `{te.name}`", te, help_text=help_text,
                     fixes=fixes, length=len(te.name.encode("utf-8")))
 
+    @property
+    def spans(self) -> Spans:
+        """End positions, from a token pass made only when a diagnostic needs one."""
+        if self._spans is None:
+            self._spans = Spans(self.ctx.source)
+        return self._spans
+
     # ------------------------------------------------------------ reporting
     def report(self, severity: str, body: str, node, labels=(), help_text=None, fixes=(),
                notes=(), length: Optional[int] = None) -> None:
@@ -163,14 +170,19 @@ class Checker:
         else:
             end = self.spans.end(node) if line else None
         location = self.ctx.location(line, col, *(end or (None, None)))
-        self.out.append(Diagnostic(CODE, severity, body, location, list(fixes), list(labels),
+        labels = [label() if callable(label) else label for label in labels]
+        self.out.append(Diagnostic(CODE, severity, body, location, list(fixes), labels,
                                    help_text, list(notes)))
 
-    def label_at(self, node, message: str) -> Optional[Label]:
-        if node is None or not getattr(node, "line", 0):
-            return Label(message, None)
-        end = self.spans.end(node) if not isinstance(node, (A.Let, A.Param, A.FnDef)) else None
-        return Label(message, self.ctx.location(node.line, node.col, *(end or (None, None))))
+    def label_at(self, node, message: str):
+        """A secondary label at `node`, built only if a diagnostic uses it (a callable)."""
+        def build() -> Label:
+            if node is None or not getattr(node, "line", 0):
+                return Label(message, None)
+            end = (self.spans.end(node) if not isinstance(node, (A.Let, A.Param, A.FnDef))
+                   else None)
+            return Label(message, self.ctx.location(node.line, node.col, *(end or (None, None))))
+        return build
 
     def replace_fix(self, line: int, col: int, length: int, new: str, description: str,
                     applicability=Applicability.UNSAFE) -> Optional[Fix]:
@@ -682,8 +694,9 @@ class Checker:
                 label = self.label_at(param.ty, f"`{name}` declares `{param.name}: "
                                                 f"{show(params[index])}` here")
             elif declared is None and quoted:
-                label = Label(f"`{name}` takes ({', '.join(show(p) for p in params)}) and "
-                              f"returns `{show(ret)}`")
+                label = (lambda params=params: Label(
+                    f"`{name}` takes ({', '.join(show(p) for p in params)}) and returns "
+                    f"`{show(ret)}`"))
             self.check(arg, params[index],
                        Why(f"the {ordinal(index + 1)} argument of {shown}", label), env)
         return ret
