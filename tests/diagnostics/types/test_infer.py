@@ -403,3 +403,14 @@ def test_checker_never_raises_on_mutated_programs(src, at, cut, insert):
 @given(st.text(max_size=200))
 def test_checker_never_raises_on_arbitrary_text(text):
     check_source(text)
+
+
+def test_an_app_message_payload_is_dynamic():
+    # the framework delivers "age:17" with payload Int 17 although Msg declares a String
+    src = ('type State { age: Int }\ntype Msg { tag: String, payload: String }\n'
+           'fn init() -> State { State { age: 0 } }\n'
+           'fn update(state: State, msg: Msg) -> State { State { age: msg.payload } }\n'
+           'fn view(state: State) -> Int { state.age }\n')
+    assert found(src) == []
+    not_an_app = src.replace("fn view", "fn show")
+    assert [d[:4] for d in found(not_an_app)] == [("E009", "error", 4, 59)]

@@ -92,6 +92,7 @@ class Checker:
         self.current: Optional[A.FnDef] = None
         self.return_type: Type = ERROR
         self._types()
+        self._app_message_payload()
         for name, fn in self.functions.items():
             report = id(fn) in self.own
             params = tuple(self.annotation(p.ty, report) for p in fn.params)
@@ -113,6 +114,20 @@ class Checker:
                                         else self.annotation(payload, report))
                     self.variant_owners.setdefault(variant, []).append(name)
                 self.enums[name] = variants
+
+    def _app_message_payload(self) -> None:
+        """In an App (`init`, `update`, `view`), the framework delivers a message's `payload`
+        as an Int when it reads as a decimal number, as 0 when absent, else as text, whatever
+        the message record declares (`framework/messages.py`): that field is dynamic."""
+        if not {"init", "update", "view"} <= set(self.functions):
+            return
+        params = self.functions["update"].params
+        if len(params) < 2 or not isinstance(params[1].ty, A.Named):
+            return
+        fields = self.records.get(params[1].ty.name)
+        if fields is not None:
+            self.records[params[1].ty.name] = [(name, ERROR if name == "payload" else ty)
+                                               for name, ty in fields]
 
     def annotation(self, te, report: bool = True) -> Type:
         """The checker type an annotation names; an unknown name is reported (once) and
