@@ -27,9 +27,9 @@ from ..model import Diagnostic, Label
 from ..naming import closest_name
 from .signatures import conversions, is_guard, signature_of
 from .spans import Spans
-from .types import (ACTOR_ID, BOOL, ERROR, FLOAT, INT, PRIMITIVES, STRING, UNIT, Con, Type, VarSupply,
-                    fn_of, fn_parts, list_of, option_of, result_of)
-from .unify import Mismatch, can_unify, find, is_known, resolve, unify
+from .types import (ACTOR_ID, BOOL, ERROR, FLOAT, INT, PRIMITIVES, STRING, UNIT, Con, Type, Var,
+                    VarSupply, fn_of, fn_parts, list_of, option_of, result_of)
+from .unify import Mismatch, can_unify, find, resolve, unify
 
 CODE = "E009"
 ARITHMETIC = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/"}
@@ -884,37 +884,33 @@ class Checker:
             return 4
         return None
 
-    def variant_pattern(self, pat: A.VariantPat, t: Type, env: Env, scrutinee) -> None:
+    def pattern_enum(self, pat: A.VariantPat, resolved: Type, scrutinee) -> Optional[str]:
+        """The enum whose variant `pat` tests: the scrutinee's, or, when the scrutinee's type
+        is unknown, the only enum declaring the variant (the scrutinee is then bound to it).
+        None when not known or after reporting a variant of another type."""
         owners = self.variant_owners.get(pat.name, [])
-        resolved = find(t)
-        if not owners:           # no enum declares it: type_names' finding
-            if pat.inner is not None:
-                self.pattern(pat.inner, ERROR, env, scrutinee)
-            return
-        if isinstance(resolved, Con) and resolved.name in self.enums:
-            enum = resolved.name
-            if pat.name not in self.enums[enum]:
-                variants = ", ".join(self.enums[enum])
-                self.report("error", f"type mismatch: `{pat.name}` is a variant of "
-                            f"`{owners[0]}`, but the matched value is `{enum}`", pat,
-                            labels=[self.label_at(scrutinee, f"this is `{enum}`")],
-                            help_text=f"`{enum}` has the variants {variants}",
-                            length=len(pat.name.encode("utf-8")))
-                if pat.inner is not None:
-                    self.pattern(pat.inner, ERROR, env, scrutinee)
-                return
-        elif len(owners) == 1 and not (isinstance(resolved, Con) and resolved != ERROR):
-            enum = owners[0]
-            unify(t, Con(enum)) if not isinstance(resolved, Con) else None
-        elif isinstance(resolved, Con) and resolved != ERROR:
-            self.report("error", f"type mismatch: `{pat.name}` is a variant of `{owners[0]}`, "
-                        f"but the matched value is `{show(resolved)}`", pat,
-                        labels=[self.label_at(scrutinee, f"this is `{show(resolved)}`")],
-                        length=len(pat.name.encode("utf-8")))
-            if pat.inner is not None:
-                self.pattern(pat.inner, ERROR, env, scrutinee)
-            return
-        else:
+        if not owners:              # no enum declares it: type_names' finding
+            return None
+        if isinstance(resolved, Var) or resolved == ERROR:
+            if len(owners) != 1:
+                return None
+            if isinstance(resolved, Var):
+                unify(resolved, Con(owners[0]))
+            return owners[0]
+        variants = self.enums.get(resolved.name)
+        if variants is not None and pat.name in variants:
+            return resolved.name
+        help_text = (f"`{resolved.name}` has the variants {', '.join(variants)}"
+                     if variants else None)
+        self.report("error", f"type mismatch: `{pat.name}` is a variant of `{owners[0]}`, "
+                    f"but the matched value is `{show(resolved)}`", pat,
+                    labels=[self.label_at(scrutinee, f"this is `{show(resolved)}`")],
+                    help_text=help_text, length=len(pat.name.encode("utf-8")))
+        return None
+
+    def variant_pattern(self, pat: A.VariantPat, t: Type, env: Env, scrutinee) -> None:
+        enum = self.pattern_enum(pat, find(t), scrutinee)
+        if enum is None:
             if pat.inner is not None:
                 self.pattern(pat.inner, ERROR, env, scrutinee)
             return

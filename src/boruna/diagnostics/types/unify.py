@@ -33,28 +33,6 @@ def resolve(t: Type, depth: int = 0) -> Type:
     return Con(t.name, tuple(resolve(a, depth + 1) for a in t.args))
 
 
-def is_known(t: Type) -> bool:
-    """Whether `t` is fully known: no unbound variable and no ERROR inside."""
-    stack = [t]
-    while stack:
-        current = find(stack.pop())
-        if isinstance(current, Var) or current == ERROR:
-            return False
-        stack.extend(current.args)
-    return True
-
-
-def has_error(t: Type) -> bool:
-    stack = [t]
-    while stack:
-        current = find(stack.pop())
-        if current == ERROR:
-            return True
-        if isinstance(current, Con):
-            stack.extend(current.args)
-    return False
-
-
 def _root(v: Var) -> Var:
     while v.parent is not None:
         v = v.parent
