@@ -414,3 +414,69 @@ def test_an_app_message_payload_is_dynamic():
     assert found(src) == []
     not_an_app = src.replace("fn view", "fn show")
     assert [d[:4] for d in found(not_an_app)] == [("E009", "error", 4, 59)]
+
+
+# One realistic mistake per program (category, line of the mistake, source), written as an
+# agent would; each must be reported at its line: an error, a warning for truthiness and
+# cross-type equality (they run on the VM's dynamic rules).
+MISTAKES = [
+("let", 2, 'fn main() -> Int {\n    let count: Int = 3.5\n    count\n}\n'),
+("let", 2, 'fn main() -> String {\n    let name: String = 42\n    name\n}\n'),
+("let", 2, 'fn main() -> Int {\n    let ok: Bool = "yes"\n    0\n}\n'),
+("let", 3, 'type User { name: String }\nfn main() -> Int {\n    let u: User = 5\n    0\n}\n'),
+("assign", 3, 'fn main() -> Int {\n    let mut label = "a"\n    label = 5\n    0\n}\n'),
+("assign", 3, 'fn main() -> Int {\n    let mut ok = true\n    ok = 1\n    0\n}\n'),
+("user_call", 4, 'fn greet(name: String) -> String { "hi " ++ name }\nfn main() -> String {\n    let n = 5\n    greet(n)\n}\n'),
+("user_call", 3, 'fn add(a: Int, b: Int) -> Int { a + b }\nfn main() -> Int {\n    add(1.5, 2)\n}\n'),
+("user_call", 3, 'fn check(b: Bool) -> Int { if b { 1 } else { 0 } }\nfn main() -> Int {\n    check(1)\n}\n'),
+("builtin", 2, 'fn main() -> Int {\n    __builtin_string_len(42)\n}\n'),
+("builtin", 2, 'fn main() -> Bool {\n    str_contains(["a"], "a")\n}\n'),
+("builtin", 3, 'fn main() -> String {\n    let xs = [1, 2]\n    __builtin_string_join(xs, ", ")\n}\n'),
+("builtin", 2, 'fn main() -> String {\n    __builtin_string_to_upper(5)\n}\n'),
+("builtin", 3, 'fn main() -> Int {\n    let n = "7"\n    __builtin_int_to_string(n)\n    0\n}\n'),
+("builtin", 2, 'fn main() -> String {\n    __builtin_string_slice("hello", "0", 2)\n}\n'),
+("return", 2, 'fn main() -> Bool {\n    1\n}\n'),
+("return", 2, 'fn name() -> String {\n    return 5\n}\nfn main() -> String { name() }\n'),
+("return", 3, 'fn f(n: Int) -> Int {\n    let s = __builtin_int_to_string(n)\n    s\n}\nfn main() -> Int { f(1) }\n'),
+("operator", 2, 'fn main() -> Int {\n    "5" * 2\n}\n'),
+("operator", 3, 'fn main() -> String {\n    let n = 3\n    "n = " + n\n}\n'),
+("operator", 2, 'fn main() -> Bool {\n    "a" < 1\n}\n'),
+("equality", 3, 'fn main() -> Bool {\n    let s = "1"\n    s == 1\n}\n'),
+("equality", 2, 'fn main() -> Bool {\n    __builtin_list_head([1]) == 1\n}\n'),
+("if", 2, 'fn main() -> String {\n    if true { "yes" } else { 0 }\n}\n'),
+("if", 3, 'fn main() -> Int {\n    let x = 1\n    let r = if x > 0 { x } else { "none" }\n    0\n}\n'),
+("cond", 3, 'fn main() -> Int {\n    let xs = [1]\n    if xs { 1 } else { 0 }\n}\n'),
+("cond", 3, 'fn main() -> Int {\n    let mut n = 3\n    while n { n = n - 1 }\n    n\n}\n'),
+("match", 4, 'fn main() -> Int {\n    match 3 {\n        1 => 10,\n        2 => "twenty",\n        _ => 0\n    }\n}\n'),
+("match", 3, 'fn main() -> Int {\n    match true {\n        "yes" => 1,\n        _ => 0\n    }\n}\n'),
+("record", 3, 'type P { x: Int, y: Int }\nfn main() -> Int {\n    let p = P { x: 1, y: "2" }\n    p.x\n}\n'),
+("record", 3, 'type P { x: Float }\nfn main() -> Float {\n    let p = P { x: 1 }\n    p.x\n}\n'),
+("record", 4, 'type P { name: String }\nfn main() -> Int {\n    let p = P { name: "a" }\n    p.name\n}\n'),
+("enum", 3, 'enum Msg { Text(String), Quit }\nfn main() -> Int {\n    let m = Msg::Text(5)\n    0\n}\n'),
+("enum", 5, 'enum Color { Red, Green }\nenum Size { Small, Large }\nfn f(c: Color) -> Int {\n    match c {\n        Small => 1,\n        _ => 0\n    }\n}\nfn main() -> Int { f(Color::Red) }\n'),
+("enum", 4, 'enum Msg { Text(String), Quit }\nfn f(m: Msg) -> Int {\n    match m {\n        Text(s) => s + 1,\n        Quit => 0\n    }\n}\nfn main() -> Int { 0 }\n'),
+("option", 3, 'fn main() -> Int {\n    let x = __builtin_int_parse("5")\n    x * 2\n}\n'),
+("option", 2, 'fn find() -> Option<Int> {\n    5\n}\nfn main() -> Int { 0 }\n'),
+("option", 2, 'fn f() -> Result<Int, String> {\n    Ok("a")\n}\nfn main() -> Int { 0 }\n'),
+("option", 4, 'fn f(o: Option<Int>) -> Int {\n    match o {\n        Some(v) => v,\n        Err(e) => 0\n    }\n}\nfn main() -> Int { 0 }\n'),
+("list", 2, 'fn main() -> Int {\n    let xs: List<Int> = ["a", "b"]\n    0\n}\n'),
+("list", 3, 'fn main() -> Int {\n    let xs = [1, 2]\n    let s: String = list_get(xs, 0)\n    0\n}\n'),
+("list", 2, 'fn main() -> Int {\n    for x in "hello" { }\n    0\n}\n'),
+("list", 3, 'fn main() -> Int {\n    let mut total = 0\n    for w in ["a"] { total = total + w }\n    total\n}\n'),
+("map", 2, 'fn f(m: Map<String, Int>) -> String {\n    __builtin_map_get(m, "k")\n}\nfn main() -> Int { 0 }\n'),
+("map", 2, 'fn f(m: Map<String, Int>) -> Int {\n    __builtin_map_len(5)\n}\nfn main() -> Int { 0 }\n'),
+("fnval", 3, 'fn apply(f: Fn(Int) -> Int, x: Int) -> Int { f(x) }\nfn main() -> Int {\n    apply(5, 1)\n}\n'),
+("fnval", 2, 'fn apply(f: Fn(String) -> Int) -> Int {\n    f(1)\n}\nfn main() -> Int { 0 }\n'),
+("fnval", 4, 'fn inc(n: Int) -> Int { n + 1 }\nfn main() -> String {\n    let f = inc\n    f(1) ++ "x"\n}\n'),
+("caps", 2, 'fn read() -> String !{net} {\n    step_input("x")\n}\nfn main() -> String { read() }\n'),
+("types", 2, 'fn main() -> Int {\n    let xs: List<Strin> = []\n    0\n}\n'),
+("types", 1, 'fn f(n: Integer) -> Int { 0 }\nfn main() -> Int { f(1) }\n'),
+]
+
+
+@pytest.mark.parametrize("category, line, src", MISTAKES,
+                         ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(MISTAKES)])
+def test_agent_mistake_is_reported_at_its_line(category, line, src):
+    at_line = [d.severity for d in check_source(src).diagnostics
+               if d.id in ("E007", "E009") and d.location and d.location.line == line]
+    assert at_line == (["warning"] if category in ("equality", "cond") else ["error"])
