@@ -480,3 +480,10 @@ def test_agent_mistake_is_reported_at_its_line(category, line, src):
     at_line = [d.severity for d in check_source(src).diagnostics
                if d.id in ("E007", "E009") and d.location and d.location.line == line]
     assert at_line == (["warning"] if category in ("equality", "cond") else ["error"])
+
+
+def test_a_truthy_condition_gets_the_explicit_test():
+    result = repair_source('fn main() -> Int {\n    let n = 5\n    if n { 1 } else { 2 }\n}\n')
+    assert result.repaired_source == ('fn main() -> Int {\n    let n = 5\n'
+                                      '    if n != 0 { 1 } else { 2 }\n}\n')
+    assert result.diagnostics_after == 0

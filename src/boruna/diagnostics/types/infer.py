@@ -386,7 +386,23 @@ class Checker:
         if t == ERROR or t == BOOL:
             return
         self.report("warning", f"{what} is `{show(t)}`, not `Bool`", expr,
-                    help_text=self.truthiness_help(t))
+                    help_text=self.truthiness_help(t), fixes=self.explicit_test_fix(expr, t))
+
+    def explicit_test_fix(self, expr, t: Con) -> list[Fix]:
+        """`n` → `n != 0` (`0.0`, `""`) for a simple operand on one line: the test the VM's
+        truthiness makes, written out."""
+        zero = {"Int": "0", "Float": "0.0", "String": '""'}.get(t.name)
+        if zero is None or not isinstance(expr, (A.Ident, A.FieldAccess, A.Call)):
+            return []
+        end = self.spans.end(expr)
+        text = self.ctx.line_text(expr.line)
+        if end is None or end[0] != expr.line or text is None:
+            return []
+        raw = text.encode("utf-8", "surrogatepass")[expr.col - 1:end[1] - 1]
+        inner = raw.decode("utf-8", "surrogatepass")
+        fix = self.replace_fix(expr.line, expr.col, end[1] - expr.col, f"{inner} != {zero}",
+                               f"test `{inner} != {zero}` explicitly", Applicability.SAFE)
+        return [fix] if fix else []
 
     @staticmethod
     def truthiness_help(t: Con) -> str:
