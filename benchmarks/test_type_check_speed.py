@@ -1,10 +1,11 @@
-"""Type-checker speed (issue 12): the type pass alone over a ~1 MB program of many small
-functions (`diagnostics/types/infer.py`, parse excluded). Target: ≤ 1 s.
+"""Type-checker speed (issue 12): the type pass and the capability-effects pass over a ~1 MB
+program of many small functions (`diagnostics/types/`, parse excluded). Target: ≤ 1 s.
 Run: `python -m pytest benchmarks/test_type_check_speed.py --benchmark-only`.
 """
 import pytest
 
 from boruna.diagnostics.context import CheckContext
+from boruna.diagnostics.types.effects import check_effects
 from boruna.diagnostics.types.infer import check_types
 from boruna.language.frontend import parse
 
@@ -41,7 +42,8 @@ def test_type_check_1mb(benchmark, megabyte_context):
     source, program = megabyte_context
 
     def run():
-        return check_types(CheckContext.build(source, "<bench>", program))
+        ctx = CheckContext.build(source, "<bench>", program)
+        return check_types(ctx) + check_effects(ctx)
 
     found = benchmark.pedantic(run, rounds=3, iterations=1)
     assert found == []

@@ -76,7 +76,7 @@ def used_capabilities(functions: dict[str, A.FnDef]) -> dict[str, dict[str, tupl
 def check_effects(ctx: CheckContext) -> list[Diagnostic]:
     functions = ctx.function_defs()
     used = used_capabilities(functions)
-    spans = Spans(ctx.source)
+    spans: list[Spans] = []          # made on the first report only
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
         if functions.get(fn.name) is not fn:
@@ -85,7 +85,9 @@ def check_effects(ctx: CheckContext) -> list[Diagnostic]:
         for cap, (call, callee) in used[fn.name].items():
             if cap in declared:
                 continue
-            end = spans.end(call.func)
+            if not spans:
+                spans.append(Spans(ctx.source))
+            end = spans[0].end(call.func)
             location = ctx.location(call.func.line, call.func.col, *(end or (None, None)))
             via = ("" if callee not in functions
                    else f" through `{callee}`")
