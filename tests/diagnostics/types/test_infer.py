@@ -295,6 +295,34 @@ WELL_TYPED = {
 }
 
 
+# more well-typed programs an agent writes: shadowing, lists grown from [], nested
+# Option/Result patterns, function values in records, promotion in accumulators
+WELL_TYPED.update({
+    'shadow_retype': 'fn main() -> String {\n    let x = 1\n    let x = "a"\n    x ++ "b"\n}\n',
+    'list_from_empty_loop': 'fn main() -> Int {\n    let mut xs = []\n    let mut i = 0\n    while i < 3 { xs = list_push(xs, i * 2)\n i = i + 1 }\n    list_get(xs, 1)\n}\n',
+    'option_from_arms': 'fn find(xs: List<Int>, v: Int) -> Option<Int> {\n    let mut found = None\n    for x in xs { if x == v { found = Some(x) } }\n    found\n}\nfn main() -> Int { match find([1], 1) { Some(x) => x, None => 0 } }\n',
+    'nested_result_option': 'fn f(r: Result<Option<Int>, String>) -> Int {\n    match r {\n        Ok(Some(n)) => n,\n        Ok(None) => 0,\n        Err(_) => -1\n    }\n}\nfn main() -> Int { f(Ok(Some(2))) }\n',
+    'empty_list_arg': 'fn count(xs: List<String>) -> Int { list_len(xs) }\nfn main() -> Int { count([]) }\n',
+    'debug_record': 'type P { a: Int }\nfn main() -> Int {\n    let p = __builtin_debug(P { a: 1 })\n    p.a\n}\n',
+    'recursive_sum': 'fn sum(xs: List<Int>, i: Int) -> Int {\n    if i >= list_len(xs) { 0 } else { list_get(xs, i) + sum(xs, i + 1) }\n}\nfn main() -> Int { sum([1, 2, 3], 0) }\n',
+    'float_acc': 'fn main() -> Float {\n    let mut t = 0.0\n    for x in [1, 2] { t = t + x }\n    t\n}\n',
+    'int_to_float_acc': 'fn main() -> Float {\n    let mut t = 0\n    for x in [1.5] { t = t + x }\n    t\n}\n',
+    'enum_in_record': 'enum St { On, Off }\ntype S { st: St, n: Int }\nfn f(s: S) -> Int {\n    match s.st { On => s.n, Off => 0 }\n}\nfn main() -> Int { f(S { st: St::On, n: 2 }) }\n',
+    'spread_fields': 'type S { a: Int, b: String }\nfn main() -> String {\n    let s = S { a: 1, b: "x" }\n    let t = S { ..s, a: 2 }\n    t.b\n}\n',
+    'map_values_loop': 'fn f(m: Map<String, Int>) -> Int {\n    let mut t = 0\n    for v in __builtin_map_values(m) { t = t + v }\n    for k in __builtin_map_keys(m) { t = t + __builtin_string_len(k) }\n    t\n}\nfn main() -> Int { 0 }\n',
+    'fn_in_record': 'type H { f: Fn(Int) -> Int }\nfn inc(n: Int) -> Int { n + 1 }\nfn main() -> Int {\n    let h = H { f: inc }\n    let g = h.f\n    g(1)\n}\n',
+    'guard_placeholder': 'enum E { A, B }\nfn f(e: E) -> String {\n    match e {\n        A => "a",\n        B => __builtin_guard(0, false, "TODO")\n    }\n}\nfn main() -> String { f(E::A) }\n',
+    'string_match_bind': 'fn f(s: String) -> Int {\n    match s { "a" => 1, other => __builtin_string_len(other) }\n}\nfn main() -> Int { f("xy") }\n',
+    'unit_fn_stmt_if': 'fn log(n: Int) -> Unit {\n    if n > 0 { emit "pos" }\n}\nfn main() -> Int {\n    log(1)\n    0\n}\n',
+    'parse_chain': 'fn main() -> Int {\n    match __builtin_int_parse(__builtin_string_trim(" 4 ")) { Some(n) => n, None => match try_parse_int("5") { Ok(m) => m, Err(_) => 0 } }\n}\n',
+    'bool_ops': 'fn main() -> Bool {\n    let a = 1 < 2\n    let b = "x" == "y"\n    !a || b && a != b\n}\n',
+    'block_expr': 'fn main() -> Int {\n    let v = { let a = 2\n a * 3 }\n    v\n}\n',
+    'list_of_records': 'type P { n: Int }\nfn main() -> Int {\n    let ps = [P { n: 1 }, P { n: 2 }]\n    let mut t = 0\n    for p in ps { t = t + p.n }\n    t\n}\n',
+    'some_none_list': 'fn main() -> Int {\n    let xs = [None, Some(1)]\n    list_len(xs)\n}\n',
+    'ok_err_mixed': 'fn f(b: Bool) -> Result<Int, String> {\n    if b { return Err("no") }\n    Ok(1)\n}\nfn main() -> Int { match f(true) { Ok(n) => n, Err(e) => __builtin_string_len(e) } }\n',
+})
+
+
 @pytest.mark.parametrize("name", sorted(WELL_TYPED))
 def test_well_typed_program_is_clean(name):
     assert found(WELL_TYPED[name]) == []
