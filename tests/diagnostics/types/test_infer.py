@@ -515,3 +515,9 @@ def test_a_truthy_condition_gets_the_explicit_test():
     assert result.repaired_source == ('fn main() -> Int {\n    let n = 5\n'
                                       '    if n != 0 { 1 } else { 2 }\n}\n')
     assert result.diagnostics_after == 0
+
+
+@pytest.mark.parametrize("expr", ["1 + 2.5", "2.0 * 3", '"a" ++ "b"', "1 < 2", '"a" < "b"',
+                                  "7 % 2", "-3", "!true && 1 == 1", "2.5 / 2"])
+def test_valid_operators_are_quiet(expr):
+    assert found(f"fn main() -> Int {{\n    let r = {expr}\n    0\n}}\n") == []
