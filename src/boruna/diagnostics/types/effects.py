@@ -6,9 +6,10 @@ A function uses a capability when it calls a builtin that needs one (the builtin
 first call that brings it in (one per function and capability), with a fix that adds it to
 the `!{...}` set: an E007 error when the function writes a `!{...}` set (the annotation is
 contradicted), a warning when it writes none (the program runs: the compiler adds a directly
-called builtin's capability itself, and the VM checks only the calling function's own set). Declaring a capability some builtin provides and never using it is a
-warning (least privilege); capabilities no builtin provides yet cannot be seen in use, so
-declaring them is not judged.
+called builtin's capability itself, and the VM checks only the calling function's own set).
+Declaring a capability some builtin provides and never using it is a warning (least
+privilege); capabilities no builtin provides yet cannot be seen in use, so declaring them is
+not judged.
 """
 from __future__ import annotations
 
@@ -136,5 +137,6 @@ def _add_capability_fix(ctx: CheckContext, fn: A.FnDef, cap: str) -> Optional[Fi
             return None
         new_text = text[:brace].rstrip() + f" !{{{cap}}} " + text[brace:]
     return Fix(f"E007-declare-{fn.name}-{cap}", f"declare `{cap}` on `{fn.name}`",
-               Applicability.SAFE, f"`{fn.name}` uses `{cap}`; a capability set lists every capability a "
-               "function uses, directly or through its callees", [Edit(line, text, new_text, ctx.file)])
+               Applicability.SAFE,
+               f"`{fn.name}` uses `{cap}`; a capability set lists every capability a function "
+               "uses, directly or through its callees", [Edit(line, text, new_text, ctx.file)])

@@ -8,7 +8,7 @@ from typing import Optional
 
 from boruna.core import builtins as B
 
-from .types import Con, Type, VarSupply, fn_parts
+from .types import Con, Type, VarSupply
 from .unify import find
 
 
@@ -85,4 +85,5 @@ def conversions(found: Type, expected: Type) -> list[str]:
     return direct + wrapped
 
 
-__all__ = ["capability_of", "is_guard", "conversions", "fn_parts", "provided_capabilities", "signature_of"]
+__all__ = ["capability_of", "conversions", "is_guard", "provided_capabilities",
+           "signature_of"]
