@@ -221,3 +221,15 @@ def test_check_draws_a_type_error_with_both_labels(cli, tmp_path):
         "1 | fn area(w: Int, h: Int) -> Int { w * h }",
         "  |                    --- `area` declares `h: Int` here",
     ]
+
+
+def test_check_draws_a_label_on_the_same_line_under_it(cli, tmp_path):
+    path = _file(tmp_path, "fn main() -> Float {\n    let half: Float = 7 / 2\n    half\n}\n")
+    result = cli("check", path)
+    assert result.out.splitlines()[1:6] == [
+        f" --> {path}:2:23",
+        "  |",
+        "2 |     let half: Float = 7 / 2",
+        "  |                       ^^^^^",
+        "  |               ----- `half` is declared `Float` here",
+    ]

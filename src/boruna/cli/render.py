@@ -105,9 +105,11 @@ def format_problem(severity: str, code: str | None, message: str, path: str, sou
     if line:
         out.extend(render_snippet(source, path, line, col or None, style, end_col=end_col))
         pad = " " * len(str(line))
+        shown = line
         for label_line, label_col, label_end, text in labels:
             out.extend(render_label(source, label_line, label_col, label_end, text, style,
-                                    len(str(line))))
+                                    len(pad), shown_line=shown))
+            shown = label_line
     else:
         out.append(f" {style.gutter('-->')} {path}")
         pad = ""

@@ -82,9 +82,10 @@ def render_snippet(source: str, path: str, line: int, col: int | None, style: St
 
 
 def render_label(source: str, line: int, col: int, end_col: int, message: str, style: Style,
-                 width: int) -> list[str]:
-    """A secondary label: its source line and a `-` underline of the span, then the message
-    (the gutter `width` is the primary excerpt's)."""
+                 width: int, shown_line: int | None = None) -> list[str]:
+    """A secondary label: its source line (unless it is `shown_line`, the excerpt just
+    drawn) and a `-` underline of the span, then the message (the gutter `width` is the
+    primary excerpt's)."""
     text = source_line(source, line)
     if text is None:
         return []
@@ -95,5 +96,7 @@ def render_label(source: str, line: int, col: int, end_col: int, message: str, s
     offset = sum(_cell_width(ch) for ch in text[:start] if ch.isprintable() or ch == "\t")
     cells = sum(_cell_width(ch) for ch in text[start:stop]) or 1
     number = str(line).rjust(len(pad))
-    return [f"{style.gutter(number)} {bar} {_display(text)}",
-            f"{pad} {bar} {' ' * offset}{style.note('-' * cells)} {message}"]
+    underline = f"{pad} {bar} {' ' * offset}{style.note('-' * cells)} {message}"
+    if line == shown_line:
+        return [underline]
+    return [f"{style.gutter(number)} {bar} {_display(text)}", underline]
