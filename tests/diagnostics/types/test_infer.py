@@ -521,3 +521,18 @@ def test_a_truthy_condition_gets_the_explicit_test():
                                   "7 % 2", "-3", "!true && 1 == 1", "2.5 / 2"])
 def test_valid_operators_are_quiet(expr):
     assert found(f"fn main() -> Int {{\n    let r = {expr}\n    0\n}}\n") == []
+
+
+def test_a_body_ending_with_a_statement_returns_unit():
+    src = 'fn f() -> Int {\n    let x = 1\n}\nfn main() -> Int { f() }\n'
+    assert found(src) == [
+        ("E009", "error", 2, 5, 8, "type mismatch: `f` ends with a statement, so it returns "
+                                   "`Unit`, but it is declared to return `Int`")]
+    assert found(src.replace("-> Int {\n", "-> Unit {\n").replace("-> Int { f() }",
+                                                                  "-> Int { 0 }")) == []
+
+
+def test_send_needs_an_actor():
+    assert found('fn main() -> Int {\n    send 5 1\n    0\n}\n') == [
+        ("E009", "error", 2, 10, 11, "type mismatch: `send` needs an `ActorId` (from `spawn`), "
+                                     "but this is `Int`")]

@@ -273,9 +273,26 @@ class Checker:
             self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label))
         else:
             self.block(fn.body, body_env, None, None, used=False)
+            self.missing_result(fn, ret)
         ensures_env = {**env, "result": Binding(ret, fn, True)}
         for clause in fn.ensures:
             self.condition(clause, ensures_env, "this `ensures` clause")
+
+    def missing_result(self, fn: A.FnDef, ret: Type) -> None:
+        """A function declared to return a value whose body ends with a `let` or an
+        assignment returns Unit."""
+        stmts = fn.body.stmts
+        if (fn.return_type is None or not stmts or not isinstance(stmts[-1], (A.Let, A.Assign))
+                or can_unify(ret, UNIT)):
+            return
+        last = stmts[-1]
+        name = last.name if isinstance(last, A.Let) else last.target
+        label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
+                                              f"`{show(ret)}` here")
+        self.report("error", f"type mismatch: `{fn.name}` ends with a statement, so it returns "
+                    f"`Unit`, but it is declared to return `{show(ret)}`", last, labels=[label],
+                    help_text=f"end the body with the value to return, e.g. `{name}`",
+                    length=len("let") if isinstance(last, A.Let) else None)
 
     # ------------------------------------------------------------ blocks and statements
     def block(self, block: A.Block, env: Env, expected: Optional[Type], why: Optional[Why],
@@ -498,7 +515,12 @@ class Checker:
         if isinstance(expr, A.BlockExpr):
             return self.block(expr.block, env, None, None, used)
         if isinstance(expr, A.Send):
-            self.infer(expr.target, env)
+            target = find(self.infer(expr.target, env))
+            if isinstance(target, Var):
+                unify(target, ACTOR_ID)
+            elif target not in (ACTOR_ID, ERROR):
+                self.report("error", f"type mismatch: `send` needs an `ActorId` (from "
+                            f"`spawn`), but this is `{show(target)}`", expr.target)
             self.infer(expr.message, env)
             return ERROR
         if isinstance(expr, A.Spawn):
