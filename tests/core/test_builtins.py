@@ -11,7 +11,8 @@ from boruna.bytecode.opcodes import COLD, OPCODES
 from boruna.core import builtins as B
 from boruna.core.capabilities import by_wire_name
 from boruna.diagnostics.builtin_aliases import ALIASES, builtin_for
-from boruna.diagnostics.type_consistency import BUILTIN_RESULTS
+from boruna.diagnostics.types.signatures import conversions, signature_of
+from boruna.diagnostics.types.types import INT, STRING, VarSupply, list_of
 from boruna.diagnostics.undefined_names import SHORT_BUILTINS
 from boruna.language.names import BUILTIN_ARITIES
 
@@ -137,19 +138,12 @@ def test_diagnostics_read_the_table():
     assert builtin_for("print", 2, BUILTIN_ARITIES) is None
     assert SHORT_BUILTINS == ("list_len", "list_get", "list_push", "parse_int",
                               "try_parse_int", "str_contains", "str_starts_with")
-    assert BUILTIN_RESULTS == {
-        "list_len": "Int", "parse_int": "Int", "str_contains": "Bool",
-        "str_starts_with": "Bool", "step_input": "String",
-        "__builtin_int_to_string": "String", "__builtin_float_to_string": "String",
-        "__builtin_string_len": "Int", "__builtin_string_contains": "Bool",
-        "__builtin_string_starts_with": "Bool", "__builtin_string_ends_with": "Bool",
-        "__builtin_string_to_upper": "String", "__builtin_string_to_lower": "String",
-        "__builtin_string_trim": "String", "__builtin_string_join": "String",
-        "__builtin_list_len": "Int", "__builtin_list_is_empty": "Bool",
-        "__builtin_string_replace": "String", "__builtin_string_slice": "String",
-        "__builtin_bool_to_string": "String", "__builtin_map_contains_key": "Bool",
-        "__builtin_map_len": "Int",
-    }
+    # the type checker (issue 12) reads the signatures, fresh type variables per call
+    params, result = signature_of("list_get", VarSupply())
+    assert params[0] == list_of(result) and params[1] == INT
+    assert signature_of("list_get", VarSupply())[1] is not result
+    assert conversions(STRING, INT) == ["parse_int", "try_parse_int", "__builtin_int_parse"]
+    assert conversions(INT, STRING) == ["__builtin_int_to_string"]
 
 
 def test_to_string_builtin_by_signature():

@@ -317,13 +317,6 @@ def by_opcode(opcode: str) -> Builtin:
     raise KeyError(opcode)
 
 
-def result_types() -> dict[str, str]:
-    """Builtin name -> its result type, for the builtins whose result is a plain named type
-    (`Int`, `String`, `Bool`): what a local inference can know without unification."""
-    return {b.name: b.signature.result.name for b in BUILTINS
-            if isinstance(b.signature.result, TypeCon) and not b.signature.result.args}
-
-
 def to_string_builtin(type_name: str) -> Optional[str]:
     """The builtin that turns a value of the plain type `type_name` into its text (the one
     typed `(type_name) -> String` whose name ends in `_to_string`), or None."""
