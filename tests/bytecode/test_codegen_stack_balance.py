@@ -41,10 +41,20 @@ def stack_effect(ins) -> int:
     raise AssertionError(f"no stack effect for {ins}")
 
 
+def _reaches_return(code, ip: int) -> bool:
+    """Whether `ip` is a `Ret` (or the end), directly or through a chain of `Jmp`s: depths
+    meeting there only decide whether a value or Unit is returned."""
+    seen = set()
+    while ip < len(code) and code[ip][0] == "Jmp" and ip not in seen:
+        seen.add(ip)
+        ip = code[ip][1]
+    return ip >= len(code) or code[ip][0] == "Ret"
+
+
 def check_balance(fn: Function) -> None:
     """Abstract interpretation of the operand-stack depth over every path of `fn`. Paths may
-    only meet with different depths right before a `Ret` (or the end), where 0 and 1 both mean
-    "return this value or Unit"."""
+    only meet with different depths right before a `Ret` (or the end, or a `Jmp` chain to
+    one), where 0 and 1 both mean "return this value or Unit"."""
     code = fn.code
     depth: dict[int, set] = {0: {0}}
     work = [(0, 0)]
@@ -76,7 +86,7 @@ def check_balance(fn: Function) -> None:
         for s in succ:
             known = depth.setdefault(s, set())
             known.add(d)
-            at_return = s >= len(code) or code[s][0] == "Ret"
+            at_return = _reaches_return(code, s)
             assert len(known) == 1 or at_return, f"{fn.name}: depths {known} meet at {s}"
             work.append((s, d))
 
@@ -158,6 +168,9 @@ def test_reference_quirk_programs_are_balanced():
         "fn worker() -> Int { 1 }\nfn main() -> Int {\n    let a = spawn worker\n    send a 5\n    7\n}\n",
         "fn noop() {\n}\nfn main() -> Int { 1 + noop() }\n",
         "fn f(x: Int) -> Int {\n    if x > 0 { 1 } else { return 2 }\n}\nfn main() -> Int { f(3) }\n",
+        # a tail match whose arm is an if without else: 0 or 1 values reach the Ret via a Jmp
+        "fn h(x: Int) -> Int {\n    match x { 0 => if x > 2 { 5 }, 1 => x, _ => 7 }\n}\n"
+        "fn main() -> Int { h(1) }\n",
     ]:
         for fn in compile_source(src).functions:
             check_balance(fn)
