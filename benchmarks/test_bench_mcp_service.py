@@ -8,7 +8,7 @@ import anyio
 from anyio.from_thread import start_blocking_portal
 
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 from boruna.service import check_tool, render, run_tool
 
 from mcp.client.session import ClientSession

@@ -1,11 +1,9 @@
-"""Runtime support speed: value display/encoding, policy parsing, gateway calls, actors.
+"""Runtime support speed: value display/encoding, policy parsing, gateway calls.
 
 Run: python -m pytest benchmarks/test_bench_runtime_support.py --benchmark-only
 """
 import json
 
-from boruna.compiler import compile_source
-from boruna.runtime.actors import ActorSystem
 from boruna.core.capabilities import STEP_INPUT
 from boruna.core.display import display, float_to_string
 from boruna.service.encoding import format_value
@@ -24,29 +22,6 @@ POLICY_TEXT = json.dumps({
     "rules": {"net.fetch": {"allow": True, "budget": 10}, "fs.read": {"allow": True, "budget": 0}},
     "net_policy": {"allowed_domains": [f"*.d{i}.example" for i in range(500)],
                    "allowed_methods": ["GET", "HEAD"], "timeout_ms": 2500}})
-ACTORS = compile_source(
-    "fn worker() -> Int {\n"
-    "    let mut total = 0\n"
-    "    let mut i = 0\n"
-    "    while i < 10 {\n"
-    "        total = total + receive\n"
-    "        i = i + 1\n"
-    "    }\n"
-    "    total\n"
-    "}\n"
-    "fn main() -> Int {\n"
-    "    let mut k = 0\n"
-    "    while k < 20 {\n"
-    "        let w = spawn worker\n"
-    "        let mut j = 0\n"
-    "        while j < 10 {\n"
-    "            send w j\n"
-    "            j = j + 1\n"
-    "        }\n"
-    "        k = k + 1\n"
-    "    }\n"
-    "    k\n"
-    "}\n")
 
 
 def test_bench_display_big_value(benchmark):
@@ -78,12 +53,3 @@ def test_bench_gateway_10k_calls(benchmark):
         return gw
     gw = benchmark(calls)
     assert gw.usage == {"step.input": 10_000}
-
-
-def test_bench_actor_system_20_workers(benchmark):
-    def schedule():
-        system = ActorSystem()
-        system.spawn_root(ACTORS, CapabilityGateway(Policy.allow_all()))
-        return system, system.run()
-    system, result = benchmark(schedule)
-    assert result == 20 and system.result_of(20) == 45

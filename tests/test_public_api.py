@@ -17,7 +17,8 @@ def test_names_resolve_to_their_modules():
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
     from boruna.language.frontend import check, parse
-    from boruna.runtime.execute import RunOutcome, run
+    from boruna.api import run
+    from boruna.runtime.execute import RunOutcome
 
     assert boruna.parse is parse
     assert boruna.check is check

@@ -22,7 +22,7 @@ _LAZY = {
     "parse": ("boruna.language.frontend", "parse"),
     "check": ("boruna.language.frontend", "check"),
     "compile": ("boruna.compiler", "compile_source"),
-    "run": ("boruna.runtime.execute", "run"),
+    "run": ("boruna.api", "run"),
     "RunOutcome": ("boruna.runtime.execute", "RunOutcome"),
     "Module": ("boruna.bytecode.module", "Module"),
 }

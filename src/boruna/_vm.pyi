@@ -10,7 +10,7 @@ PAUSED: Final[int]
 FAILED: Final[int]
 BLOCKED: Final[int]
 
-# resource limits
+# resource limits (boruna.core.limits')
 MAX_STACK: Final[int]
 MAX_CALL_DEPTH: Final[int]
 MAX_LOCAL_SLOTS: Final[int]
@@ -18,7 +18,7 @@ MAX_VALUE_MEMORY: Final[int]
 MAX_STRING_BYTES: Final[int]
 MAX_COLLECTION_LEN: Final[int]
 MAX_WORK: Final[int]
-TRACE_KEEP: Final[int]
+TRACE_LIMIT: Final[int]
 EVENT_BYTES: Final[int]
 TRACE_ENTRY_BYTES: Final[int]
 PUSH_IN_PLACE: Final[bool]
@@ -72,9 +72,9 @@ class Machine:
     actor_id: int
     cancel_event: Any
 
-    def __init__(self, module: Module, *, gateway: Any = None, max_steps: int = 10_000_000,
+    def __init__(self, module: Module, *, gateway: Any = None, max_steps: int = ...,
                  trace: bool = False, max_wall_ms: Optional[float] = None,
-                 max_value_memory: int = ..., trace_limit: int = 500,
+                 max_value_memory: int = ..., trace_limit: int = ...,
                  max_work: int = ...) -> None: ...
 
     def set_entry(self, fn_index: int, args: Sequence[Any] = ()) -> None:

@@ -38,8 +38,7 @@ from boruna.core.display import display
 from boruna.bytecode.opcodes import COLD, OPCODES, debug_form
 
 from boruna.vm.builtins import (
-    COLD_OPS, MAX_STRING_BYTES, MAX_COLLECTION_LEN, MAX_WORK, WORK_INPUTS, WORK_RESULTS,
-    _check_str_len, _utf8_len, normalize_value,
+    COLD_OPS, WORK_INPUTS, WORK_RESULTS, _check_str_len, _utf8_len, normalize_value,
 )
 
 # OP_* dispatch constants of every op and pseudo-op, and the match tags: generated from

@@ -7,7 +7,7 @@ import pytest
 from boruna.bytecode import axbc
 from boruna.bytecode.module import Function, MatchArm, Module
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 from boruna.core.values import NONE, ActorId, Enum, Err, FnRef, MapValue, Ok, Record, Some
 
 PROGRAM = """type Point { x: Int, y: Int }

@@ -1,7 +1,7 @@
 """vm.md §8.1 compile-bench fixtures (the reference's SMALL/MEDIUM programs): counts, result,
 steps."""
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 
 SMALL = """
 fn add(a: Int, b: Int) -> Int {

@@ -3,7 +3,7 @@ import pytest
 
 from boruna.compiler import compile_source
 from boruna.language.errors import CompileError
-from boruna.runtime.execute import run
+from boruna.api import run
 
 
 def counts(src, name="module"):

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from boruna.bytecode.module import Function
 from boruna.bytecode.opcodes import BUILTINS
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 
 _ARITY = {op: n for _, (n, op) in BUILTINS.items() if op != "CapCall"}
 _BINARY = {"Add", "Sub", "Mul", "Div", "Mod", "Eq", "Neq", "Lt", "Lte", "Gt", "Gte", "And", "Or",

@@ -13,7 +13,7 @@ import pytest
 import boruna
 from boruna.core import unicode, unicode_data
 from boruna.core.unicode import debug_str, is_whitespace, to_lower, to_upper, trim
-from boruna.runtime.execute import run
+from boruna.api import run
 from boruna.service.encoding import format_value
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -1,7 +1,7 @@
 """Policies enforced on real runs through the gateway (policy.md §7, §10 V5; vm.md T27/T28)."""
 import pytest
 
-from boruna.runtime.execute import run
+from boruna.api import run
 from boruna.runtime.policy import PolicyError
 
 V5 = ("fn main() -> Int !{step.input} {\n"

@@ -5,8 +5,9 @@ import pytest
 
 from boruna.runtime.policy import (
     Policy, PolicyError, load_policy_file, parse_policy, parse_policy_text,
-    resolve_cli_policy, show_policy, validate_policy_value,
+    validate_policy_value,
 )
+from boruna.service.policy_validation import policy_text as show_policy
 
 ALLOW_ALL = '{"schema_version":1,"rules":{},"default_allow":true,"net_policy":null}'
 DENY_ALL = '{"schema_version":1,"rules":{},"default_allow":false,"net_policy":null}'
@@ -281,15 +282,13 @@ def test_cli_files_and_shorthands(tmp_path):
     good = tmp_path / "p.json"
     good.write_text('{ "default_allow": true, "foo": 1 }')
     with pytest.raises(PolicyError) as info:
-        resolve_cli_policy(str(good))
+        load_policy_file(str(good))
     assert info.value.kind == "policy.unknown_field" and info.value.path == "foo"
     good.write_text('{"rules":{"net.fetch":{"allow":true,"budget":10}}}')
     assert load_policy_file(good).budget("net.fetch") == 10
-    assert resolve_cli_policy(None).default_allow is True
-    assert resolve_cli_policy(None, default="deny-all").default_allow is False
     missing = tmp_path / "missing.json"
     with pytest.raises(PolicyError) as info:
-        resolve_cli_policy(str(missing))
+        load_policy_file(str(missing))
     assert info.value.kind == "policy.io_error"
     assert info.value.message == (
         f"policy.io_error: {missing}: No such file or directory (os error 2)")

@@ -60,11 +60,12 @@ def test_policy_object_from_the_runtime_is_accepted():
 
 
 def test_progress_reports_are_time_throttled_and_the_last_slice_is_reported():
-    from boruna.service.running import CallRecorder, ProgressRelay
+    from boruna.runtime.gateway import EventLog
+    from boruna.service.running import ProgressRelay
 
     calls, now = [], [0.0]
-    recorder = CallRecorder()
-    relay = ProgressRelay(lambda steps, message: calls.append((steps, message)), recorder,
+    log = EventLog()
+    relay = ProgressRelay(lambda steps, message: calls.append((steps, message)), log,
                           interval=0.1, clock=lambda: now[0])
     for steps, clock, cap in [(100_000, 0.0, None), (200_000, 0.05, "step.input"),
                               (300_000, 0.09, "step.input"), (400_000, 0.1, None),
@@ -72,7 +73,7 @@ def test_progress_reports_are_time_throttled_and_the_last_slice_is_reported():
                               (700_000, 0.31, None)]:
         now[0] = clock
         if cap:
-            recorder.names.append(cap)
+            log.cap_result(cap, "")
         relay(steps)
     assert calls == [(100_000, None), (400_000, "caps: step.input, step.input"),
                      (600_000, None)]

@@ -316,7 +316,7 @@ def plain(value):
 
 def run_source(source: str):
     from boruna.compiler import compile_source
-    from boruna.runtime.execute import run
+    from boruna.api import run
 
     outcome = run(compile_source(source, libs_dir=str(LIBS)))
     assert outcome.ok, outcome.error

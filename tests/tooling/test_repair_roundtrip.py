@@ -15,7 +15,7 @@ def strict_analyzers(monkeypatch):
 
 
 def run_value(source: str):
-    from boruna.runtime.execute import run
+    from boruna.api import run
 
     outcome = run(compile_source(source))
     assert outcome.error is None, outcome.error
@@ -60,7 +60,7 @@ def test_repair_then_compile_and_run(name):
 def test_stub_arm_traps_with_a_labelled_message():
     source, _, _ = CASES["E005"]
     repaired = repair_source(source).repaired_source
-    from boruna.runtime.execute import run
+    from boruna.api import run
 
     outcome = run(compile_source(repaired.replace("Shape::Circle(2)", "Shape::Dot")))
     assert outcome.error is not None

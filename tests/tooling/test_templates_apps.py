@@ -115,6 +115,6 @@ def test_auth_app_logout_and_session_restore():
                                          ("offline-sync", 1), ("realtime-feed", 1)])
 def test_template_main_smoke_entry(name, value):
     from boruna.compiler import compile_source
-    from boruna.runtime.execute import run
+    from boruna.api import run
     outcome = run(compile_source(render(name)))
     assert outcome.ok and outcome.result == value

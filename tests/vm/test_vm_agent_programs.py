@@ -3,7 +3,7 @@ run through `boruna_run` (service.run_tool) with exact results, steps and errors
 import pytest
 
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 from boruna.service.running import run_tool
 
 

@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boruna.bytecode.module import Function, Module
-from boruna.runtime.execute import run
+from boruna.api import run
 
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 edge = st.sampled_from([0, 1, -1, 2, -2, 7, -7, I64_MAX, I64_MIN, I64_MAX - 1, I64_MIN + 1,

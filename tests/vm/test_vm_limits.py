@@ -6,7 +6,7 @@ import pytest
 from boruna import _vm
 from boruna.bytecode.module import Function, Module
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 
 ONE_PLUS_TWO = "fn main() -> Int { 1 + 2 }\n"
 

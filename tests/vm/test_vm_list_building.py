@@ -6,7 +6,7 @@ import pytest
 
 from boruna import _vm
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 
 PUSHERS = ["list_push", "__builtin_list_append"]
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 BIG = [0, 1, 2, 3, 7, 10, 3037000499, 3037000500, 4611686018427387904, I64_MAX]

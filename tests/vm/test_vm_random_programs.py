@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from boruna.bytecode.opcodes import BUILTINS
 from boruna.compiler import compile_source
 from boruna.language.errors import CompileError
-from boruna.runtime.execute import run
+from boruna.api import run
 from boruna.service.running import run_tool
 
 HEADER = """type Pt { x: Int, y: Int }

@@ -3,7 +3,7 @@ import pytest
 
 from boruna.compiler import compile_source
 from boruna.service.encoding import format_value
-from boruna.runtime.execute import run
+from boruna.api import run
 
 
 def value(src, **kw):

@@ -5,7 +5,8 @@ import pytest
 
 from boruna.bytecode.module import Function, Module
 from boruna.service.encoding import format_value
-from boruna.runtime.execute import call_function, run
+from boruna.api import run
+from boruna.runtime.execute import call_function
 from boruna.compiler import compile_source
 from boruna.core.values import NONE, MapValue, Some
 

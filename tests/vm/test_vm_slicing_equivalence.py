@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from boruna import _vm
 from boruna.compiler import compile_source
-from boruna.runtime.execute import run
+from boruna.api import run
 
 OPS = ["+", "-", "*", "/", "%", "==", "<", ">=", "&&"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from boruna.compiler import compile_source
 from boruna.service.encoding import format_value
-from boruna.runtime.execute import run
+from boruna.api import run
 
 _spec = importlib.util.spec_from_file_location(
     "vm_spec_cases", pathlib.Path(__file__).with_name("vm_spec_cases.py"))

@@ -1,6 +1,6 @@
 """Regressions: a statement-position match whose arms differ keeps the stack balanced, and
 every dispatched op — builtins included — has its trace line (vm.md §4.7: len(trace) = D)."""
-from boruna.runtime.execute import run
+from boruna.api import run
 
 MIXED_ARMS_IN_LOOP = """fn main() -> Int {
     let mut i = 0

@@ -18,6 +18,7 @@ from typing import Any
 from boruna.bytecode.module import MODULE_VERSION, Function, MatchArm, Module, TypeInfo
 from boruna.bytecode.opcodes import ASSERT_KIND, ASSERT_KINDS, FIELD_NAME, OPCODES, U8
 from boruna.core.capabilities import by_id, by_variant
+from boruna.core.limits import U64_MAX
 from boruna.core.values import (
     NONE, ActorId, Enum, Err, FnRef, MapValue, Ok, OptNone, Record, Some,
 )
@@ -209,11 +210,6 @@ def _tagged(v, expected: str):
     raise _Bad(f"invalid type: {_describe(v)}, expected {expected}")
 
 
-def value_from_json(v):
-    work_result = _value(v)
-    return work_result
-
-
 def _value(v):
     tag, c = _tagged(v, "enum Value")
     if tag == "Unit" and c is None and type(v) is str:
@@ -256,7 +252,7 @@ def _value(v):
         d = _obj(c, "a map")
         return MapValue({k: _value(x) for k, x in d.items()})
     if tag == "ActorId":
-        return ActorId(_int(c, "u64", 0, 2 ** 64 - 1))
+        return ActorId(_int(c, "u64", 0, U64_MAX))
     if tag == "FnRef":
         return FnRef(_u32(c))
     raise _Bad(f"unknown variant `{tag}`")

@@ -35,6 +35,7 @@ from boruna.language.errors import CompileError
 from boruna.language.type_text import type_text
 from boruna.language.walk import pattern_binding
 from boruna.core.capabilities import by_wire_name, from_source_name
+from boruna.core.errors import ErrorKind
 from boruna.core.values import NONE, RESULT_TYPE_ID, SOME_TYPE_ID, FnRef
 
 # contexts an expression is compiled in
@@ -61,9 +62,9 @@ def _table_int(value: int) -> bool:
     return 0 <= value < INT_TAG_LIMIT
 
 
-def _err(message: str, node=None) -> CompileError:
+def _err(message: str, node=None, reason=None, name=None) -> CompileError:
     return CompileError("E008", message, getattr(node, "line", 0) or 0,
-                        getattr(node, "col", 0) or 0)
+                        getattr(node, "col", 0) or 0, reason=reason, name=name)
 
 
 # ---------------------------------------------------------------- reference-value analysis
@@ -229,7 +230,8 @@ class _FnGen:
             if not ends_in_ret or self._jumps_to(end):
                 self.emit("Ret")
         if len(fn.params) > 255:
-            raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn)
+            raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn,
+                       ErrorKind.OVER_255)
         for fixups, stub in self.stubs:
             start = len(self.code)
             for fix in fixups:
@@ -305,7 +307,8 @@ class _FnGen:
             self.expr(s.value, VALUE)
             slot = self.names.get(s.target)
             if slot is None:
-                raise _err(f"undefined variable: {s.target}", s)
+                raise _err(f"undefined variable: {s.target}", s, ErrorKind.UNDEFINED_VARIABLE,
+                           s.target)
             self.emit("StoreLocal", slot)
         elif isinstance(s, ast.Return):
             if s.value is None:
@@ -391,7 +394,7 @@ class _FnGen:
             elif e.name in self.info.fn_ids:
                 self.emit("PushConst", self.const(FnRef(self.info.fn_ids[e.name])))
             else:
-                raise _err(f"undefined: {e.name}", e)
+                raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
         elif t is ast.Binary:
             self.expr(e.left, VALUE)
             self.expr(e.right, VALUE)
@@ -410,7 +413,8 @@ class _FnGen:
             self.enum_variant(e)
         elif t is ast.ListLit:
             if len(e.items) > 255:
-                raise _err(f"list literal has {len(e.items)} elements; max 255", e)
+                raise _err(f"list literal has {len(e.items)} elements; max 255", e,
+                           ErrorKind.OVER_255)
             for item in e.items:
                 self.expr(item, VALUE)
             self.emit("MakeList", len(e.items))
@@ -430,7 +434,8 @@ class _FnGen:
                 raise _err("spawn requires a function name", e)
             fid = self.info.fn_ids.get(e.expr.name)
             if fid is None:
-                raise _err(f"unknown function: {e.expr.name}", e)
+                raise _err(f"unknown function: {e.expr.name}", e, ErrorKind.UNKNOWN_FUNCTION,
+                           e.expr.name)
             self.emit("SpawnActor", fid)
         elif t is ast.Receive:
             self.emit("ReceiveMsg")
@@ -463,14 +468,15 @@ class _FnGen:
                 for a in e.args:
                     self.expr(a, VALUE)
                 if n > 255:
-                    raise _err(f"call to `{name}` has {n} arguments; max 255", e)
+                    raise _err(f"call to `{name}` has {n} arguments; max 255", e,
+                               ErrorKind.OVER_255)
                 self.emit("Call", fid, n)
                 return
         for a in e.args:
             self.expr(a, VALUE)
         self.expr(e.func, VALUE)
         if n > 255:
-            raise _err(f"call has {n} arguments; max 255", e)
+            raise _err(f"call has {n} arguments; max 255", e, ErrorKind.OVER_255)
         self.emit("CallIndirect", n)
 
     def field_access(self, e: ast.FieldAccess) -> None:
@@ -496,7 +502,8 @@ class _FnGen:
         if e.spread is not None:
             fields = decl.member_names() if decl is not None else []
             if len(fields) > 255:
-                raise _err(f"record literal has {len(fields)} fields; max 255", e)
+                raise _err(f"record literal has {len(fields)} fields; max 255", e,
+                           ErrorKind.OVER_255)
             self.expr(e.spread, VALUE)
             base = self.alloc()
             self.emit("StoreLocal", base)
@@ -514,7 +521,8 @@ class _FnGen:
         written = [f for f, _ in e.fields]
         if decl is None or written == decl.member_names():
             if len(e.fields) > 255:
-                raise _err(f"record literal has {len(e.fields)} fields; max 255", e)
+                raise _err(f"record literal has {len(e.fields)} fields; max 255", e,
+                           ErrorKind.OVER_255)
             for _, fexpr in e.fields:
                 self.expr(fexpr, VALUE)
             self.emit("MakeRecord", type_id, len(e.fields))
@@ -524,7 +532,7 @@ class _FnGen:
         extra = [f for f in dict.fromkeys(written) if f not in declared]
         order = declared + extra
         if len(order) > 255:
-            raise _err(f"record literal has {len(order)} fields; max 255", e)
+            raise _err(f"record literal has {len(order)} fields; max 255", e, ErrorKind.OVER_255)
         slots: dict[str, int] = {}
         for fname, fexpr in e.fields:
             self.expr(fexpr, VALUE)
@@ -555,7 +563,7 @@ class _FnGen:
         else:
             self.emit("PushConst", self.const(None))
         if idx > 255:
-            raise _err(f"enum has {idx} variants; max 255", e)
+            raise _err(f"enum has {idx} variants; max 255", e, ErrorKind.OVER_255)
         self.emit("MakeEnum", tid, idx)
 
     # -- if

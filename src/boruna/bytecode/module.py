@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Optional
 
 MODULE_VERSION = 1          # wire-format version (`module::VERSION`)
-BYTECODE_VERSION = "1.1"    # spec string, informational
 
 
 class MatchArm(NamedTuple):
@@ -86,37 +85,3 @@ class Module:
             if t.is_enum and 0 <= variant < len(t.members):
                 return t.members[variant][0]
         return None
-
-    # ---- static capability helpers (vm.md §1.7)
-
-    def _reachable(self, fn_index: int) -> list[int]:
-        seen: set[int] = set()
-        order: list[int] = []
-        work = [fn_index]
-        while work:
-            f = work.pop()
-            if f in seen or not 0 <= f < len(self.functions):
-                continue
-            seen.add(f)
-            order.append(f)
-            for ins in self.functions[f].code:
-                if ins[0] in ("Call", "SpawnActor"):
-                    work.append(ins[1])
-        return order
-
-    def transitively_invokes(self, fn_index: int, cap_id: int) -> bool:
-        """True if `fn_index` or a function reachable through Call/SpawnActor declares `cap_id`."""
-        return any(cap_id in self.functions[f].capabilities for f in self._reachable(fn_index))
-
-    def needed_capabilities(self, fn_index: int) -> list[int]:
-        """Sorted ids of the CapCall capabilities reachable through Call/SpawnActor."""
-        caps = {ins[1] for f in self._reachable(fn_index)
-                for ins in self.functions[f].code if ins[0] == "CapCall"}
-        return sorted(caps)
-
-    def over_declared_capabilities(self, fn_index: int) -> list[int]:
-        """Declared capabilities of `fn_index` that nothing reachable uses, sorted by id."""
-        if not 0 <= fn_index < len(self.functions):
-            return []
-        needed = set(self.needed_capabilities(fn_index))
-        return sorted(set(self.functions[fn_index].capabilities) - needed)

@@ -11,6 +11,7 @@ import sys
 
 from boruna import __version__
 from boruna.cli.errors import EXIT_USAGE
+from boruna.core.limits import DEFAULT_MAX_STEPS, TRACE_LIMIT, U64_MAX
 
 PROG = "boruna"
 DESCRIPTION = ("Boruna: a deterministic, capability-safe language. Compile, run, check and "
@@ -67,9 +68,6 @@ class Parser(argparse.ArgumentParser):
         hint = f"did you mean '{close[0]}'? " if close else ""
         raise argparse.ArgumentError(
             action, f"invalid choice: '{value}' ({hint}choose from {', '.join(choices)})")
-
-
-U64_MAX = 2**64 - 1
 
 
 def _non_negative_int(text: str) -> int:
@@ -141,12 +139,12 @@ def build_parser() -> Parser:
     p.add_argument("-p", "--policy", default="allow-all", metavar="POLICY",
                    help="capability policy: allow-all (default), deny-all, or a policy JSON file")
     p.add_argument("--max-steps", "--step-limit", dest="max_steps", type=_non_negative_int,
-                   default=10_000_000, metavar="N",
-                   help="stop with an error after N VM steps (default: 10000000)")
+                   default=DEFAULT_MAX_STEPS, metavar="N",
+                   help=f"stop with an error after N VM steps (default: {DEFAULT_MAX_STEPS})")
     p.add_argument("--max-wall-ms", type=_non_negative_int, metavar="MS",
                    help="stop with an error after MS milliseconds of wall-clock time")
     p.add_argument("--trace", action="store_true",
-                   help="record and print the opcode trace (first 500 entries)")
+                   help=f"record and print the opcode trace (first {TRACE_LIMIT} entries)")
     _libs_flag(p)
     _json_flag(p)
 

@@ -1,97 +1,170 @@
-"""Runtime errors carrying the reference VM's exact Display texts (vm.md §4.6).
+"""One error-kind vocabulary, and runtime errors carrying the reference VM's Display texts.
 
-`VmError.message` is the string users see (`boruna_run`'s `message`, the CLI's
-`runtime error: ...`). `kind` names the error variant so callers can branch
-without parsing text (e.g. `"wall_time"` → `limit_exceeded`, `"capability_denied"`
-→ `boruna_run_sealed`'s `capability_denied`).
+`ErrorKind` names every kind of failure the package reports: the VM's error variants
+(`VmError.kind`), what a run ended with (`RunOutcome.error_kind`), the `error_kind` of every
+service response, and the policy validator's finer kinds. Its values are the wire strings, so
+a kind compares equal to (and serializes as) the text clients see. Callers branch on kinds,
+never on a message's wording.
+
+`VmError.message` is the string users see (vm.md §4.6: `boruna_run`'s `message`, the CLI's
+`runtime error: ...`).
 """
 from __future__ import annotations
 
+from enum import Enum
 from typing import Iterable, Optional
 
-MAX_STACK = 4096
-MAX_CALL_DEPTH = 256
+from boruna.core.limits import MAX_STACK
+
+
+class ErrorKind(str, Enum):
+    """Every error kind; `str(kind)` and `f"{kind}"` are the wire string."""
+
+    # VM error variants (VmError.kind)
+    RUNTIME = "runtime"
+    STACK_UNDERFLOW = "stack_underflow"
+    STACK_OVERFLOW = "stack_overflow"
+    INVALID_FUNCTION = "invalid_function"
+    INVALID_CONSTANT = "invalid_constant"
+    INVALID_LOCAL = "invalid_local"
+    INVALID_GLOBAL = "invalid_global"
+    TYPE_ERROR = "type_error"
+    DIVISION_BY_ZERO = "division_by_zero"
+    OVERFLOW = "overflow"
+    CAPABILITY_DENIED = "capability_denied"          # also a boruna_run_sealed error_kind
+    CAPABILITY_BUDGET_EXCEEDED = "capability_budget_exceeded"
+    UNKNOWN_CAPABILITY = "unknown_capability"
+    ASSERTION_FAILED = "assertion_failed"
+    CONTRACT_VIOLATION = "contract_violation"
+    INDEX_OUT_OF_BOUNDS = "index_out_of_bounds"
+    MATCH_EXHAUSTED = "match_exhausted"
+    STEP_LIMIT = "step_limit"
+    WALL_TIME = "wall_time"                          # also RunOutcome.error_kind
+    MEMORY_LIMIT = "memory_limit"
+    WORK_LIMIT = "work_limit"                        # also RunOutcome.error_kind
+    BYTECODE = "bytecode"
+    INTERNAL = "internal"
+    CANCELLED = "cancelled"                          # also RunOutcome and service error_kind
+
+    # service responses (`error_kind`) and RunOutcome.error_kind
+    RUNTIME_ERROR = "runtime_error"
+    PARSE_ERROR = "parse_error"
+    COMPILE_ERROR = "compile_error"
+    INVALID_POLICY = "invalid_policy"
+    LIMIT_EXCEEDED = "limit_exceeded"
+    UNSUPPORTED_LIMIT = "unsupported_limit"
+    INVALID_OUTPUT_SCHEMA = "invalid_output_schema"
+    VALIDATION_FAILED = "validation_failed"
+    VALIDATION_ERROR = "validation_error"
+    SERIALIZATION_ERROR = "serialization_error"
+    FRAMEWORK_ERROR = "framework_error"
+    TEMPLATE_ERROR = "template_error"
+    INVALID_ARGS = "invalid_args"
+    INVALID_BYTECODE = "invalid_bytecode"
+    INVALID_DIAGNOSTICS = "invalid_diagnostics"
+    INTERNAL_ERROR = "internal_error"
+
+    # a compile error's finer kind (`CompileError.reason`; never on the wire)
+    UNDEFINED_VARIABLE = "undefined_variable"    # names (E009) or an assignment (E008)
+    UNDEFINED_VALUE = "undefined_value"          # a name used as a value (E008)
+    UNKNOWN_FUNCTION = "unknown_function"        # `spawn` of a non-function (E008)
+    OVER_255 = "over_255"                        # more than 255 params/items/args/fields (E008)
+
+    # the policy validator's finer kinds (policy.md §6.3; `policy_error` beside invalid_policy)
+    POLICY_PARSE_ERROR = "policy.parse_error"
+    POLICY_UNKNOWN_FIELD = "policy.unknown_field"
+    POLICY_INVALID_CAPABILITY = "policy.invalid_capability"
+    POLICY_UNKNOWN_SCHEMA_VERSION = "policy.unknown_schema_version"
+    POLICY_INVALID_NET_POLICY = "policy.invalid_net_policy"
+    POLICY_IO_ERROR = "policy.io_error"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __hash__ = str.__hash__
+
+
+CAPABILITY_REFUSALS = frozenset({ErrorKind.CAPABILITY_DENIED,
+                                 ErrorKind.CAPABILITY_BUDGET_EXCEEDED})
+"""VM kinds meaning the policy (or the function's declaration) refused a capability call."""
 
 
 class VmError(Exception):
-    """A runtime error. `str(err) == err.message`."""
+    """A runtime error. `str(err) == err.message`; `kind` is an ErrorKind."""
 
-    def __init__(self, message: str, kind: str = "runtime", *,
-                 capability: Optional[str] = None, limit: Optional[int] = None):
+    def __init__(self, message: str, kind: str = ErrorKind.RUNTIME, *,
+                 capability: Optional[str] = None, limit: Optional[int] = None,
+                 expected: Optional[str] = None, got: Optional[str] = None):
         super().__init__(message)
         self.message = message
-        self.kind = kind
+        self.kind = ErrorKind(kind)
         self.capability = capability  # wire name, for capability_denied / budget errors
-        self.limit = limit             # max_steps / wall ms / max rounds, where relevant
+        self.limit = limit             # max_steps / wall ms, where relevant
+        self.expected = expected       # type_error: the expected type
+        self.got = got                 # type_error: the type found
 
     def __str__(self) -> str:
         return self.message
 
     def __repr__(self) -> str:
-        return f"VmError({self.kind!r}, {self.message!r})"
+        return f"VmError({self.kind.value!r}, {self.message!r})"
 
 
 def stack_underflow() -> VmError:
-    return VmError("stack underflow", "stack_underflow")
+    return VmError("stack underflow", ErrorKind.STACK_UNDERFLOW)
 
 
 def stack_overflow(limit: int = MAX_STACK) -> VmError:
     """`limit` is 4096 for the operand stack, 256 for call depth."""
-    return VmError(f"stack overflow (max {limit})", "stack_overflow", limit=limit)
+    return VmError(f"stack overflow (max {limit})", ErrorKind.STACK_OVERFLOW, limit=limit)
 
 
 def invalid_function(index: int) -> VmError:
-    return VmError(f"invalid function index: {index}", "invalid_function")
+    return VmError(f"invalid function index: {index}", ErrorKind.INVALID_FUNCTION)
 
 
 def invalid_constant(index: int) -> VmError:
-    return VmError(f"invalid constant index: {index}", "invalid_constant")
+    return VmError(f"invalid constant index: {index}", ErrorKind.INVALID_CONSTANT)
 
 
 def invalid_local(index: int) -> VmError:
-    return VmError(f"invalid local index: {index}", "invalid_local")
+    return VmError(f"invalid local index: {index}", ErrorKind.INVALID_LOCAL)
 
 
 def invalid_global(index: int) -> VmError:
-    return VmError(f"invalid global index: {index}", "invalid_global")
-
-
-def invalid_ip(ip: int) -> VmError:
-    return VmError(f"invalid instruction pointer: {ip}", "invalid_ip")
+    return VmError(f"invalid global index: {index}", ErrorKind.INVALID_GLOBAL)
 
 
 def type_error(expected: str, got: str) -> VmError:
     """`type error: expected {expected}, got {got}`; `got` is usually `values.type_name(v)`."""
-    return VmError(f"type error: expected {expected}, got {got}", "type_error")
+    return VmError(f"type error: expected {expected}, got {got}", ErrorKind.TYPE_ERROR,
+                   expected=expected, got=got)
 
 
 def division_by_zero() -> VmError:
-    return VmError("division by zero", "division_by_zero")
-
-
-OVERFLOW_OPS = ("addition", "subtraction", "multiplication", "division", "remainder", "negation")
+    return VmError("division by zero", ErrorKind.DIVISION_BY_ZERO)
 
 
 def overflow(op: str) -> VmError:
-    """`op` is one of OVERFLOW_OPS."""
-    return VmError(f"integer overflow in {op}", "overflow")
+    """`op`: addition, subtraction, multiplication, division, remainder or negation."""
+    return VmError(f"integer overflow in {op}", ErrorKind.OVERFLOW)
 
 
 def capability_denied(wire_name: str) -> VmError:
-    return VmError(f"capability denied: {wire_name}", "capability_denied", capability=wire_name)
-
-
-def capability_budget_exceeded(wire_name: str) -> VmError:
-    return VmError(f"capability budget exceeded: {wire_name}", "capability_budget_exceeded",
+    return VmError(f"capability denied: {wire_name}", ErrorKind.CAPABILITY_DENIED,
                    capability=wire_name)
 
 
+def capability_budget_exceeded(wire_name: str) -> VmError:
+    return VmError(f"capability budget exceeded: {wire_name}",
+                   ErrorKind.CAPABILITY_BUDGET_EXCEEDED, capability=wire_name)
+
+
 def unknown_capability(cap_id: int) -> VmError:
-    return VmError(f"unknown capability id: {cap_id}", "unknown_capability")
+    return VmError(f"unknown capability id: {cap_id}", ErrorKind.UNKNOWN_CAPABILITY)
 
 
 def assertion_failed(msg: str) -> VmError:
-    return VmError(f"assertion failed: {msg}", "assertion_failed")
+    return VmError(f"assertion failed: {msg}", ErrorKind.ASSERTION_FAILED)
 
 
 def capability_error(handler_message: str) -> VmError:
@@ -102,49 +175,26 @@ def capability_error(handler_message: str) -> VmError:
 def contract_violation(message: str, counterexample: Iterable[str] = ()) -> VmError:
     """`{message} [counterexample: ({args})]`; `counterexample` holds Display strings."""
     joined = ", ".join(counterexample)
-    return VmError(f"{message} [counterexample: ({joined})]", "contract_violation")
+    return VmError(f"{message} [counterexample: ({joined})]", ErrorKind.CONTRACT_VIOLATION)
 
 
 def index_out_of_bounds(index: int, length: int) -> VmError:
     return VmError(f"list index out of bounds: index {index}, length {length}",
-                   "index_out_of_bounds")
+                   ErrorKind.INDEX_OUT_OF_BOUNDS)
 
 
 def match_exhausted() -> VmError:
-    return VmError("no match found for value", "match_exhausted")
-
-
-def mailbox_empty() -> VmError:
-    return VmError("actor mailbox empty (blocking not supported in this mode)", "mailbox_empty")
+    return VmError("no match found for value", ErrorKind.MATCH_EXHAUSTED)
 
 
 def step_limit(max_steps: int) -> VmError:
-    return VmError(f"max execution steps exceeded ({max_steps})", "step_limit", limit=max_steps)
+    return VmError(f"max execution steps exceeded ({max_steps})", ErrorKind.STEP_LIMIT,
+                   limit=max_steps)
 
 
 def wall_time_exceeded(ms: int) -> VmError:
-    return VmError(f"wall-clock execution limit exceeded ({ms} ms)", "wall_time", limit=ms)
-
-
-def deadlock() -> VmError:
-    return VmError("deadlock: all actors blocked with no pending messages", "deadlock")
-
-
-def max_rounds_exceeded(rounds: int) -> VmError:
-    return VmError(f"max scheduler rounds exceeded ({rounds})", "max_rounds", limit=rounds)
-
-
-def actor_not_found(actor_id: int) -> VmError:
-    return VmError(f"actor not found: {actor_id}", "actor_not_found")
-
-
-def halt() -> VmError:
-    return VmError("halt", "halt")
-
-
-def budget_exhausted() -> VmError:
-    return VmError("execution budget exhausted", "budget_exhausted")
+    return VmError(f"wall-clock execution limit exceeded ({ms} ms)", ErrorKind.WALL_TIME, limit=ms)
 
 
 def bytecode_error(detail: str) -> VmError:
-    return VmError(f"bytecode error: {detail}", "bytecode")
+    return VmError(f"bytecode error: {detail}", ErrorKind.BYTECODE)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 
-U64_MAX = 2 ** 64 - 1
+from boruna.core.limits import U64_MAX
+
 I64_MIN = -(2 ** 63)
 MAX_DEPTH = 127  # serde_json: remaining_depth 128, the 128th nested container fails
 _WS = " \t\n\r"

@@ -3,6 +3,7 @@ check (one error, converted and kept) → the analyzers, appended in a fixed ord
 from __future__ import annotations
 
 from boruna.core.builtins import by_opcode
+from boruna.core.errors import ErrorKind
 from boruna.language.errors import CompileError
 
 from .capabilities import check_capabilities
@@ -90,7 +91,7 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
         codegen_error = _codegen_error(program, libraries)
         if codegen_error is not None:
             diag = compiler_diagnostic(codegen_error, ctx)
-            diag.help = _codegen_help(codegen_error.message)
+            diag.help = _codegen_help(codegen_error)
             result.diagnostics.append(diag)
     return result
 
@@ -111,17 +112,18 @@ def _codegen_error(program, libraries):
     return None
 
 
-def _codegen_help(message: str):
+def _codegen_help(err: CompileError):
     """What to do about the code generator's terser errors (None: nothing to add)."""
-    if message.startswith("undefined: "):
+    reason = err.reason
+    if reason == ErrorKind.UNDEFINED_VALUE:
         return ("only a local variable or a user function can be used as a value here; "
                 f"call a builtin directly, e.g. `{by_opcode('ListLen').name}(xs)`")
-    if message.startswith("undefined variable: "):
+    if reason == ErrorKind.UNDEFINED_VARIABLE:
         return ("only a variable declared with `let` can be assigned; use "
                 "`let NAME = ...` for a new one")
-    if message.startswith("unknown function: "):
+    if reason == ErrorKind.UNKNOWN_FUNCTION:
         return "`spawn` takes the name of a function declared in this file"
-    if "; max 255" in message:
+    if reason == ErrorKind.OVER_255:
         return "split it into smaller pieces (at most 255 each)"
     return None
 

@@ -13,20 +13,19 @@ from .context import CheckContext
 from .fix import Applicability, Edit, Fix
 from .source_text import matching_close_brace
 
-DID_YOU_MEAN = re.compile(r"\n  did you mean: '([a-z]+)'\?")
-FOUND_IDENT = re.compile(r"found '([A-Za-z_][A-Za-z0-9_]*)'")
 
 
-def parse_error_patches(message: str, line: int, col: int, ctx: CheckContext
-                        ) -> list[Fix]:
-    """Patches for the parser's `message` at (line, col); empty when no safe guess exists.
+def parse_error_patches(err, ctx: CheckContext) -> list[Fix]:
+    """Patches for the parser's CompileError `err` (read by its attributes, at its line and
+    column); empty when no safe guess exists.
 
     A patch is offered only when the patched source parses or fails further down, the test
     repair applies, so `check` never advertises a fix that `repair` would then skip."""
     out = []
+    line, col = err.line, err.col
     for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace, _drop_semicolons,
                   _compound_assign, _else_if):
-        patch = build(message, line, col, ctx)
+        patch = build(err, line, col, ctx)
         if patch is not None and _gets_past(patch, line, col, ctx):
             out.append(patch)
     return out
@@ -49,15 +48,12 @@ def _brace_balance(ctx: CheckContext) -> int:
     return sum(text.count("{") - text.count("}") for text in ctx.masked)
 
 
-def _keyword_typo(message: str, line: int, col: int, ctx: CheckContext
-                  ) -> Optional[Fix]:
-    keyword = DID_YOU_MEAN.search(message)
-    typo = FOUND_IDENT.search(message.split("\n", 1)[0])
+def _keyword_typo(err, line: int, col: int, ctx: CheckContext) -> Optional[Fix]:
+    word, kw = err.found_name, err.suggestion
     text = ctx.line_text(line)
     index = ctx.index_of(line, col)
-    if keyword is None or typo is None or text is None or index is None:
+    if kw is None or word is None or text is None or index is None:
         return None
-    word, kw = typo.group(1), keyword.group(1)
     if text[index:index + len(word)] != word:
         return None
     return Fix(
@@ -68,10 +64,9 @@ def _keyword_typo(message: str, line: int, col: int, ctx: CheckContext
         edits=[Edit(line, text, text[:index] + kw + text[index + len(word):], ctx.file)])
 
 
-def _close_open_blocks(message: str, line: int, col: int, ctx: CheckContext
-                       ) -> Optional[Fix]:
+def _close_open_blocks(err, line: int, col: int, ctx: CheckContext) -> Optional[Fix]:
     missing = _brace_balance(ctx)
-    if "found end of input" not in message or missing <= 0 or not ctx.lines or missing > 64:
+    if err.found != "end of input" or missing <= 0 or not ctx.lines or missing > 64:
         return None
     closing = "\n".join("    " * depth + "}" for depth in range(missing - 1, -1, -1))
     last = ctx.lines[-1]
@@ -85,9 +80,9 @@ def _close_open_blocks(message: str, line: int, col: int, ctx: CheckContext
         edits=[Edit(len(ctx.lines), last, f"{last}\n{closing}", ctx.file)])
 
 
-def _drop_stray_brace(message: str, line: int, col: int, ctx: CheckContext
-                      ) -> Optional[Fix]:
-    if not message.startswith("expected item, found RBrace") or _brace_balance(ctx) >= 0:
+def _drop_stray_brace(err, line: int, col: int, ctx: CheckContext) -> Optional[Fix]:
+    if ((err.expected, err.found, err.library) != ("item", "RBrace", None)
+            or _brace_balance(ctx) >= 0):
         return None
     text = ctx.line_text(line)
     index = ctx.index_of(line, col)
@@ -108,11 +103,10 @@ def unfinished_before_semicolon(code: str) -> bool:
     return not stripped or stripped[-1] in "=+-*/%<>!&|,([{:"
 
 
-def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
-                     ) -> Optional[Fix]:
+def _drop_semicolons(err, line: int, col: int, ctx: CheckContext) -> Optional[Fix]:
     """`let x = 1;`: remove every `;` that ends a line of code (strings and comments kept),
     when the parser stopped at one of them."""
-    if "found Semi" not in message.split("\n", 1)[0]:
+    if err.found != "Semi":
         return None
     edits = []
     for number, (text, masked) in enumerate(zip(ctx.lines, ctx.masked), start=1):
@@ -135,10 +129,9 @@ def _drop_semicolons(message: str, line: int, col: int, ctx: CheckContext
 COMPOUND = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*([-+*/%])=$")
 
 
-def _compound_assign(message: str, line: int, col: int, ctx: CheckContext
-                     ) -> Optional[Fix]:
+def _compound_assign(err, line: int, col: int, ctx: CheckContext) -> Optional[Fix]:
     """`x += e` -> `x = x + e` (likewise -= *= /= %=) when the parser stopped at its `=`."""
-    if not message.split("\n", 1)[0].endswith("found Eq"):
+    if err.found != "Eq":
         return None
     text, index = ctx.line_text(line), ctx.index_of(line, col)
     if text is None or index is None or ctx.masked_text(line)[index:index + 1] != "=":
@@ -156,10 +149,9 @@ def _compound_assign(message: str, line: int, col: int, ctx: CheckContext
         edits=[Edit(line, text, new_text, ctx.file)])
 
 
-def _else_if(message: str, line: int, col: int, ctx: CheckContext
-             ) -> Optional[Fix]:
+def _else_if(err, line: int, col: int, ctx: CheckContext) -> Optional[Fix]:
     """`else if C { A } else { B }` -> `else { if C { A } else { B } }`."""
-    if not message.split("\n", 1)[0].endswith("found 'if'"):
+    if err.found != "'if'":
         return None
     index = ctx.index_of(line, col)
     masked = ctx.masked

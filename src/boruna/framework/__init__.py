@@ -3,8 +3,8 @@
 Public entry points: `validate_app(source_or_program) -> AppValidation` and
 `run_app_test(source_or_module, messages, policy=None, max_steps=...) -> AppTestResult`.
 Modules import each other, never this package: `errors` and `messages` at the bottom, then
-`effects`, `app_policy` (the App's PolicySet and `DEFAULT_MAX_STEPS`), `runtime`
-(`AppRuntime`, `MAX_CYCLES`), `test_runner`; `validator` stands apart.
+`effects`, `app_policy` (the App's PolicySet), `runtime` (`AppRuntime`,
+`MAX_CYCLES`), `test_runner`; `validator` stands apart.
 """
 from .app_policy import AppPolicy
 from .effects import EFFECT_KINDS, Effect, IgnoredEffect, parse_effects

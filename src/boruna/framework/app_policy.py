@@ -6,12 +6,11 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from boruna.core.capabilities import from_source_name
+from boruna.core.limits import DEFAULT_MAX_STEPS
 from boruna.core.values import Record
 
 from .effects import ALL_CAPABILITIES, Effect, effect_items
 from .errors import policy_violation
-
-DEFAULT_MAX_STEPS = 10_000_000
 
 
 @dataclass(frozen=True)

@@ -14,18 +14,18 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from boruna.runtime.policy import Policy
+from boruna.core.errors import CAPABILITY_REFUSALS, ErrorKind
+from boruna.core.limits import DEFAULT_MAX_STEPS, MAX_APP_CYCLES as MAX_CYCLES
 from boruna.core.values import Record
+from boruna.runtime.policy import Policy
 
-from .app_policy import DEFAULT_MAX_STEPS, AppPolicy
+from .app_policy import AppPolicy
 from .effects import Effect, IgnoredEffect, parse_effects
 from .errors import (cancelled, capability_in_pure, effect_error, max_cycles_exceeded,
                      missing_function, runtime_error, total_steps_exceeded, wall_time_exceeded)
 
-MAX_CYCLES = 100_000
 MESSAGE_TYPE_ID = 0
 REQUIRED_FUNCTIONS = ("init", "update", "view")
-_CAPABILITY_FAILURES = ("capability denied:", "capability budget exceeded:")
 
 
 @dataclass
@@ -104,16 +104,16 @@ class AppRuntime:
         self.total_steps += min(outcome.steps, max_steps)
         if outcome.ok:
             return outcome.result
-        if outcome.error_kind == "wall_time":
+        if outcome.error_kind == ErrorKind.WALL_TIME:
             raise self._wall_time_error()
-        if outcome.error_kind == "cancelled":
+        if outcome.error_kind == ErrorKind.CANCELLED:
             raise cancelled()
-        if (max_steps == left and getattr(outcome.vm_error, "kind", None) == "step_limit"):
+        kind = getattr(outcome.vm_error, "kind", None)
+        if max_steps == left and kind == ErrorKind.STEP_LIMIT:
             raise total_steps_exceeded(self._max_total_steps)
-        text = _error_text(outcome.error)
-        if pure and text.startswith(_CAPABILITY_FAILURES):
+        if pure and kind in CAPABILITY_REFUSALS:
             raise capability_in_pure(name)
-        raise runtime_error(text)
+        raise runtime_error(_error_text(outcome.error))
 
     def send(self, tag: str, payload: Any) -> CycleOutcome:
         """Run one update/view cycle; raises FrameworkError (state unchanged unless `view` fails)."""

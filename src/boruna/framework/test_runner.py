@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
+from boruna.core.limits import DEFAULT_MAX_STEPS
 from boruna.service.encoding import format_value_brief
 
-from .app_policy import DEFAULT_MAX_STEPS, AppPolicy
+from .app_policy import AppPolicy
 from .errors import FrameworkCancelled, FrameworkError, FrameworkLimit
 from .messages import parse_message, split_message_list
 from .runtime import MAX_CYCLES, AppRuntime

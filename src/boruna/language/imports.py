@@ -126,8 +126,7 @@ def library_program(library: Library) -> ast.Program:
         program = parse_tokens(lex(library.source))
         check_names(program)
     except CompileError as err:
-        raise CompileError(err.code, f"in library '{library.name}': {err.message}",
-                           err.line, err.col) from None
+        raise err.in_library(library.name) from None
     for index, item in enumerate(program.items):
         if isinstance(item, ast.FnDef) and item.name == "main":
             del program.items[index]

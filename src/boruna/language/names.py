@@ -13,6 +13,8 @@ from typing import Optional
 from boruna.core.builtins import BUILTINS
 
 from . import ast
+from boruna.core.errors import ErrorKind
+
 from .errors import CompileError
 from .suggest import did_you_mean, unique_within_one
 from .walk import child_nodes, pattern_binding
@@ -44,7 +46,7 @@ class _Checker:
         candidates.extend(self.functions)
         suggestion = did_you_mean(unique_within_one(name, candidates))
         return CompileError("E009", f"undefined variable: {name}{suggestion}",
-                            node.line, node.col)
+                            node.line, node.col, reason=ErrorKind.UNDEFINED_VARIABLE, name=name)
 
     def report(self, err: CompileError) -> None:
         """An error found: raised (the compiler stops at its first) unless collecting."""

@@ -12,6 +12,8 @@ descent, fewer calls); prefix operators are collected in a loop. Nesting is capp
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from . import ast
 from boruna.core.deep_stack import call_deep
 from .errors import CompileError
@@ -76,8 +78,9 @@ class _Parser:
         self.pos = p + 1
         return p
 
-    def error(self, message: str) -> CompileError:
-        """E002 at the reference's line (the token at `pos`) and the best column on it."""
+    def error(self, message: str, **details) -> CompileError:
+        """E002 at the reference's line (the token at `pos`) and the best column on it;
+        `details` are the CompileError's attributes (`expected`, `found`, ...)."""
         pos = self.pos
         line = self.lines[pos]
         j = pos + 1 if self.kinds[pos] == NEWLINE else pos
@@ -85,10 +88,20 @@ class _Parser:
             col = self.eof_col if self.eof_line == line else 1
         else:
             col = self.cols[j] if self.lines[j] == line else 1
-        return CompileError("E002", message, line, col)
+        return CompileError("E002", message, line, col, **details)
 
     def found(self, p: int) -> str:
         return display_token(self.kinds[p], self.values[p])
+
+    def unexpected(self, expected: str, p: int, suggestion: Optional[str] = None) -> CompileError:
+        """`expected {expected}, found {token p}` (plus "did you mean" for `suggestion`)."""
+        if self.kinds[p] == EOF:
+            return self.error(f"expected {expected}, found end of input", expected=expected,
+                              found="end of input")
+        found = self.found(p)
+        return self.error(f"expected {expected}, found {found}{did_you_mean(suggestion)}",
+                          expected=expected, found=found, suggestion=suggestion,
+                          found_name=self.values[p] if self.kinds[p] == IDENT else None)
 
     def expect(self, kind: str) -> int:
         p = self.pos
@@ -100,14 +113,11 @@ class _Parser:
         if actual == kind:
             self.pos = p + 1
             return p
-        expected = display_token(kind)
-        if actual == EOF:
-            raise self.error(f"expected {expected}, found end of input")
-        suffix = ""
+        suggestion = None
         if actual == IDENT and kind in KEYWORD_SET:
             if keyword_suggestion(self.values[p]) == kind:
-                suffix = did_you_mean(kind)
-        raise self.error(f"expected {expected}, found {self.found(p)}{suffix}")
+                suggestion = kind
+        raise self.unexpected(display_token(kind), p, suggestion)
 
     def expect_ident(self) -> int:
         p = self.pos
@@ -118,9 +128,7 @@ class _Parser:
         if kinds[p] == IDENT:
             self.pos = p + 1
             return p
-        if kinds[p] == EOF:
-            raise self.error("expected identifier, found end of input")
-        raise self.error(f"expected identifier, found {self.found(p)}")
+        raise self.unexpected("identifier", p)
 
     def expect_string(self) -> int:
         self.skip_newlines()
@@ -128,9 +136,7 @@ class _Parser:
         if self.kinds[p] == STRING:
             self.pos = p + 1
             return p
-        if self.kinds[p] == EOF:
-            raise self.error("expected string literal, found end of input")
-        raise self.error(f"expected string literal, found {self.found(p)}")
+        raise self.unexpected("string literal", p)
 
     def enter(self) -> None:
         self.depth += 1
@@ -172,12 +178,8 @@ class _Parser:
             self.advance()
             name = self.values[self.expect_ident()]
             return ast.ImportDef(name, [], line=self.lines[p], col=self.cols[p])
-        if kind == EOF:
-            raise self.error("expected item, found end of input")
-        suffix = ""
-        if kind == IDENT:
-            suffix = did_you_mean(keyword_suggestion(self.values[p]))
-        raise self.error(f"expected item, found {self.found(p)}{suffix}")
+        raise self.unexpected("item", p,
+                              keyword_suggestion(self.values[p]) if kind == IDENT else None)
 
     def parse_fn_def(self) -> ast.FnDef:
         values = self.values
@@ -525,9 +527,7 @@ class _Parser:
         if kind == "receive":
             self.pos = p + 1
             return ast.Receive(line=line, col=col)
-        if kind == EOF:
-            raise self.error("expected expression, found end of input")
-        raise self.error(f"expected expression, found {self.found(p)}")
+        raise self.unexpected("expression", p)
 
     def parse_record(self, type_name: str, line: int, col: int) -> ast.RecordLit:
         self.advance()      # {
@@ -607,10 +607,8 @@ class _Parser:
             self.expect("RParen")
             cls = ast.SomePat if kind == "Some" else ast.OkPat if kind == "Ok" else ast.ErrPat
             result = cls(inner, line=line, col=col)
-        elif kind == EOF:
-            raise self.error("expected pattern, found end of input")
         else:
-            raise self.error(f"expected pattern, found {self.found(p)}")
+            raise self.unexpected("pattern", p)
         self.depth -= 1
         return result
 

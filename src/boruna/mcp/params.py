@@ -10,9 +10,12 @@ from typing import Annotated, Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-U64 = Annotated[StrictInt, Field(ge=0, le=2**64 - 1)]
+from boruna.core.limits import DEFAULT_MAX_STEPS, MAX_SOURCE_BYTES, TRACE_LIMIT, U64_MAX
 
-SOURCE_DOC = ("The complete .ax program text (not a file path). At most 1,048,576 UTF-8 bytes; "
+U64 = Annotated[StrictInt, Field(ge=0, le=U64_MAX)]
+
+SOURCE_DOC = (f"The complete .ax program text (not a file path). At most {MAX_SOURCE_BYTES:,} "
+              "UTF-8 bytes; "
               "larger sources are rejected with an invalid-params error.")
 
 
@@ -57,7 +60,8 @@ POLICY_DOC = (
     "validator's finer kind (policy.unknown_field, policy.invalid_capability, "
     "policy.parse_error, policy.unknown_schema_version, policy.invalid_net_policy) in "
     "policy_error. See docs/policy.schema.json.")
-MAX_STEPS_DOC = ("Deterministic step ceiling (default 10000000). Exceeding it is a runtime_error "
+MAX_STEPS_DOC = (f"Deterministic step ceiling (default {DEFAULT_MAX_STEPS}). Exceeding it is a "
+                 "runtime_error "
                  "'max execution steps exceeded (N)' with steps = N + 1.")
 
 
@@ -66,7 +70,7 @@ class RunParams(_Params):
     policy: Any = Field(None, description=POLICY_DOC)
     max_steps: Optional[U64] = Field(None, description=MAX_STEPS_DOC)
     trace: Optional[StrictBool] = Field(None, description=(
-        "Return the opcode trace (first 500 entries, trace_truncated tells if more ran). "
+        f"Return the opcode trace (first {TRACE_LIMIT} entries, trace_truncated tells if more ran). "
         "Default false."))
     limits: Optional[RunLimitsParams] = Field(None, description=(
         "Optional operational limits: max_wall_ms, max_output_bytes (max_memory_mb is reserved "

@@ -1,14 +1,16 @@
-"""Run a program (or one named function) on the Cython VM and report the outcome.
+"""Drive the Cython VM over a compiled `Module` and report the outcome.
 
-`run()` is what `boruna_run` and `boruna run` use; `call_function()` is how the App framework
-calls `init`/`update`/`view`. Both drive `Machine.execute_bounded` in slices, calling
-`on_progress(steps)` after every unfinished slice. A `cancel_event` is also handed to the
-`Machine`, which looks at it every 1,024 steps and after every builtin, so a cancelled run
-stops promptly however expensive its steps are. Slicing never changes `steps` or the result.
+`run()` runs the module's entry function (`boruna_run`, `boruna_run_sealed`, `boruna run`);
+`call_function()` calls one named function (the App framework's `init`/`update`/`view`).
+Both go through the one drive loop, `drive()`: `Machine.execute_bounded` in slices, calling
+`on_progress(steps)` after every unfinished slice and stopping between slices when
+`cancel_event` is set. The `cancel_event` is also handed to the `Machine`, which looks at it
+every 1,024 steps and after every builtin, so a cancelled run stops promptly however
+expensive its steps are. Slicing never changes `steps` or the result.
 
-Compile failures raise `CompileError`; an invalid policy raises `PolicyError` (policy is parsed
-after compiling, as the reference does). Everything that goes wrong while running is reported
-in the returned `RunOutcome`, never raised.
+Compiling is the caller's job (`boruna.run` accepts source and compiles it first). An invalid
+policy raises `PolicyError`; everything that goes wrong while running is reported in the
+returned `RunOutcome`, never raised.
 """
 from __future__ import annotations
 
@@ -16,10 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
 from boruna.bytecode.module import Module
-
-DEFAULT_MAX_STEPS = 10_000_000
-DEFAULT_SLICE = 100_000
-TRACE_LIMIT = 500
+from boruna.core.errors import ErrorKind
+from boruna.core.limits import DEFAULT_MAX_STEPS, SLICE_STEPS, TRACE_LIMIT
 
 
 @dataclass
@@ -31,124 +31,106 @@ class RunOutcome:
     trace: list = field(default_factory=list)
     trace_truncated: bool = False
     error: Optional[str] = None
-    error_kind: Optional[str] = None      # "runtime_error" | "wall_time" | "work_limit" | "cancelled" | None
+    error_kind: Optional[ErrorKind] = None  # RUNTIME_ERROR | WALL_TIME | WORK_LIMIT | CANCELLED
     module: Optional[Module] = None
     capabilities_called: list = field(default_factory=list)
     vm_error: Any = None                  # the VmError object, for callers that branch on kind
     trace_total: int = 0                  # trace entries produced (len(trace) <= trace_limit)
 
 
-def _policy(policy):
-    from boruna.runtime.policy import parse_policy
-    return parse_policy(policy)
+_OUTCOME_KINDS = {ErrorKind.WALL_TIME: ErrorKind.WALL_TIME,
+                  ErrorKind.WORK_LIMIT: ErrorKind.WORK_LIMIT,
+                  ErrorKind.CANCELLED: ErrorKind.CANCELLED}
 
 
-def _error_kind(kind: Optional[str]) -> str:
-    if kind == "wall_time":
-        return "wall_time"
-    if kind == "cancelled":
-        return "cancelled"
-    if kind == "work_limit":
-        return "work_limit"
-    return "runtime_error"
+def drive(machine, slice_steps: Optional[int] = SLICE_STEPS,
+          on_progress: Optional[Callable[[int], None]] = None, cancel_event=None) -> bool:
+    """Run `machine` until it stops; True when `cancel_event` stopped it between slices.
 
-
-def _drive(machine, module, gateway, slice_steps, on_progress, cancel_event) -> RunOutcome:
+    Unobserved runs (no `on_progress`, no `cancel_event`) go in one unbounded call."""
     from boruna import _vm
 
-    step = DEFAULT_SLICE if slice_steps is None else max(1, int(slice_steps))
+    step = SLICE_STEPS if slice_steps is None else max(1, int(slice_steps))
     if on_progress is None and cancel_event is None:
-        step = 0          # nobody observes slices: one unbounded call
+        step = 0
     while True:
         if cancel_event is not None and cancel_event.is_set():
-            return _outcome(machine, module, gateway, cancelled=True)
-        status = machine.execute_bounded(step)
-        if status != _vm.PAUSED:
-            break
+            return True
+        if machine.execute_bounded(step) != _vm.PAUSED:
+            return False
         if cancel_event is not None and cancel_event.is_set():
-            return _outcome(machine, module, gateway, cancelled=True)
+            return True
         if on_progress is not None:
             try:
                 on_progress(machine.steps)
             except Exception:
                 pass
-    return _outcome(machine, module, gateway)
 
 
-def _outcome(machine, module, gateway, cancelled: bool = False) -> RunOutcome:
-    from boruna import _vm
-
+def _outcome(machine, module, gateway, cancelled: bool) -> RunOutcome:
     trace = list(machine.trace)
     total = machine.trace_total
     truncated = total > len(trace)
-    called = list(getattr(gateway, "called", []))
+    called = gateway.called
     if cancelled:
         return RunOutcome(False, None, machine.steps, list(machine.ui_output), trace, truncated,
-                          "execution cancelled", "cancelled", module, called, None, total)
+                          "execution cancelled", ErrorKind.CANCELLED, module, called, None, total)
     if machine.error is not None:
+        kind = _OUTCOME_KINDS.get(machine.error_kind, ErrorKind.RUNTIME_ERROR)
         return RunOutcome(False, None, machine.steps, list(machine.ui_output), trace, truncated,
-                          machine.error, _error_kind(machine.error_kind), module, called,
-                          machine.error_obj, total)
+                          machine.error, kind, module, called, machine.error_obj, total)
     return RunOutcome(True, machine.result, machine.steps, list(machine.ui_output), trace,
                       truncated, None, None, module, called, None, total)
 
 
-def _machine(module, policy, handler, max_steps, trace, max_wall_ms, trace_limit=TRACE_LIMIT,
-             cancel_event=None):
+def _failed(message: str, module) -> RunOutcome:
+    return RunOutcome(False, None, 0, [], [], False, message, ErrorKind.RUNTIME_ERROR, module, [])
+
+
+def _start(module: Module, fn_index, args, policy, handler, event_log, max_steps, trace,
+           max_wall_ms, trace_limit, slice_steps, on_progress, cancel_event) -> RunOutcome:
+    """Build a machine for `module.functions[fn_index](*args)`, drive it, report the outcome."""
     from boruna import _vm
     from boruna.runtime.gateway import CapabilityGateway
+    from boruna.runtime.policy import parse_policy
 
-    gateway = CapabilityGateway(_policy(policy), handler)
-    if max_steps is None:
-        max_steps = DEFAULT_MAX_STEPS
-    machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps, trace=trace,
-                          max_wall_ms=max_wall_ms, trace_limit=trace_limit)
-    machine.cancel_event = cancel_event
-    return machine, gateway
-
-
-def _failed(message: str, module) -> RunOutcome:
-    return RunOutcome(False, None, 0, [], [], False, message, "runtime_error", module, [])
-
-
-def run(source_or_module, policy="allow-all", max_steps: int = DEFAULT_MAX_STEPS,
-        trace: bool = False, max_wall_ms: Optional[int] = None,
-        on_progress: Optional[Callable[[int], None]] = None,
-        slice_steps: int = DEFAULT_SLICE, cancel_event=None, handler=None,
-        name: str = "module", trace_limit: int = TRACE_LIMIT) -> RunOutcome:
-    """Compile (if given source) and run the module's entry function.
-
-    `trace_limit` trace entries are kept (500, as `boruna_run` returns; the CLI may ask for
-    more); `trace_total` counts all of them."""
-    if isinstance(source_or_module, Module):
-        module = source_or_module
-    else:
-        from boruna.compiler import compile_source
-        module = compile_source(source_or_module, name=name)
-    pol = _policy(policy)
+    gateway = CapabilityGateway(parse_policy(policy), handler, event_log)
     try:
-        machine, gateway = _machine(module, pol, handler, max_steps, trace, max_wall_ms,
-                                    trace_limit, cancel_event)
+        machine = _vm.Machine(module, gateway=gateway,
+                              max_steps=DEFAULT_MAX_STEPS if max_steps is None else max_steps,
+                              trace=trace, max_wall_ms=max_wall_ms, trace_limit=trace_limit)
+        machine.cancel_event = cancel_event
     except Exception as exc:   # a malformed hand-built module
         return _failed(f"bytecode error: {exc}", module)
-    machine.set_entry(module.entry)
-    return _drive(machine, module, gateway, slice_steps, on_progress, cancel_event)
+    machine.set_entry(fn_index, tuple(args))
+    cancelled = drive(machine, slice_steps, on_progress, cancel_event)
+    return _outcome(machine, module, gateway, cancelled)
+
+
+def run(module: Module, policy="allow-all", max_steps: int = DEFAULT_MAX_STEPS,
+        trace: bool = False, max_wall_ms: Optional[int] = None,
+        on_progress: Optional[Callable[[int], None]] = None,
+        slice_steps: int = SLICE_STEPS, cancel_event=None, handler=None,
+        trace_limit: int = TRACE_LIMIT, event_log=None) -> RunOutcome:
+    """Run the module's entry function.
+
+    `trace_limit` trace entries are kept (500, as `boruna_run` returns; the CLI may ask for
+    more); `trace_total` counts all of them. `event_log` (a `gateway.EventLog`) receives the
+    run's events; by default the run keeps its own."""
+    if not isinstance(module, Module):
+        raise TypeError("runtime.execute.run takes a compiled Module (boruna.run compiles source)")
+    return _start(module, module.entry, (), policy, handler, event_log, max_steps, trace,
+                  max_wall_ms, trace_limit, slice_steps, on_progress, cancel_event)
 
 
 def call_function(module: Module, fn_name: str, args: Sequence = (), policy="allow-all",
                   max_steps: int = DEFAULT_MAX_STEPS, trace: bool = False,
                   max_wall_ms: Optional[int] = None, handler=None,
                   on_progress: Optional[Callable[[int], None]] = None,
-                  slice_steps: int = DEFAULT_SLICE, cancel_event=None) -> RunOutcome:
+                  slice_steps: int = SLICE_STEPS, cancel_event=None) -> RunOutcome:
     """Call the function named `fn_name` with argument values `args` (first slots)."""
     index = module.function_index(fn_name)
     if index is None:
         return _failed(f"function not found: {fn_name}", module)
-    pol = _policy(policy)
-    try:
-        machine, gateway = _machine(module, pol, handler, max_steps, trace, max_wall_ms,
-                                    cancel_event=cancel_event)
-    except Exception as exc:
-        return _failed(f"bytecode error: {exc}", module)
-    machine.set_entry(index, tuple(args))
-    return _drive(machine, module, gateway, slice_steps, on_progress, cancel_event)
+    return _start(module, index, args, policy, handler, None, max_steps, trace, max_wall_ms,
+                  TRACE_LIMIT, slice_steps, on_progress, cancel_event)

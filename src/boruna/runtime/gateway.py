@@ -2,8 +2,8 @@
 
 Check order for one `CapCall`: unknown id → declared by the calling function →
 policy allow → budget → log `CapCall` → handler → log `CapResult`. The gateway
-also owns the run's event log and remembers which capabilities were called
-(for `boruna_run` progress messages).
+owns the run's event log, the one record of its capability calls: which capabilities
+were called (`called`, `drain_called`) is read from the log's `CapResult` events.
 """
 from __future__ import annotations
 
@@ -20,12 +20,13 @@ class EventLog:
     """The run's event log (vm.md §5.6). Each event is a dict whose `"event"` key is
     the snake_case kind; value-carrying fields hold raw runtime values."""
 
-    __slots__ = ("events",)
+    __slots__ = ("events", "_drained")
 
     version = EVENT_LOG_VERSION
 
     def __init__(self):
         self.events: list[dict] = []
+        self._drained = 0
 
     def __len__(self) -> int:
         return len(self.events)
@@ -36,23 +37,8 @@ class EventLog:
     def cap_result(self, capability: str, result) -> None:
         self.events.append({"event": "cap_result", "capability": capability, "result": result})
 
-    def actor_spawn(self, actor_id: int, function: str) -> None:
-        self.events.append({"event": "actor_spawn", "actor_id": actor_id, "function": function})
-
-    def message_send(self, sender: int, to: int, payload) -> None:
-        self.events.append({"event": "message_send", "from": sender, "to": to,
-                            "payload": payload})
-
-    def message_receive(self, actor_id: int, payload) -> None:
-        self.events.append({"event": "message_receive", "actor_id": actor_id,
-                            "payload": payload})
-
     def ui_emit(self, tree) -> None:
         self.events.append({"event": "ui_emit", "tree": tree})
-
-    def scheduler_tick(self, round_: int, active_actor: int) -> None:
-        self.events.append({"event": "scheduler_tick", "round": round_,
-                            "active_actor": active_actor})
 
     def contract_check(self, function: str, kind: str, index: int, passed: bool) -> None:
         """`kind` is `"requires"`, `"ensures"` or `"output"`."""
@@ -62,6 +48,17 @@ class EventLog:
     def capability_results(self) -> list:
         """The recorded `CapResult` values in order (what a ReplayHandler serves)."""
         return [e["result"] for e in self.events if e["event"] == "cap_result"]
+
+    def capabilities_called(self, start: int = 0) -> list[str]:
+        """Wire names of the capabilities that answered, in order, from event `start` on."""
+        events = self.events
+        return [events[i]["capability"] for i in range(start, len(events))
+                if events[i]["event"] == "cap_result"]
+
+    def drain_called(self) -> list[str]:
+        """`capabilities_called` since the previous drain (progress messages)."""
+        start, self._drained = self._drained, len(self.events)
+        return self.capabilities_called(start)
 
 
 def _declared_ids(declared: Iterable) -> set[int]:
@@ -80,15 +77,6 @@ def _declared_ids(declared: Iterable) -> set[int]:
     return ids
 
 
-def progress_message(names: Sequence[str]) -> Optional[str]:
-    """`None`, `"cap: {name}"` or `"caps: {a}, {b}, ..."` (duplicates kept, in call order)."""
-    if not names:
-        return None
-    if len(names) == 1:
-        return f"cap: {names[0]}"
-    return "caps: " + ", ".join(names)
-
-
 class CapabilityGateway:
     """Policy enforcement in front of a handler.
 
@@ -105,8 +93,11 @@ class CapabilityGateway:
         self.handler = handler if handler is not None else MockHandler()
         self.log = event_log if event_log is not None else EventLog()
         self.usage: dict[str, int] = {}
-        self.called: list[str] = []
-        self._called_mark = 0
+
+    @property
+    def called(self) -> list[str]:
+        """Names of the capabilities successfully called, in call order."""
+        return self.log.capabilities_called()
 
     def call(self, declared_caps: Iterable, cap_id: int, args: Sequence):
         """Run one capability call for a function declaring `declared_caps`.
@@ -151,16 +142,8 @@ class CapabilityGateway:
         except HandlerError as exc:
             raise errors.capability_error(exc.message) from None
         self.log.cap_result(name, result)
-        self.called.append(name)
         return result
 
     def drain_called(self) -> list[str]:
         """Names of capabilities successfully called since the previous drain."""
-        names = self.called[self._called_mark:]
-        self._called_mark = len(self.called)
-        return names
-
-    def child(self) -> "CapabilityGateway":
-        """A fresh gateway for a spawned actor: same policy, a new MockHandler,
-        its own usage counters and event log (as the reference's ActorSystem)."""
-        return CapabilityGateway(self.policy, MockHandler())
+        return self.log.drain_called()

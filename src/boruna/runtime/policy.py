@@ -5,7 +5,7 @@ Entry points:
   shorthands, or an object validated strictly; anything else is `invalid_policy`.
 - `parse_policy_text(text)` — a policy *file body* (`boruna_policy_validate`, CLI
   files): serde-style JSON syntax errors, the positional-array quirk, no shorthands.
-- `load_policy_file(path)` / `resolve_cli_policy(arg, default)` — the CLI forms.
+- `load_policy_file(path)` — a policy file named on the command line.
 All failures raise `PolicyError` with the exact kind and message of policy.md §6;
 `PolicyError.error_object()` is the structured `E` of §6.3.
 
@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from boruna.core.capabilities import CAPABILITIES, Capability, alias_target, by_wire_name
 from boruna.core.display import float_to_string
+from boruna.core.errors import ErrorKind
 from boruna.core.jsonread import U64_MAX, JsonSyntaxError, loads, number_value
 from boruna.core.unicode import debug_str
 
@@ -146,10 +147,10 @@ class PolicyError(Exception):
     """A rejected policy. `kind` is the fine error kind (`policy.unknown_field`, …, or
     `invalid_policy` for MCP shape errors); `message` is the exact text."""
 
-    def __init__(self, kind: str, message: str, *, path: Optional[str] = None,
+    def __init__(self, kind: ErrorKind, message: str, *, path: Optional[str] = None,
                  found: Any = None, hint: Optional[str] = None, field: Optional[str] = None):
         super().__init__(message)
-        self.kind = kind
+        self.kind = ErrorKind(kind)
         self.message = message
         self.path = path
         self.found = found
@@ -160,42 +161,51 @@ class PolicyError(Exception):
         return self.message
 
     @property
-    def run_error_kind(self) -> str:
+    def run_error_kind(self) -> ErrorKind:
         """What `boruna_run` reports as `error_kind`: always `invalid_policy`."""
-        return "invalid_policy"
+        return ErrorKind.INVALID_POLICY
+
+    @property
+    def kind_message(self) -> str:
+        """The error as one line, its kind first: every `policy.*` message already starts
+        with its kind; a shape error (`invalid_policy`) gets it prefixed."""
+        if self.kind is ErrorKind.INVALID_POLICY:
+            return f"{self.kind}: {self.message}"
+        return self.message
 
     @property
     def policy_error(self) -> Optional[str]:
         """The finer kind to report beside `invalid_policy` (None for shape errors)."""
-        return self.kind if self.kind.startswith("policy.") else None
+        return None if self.kind is ErrorKind.INVALID_POLICY else self.kind.value
 
     def error_object(self) -> dict:
         """The structured error `E` of policy.md §6.3, keys sorted."""
-        obj: dict = {"error_kind": self.kind}
-        if self.kind == "policy.invalid_net_policy":
+        obj: dict = {"error_kind": self.kind.value}
+        if self.kind is ErrorKind.POLICY_INVALID_NET_POLICY:
             obj["field"] = self.field
-        if self.kind in ("policy.invalid_capability", "policy.unknown_schema_version"):
+        if self.kind in (ErrorKind.POLICY_INVALID_CAPABILITY,
+                         ErrorKind.POLICY_UNKNOWN_SCHEMA_VERSION):
             obj["found"] = self.found
         if self.hint is not None:
             obj["hint"] = self.hint
         obj["message"] = self.message
-        if self.kind == "policy.unknown_field":
+        if self.kind is ErrorKind.POLICY_UNKNOWN_FIELD:
             obj["path"] = self.path
         return obj
 
 
 def _parse_error(serde_message: str) -> PolicyError:
-    return PolicyError("policy.parse_error", f"policy.parse_error: {serde_message}")
+    return PolicyError(ErrorKind.POLICY_PARSE_ERROR, f"policy.parse_error: {serde_message}")
 
 
 def _unknown_field(path: str, found: str) -> PolicyError:
-    return PolicyError("policy.unknown_field",
+    return PolicyError(ErrorKind.POLICY_UNKNOWN_FIELD,
                        f"policy.unknown_field: unknown field {debug_str(found)} at {path}",
                        path=path)
 
 
 def _invalid_net(field: str, reason: str) -> PolicyError:
-    return PolicyError("policy.invalid_net_policy",
+    return PolicyError(ErrorKind.POLICY_INVALID_NET_POLICY,
                        f"policy.invalid_net_policy: net_policy.{field}: {reason}", field=field)
 
 
@@ -388,7 +398,7 @@ def validate_policy_value(doc: Any) -> Policy:
     version = decoded.get("schema_version")
     if version is not None and version != SCHEMA_VERSION:
         raise PolicyError(
-            "policy.unknown_schema_version",
+            ErrorKind.POLICY_UNKNOWN_SCHEMA_VERSION,
             f"policy.unknown_schema_version: schema_version {version} not supported by this "
             f"binary (expected {SCHEMA_VERSION})", found=version)
 
@@ -398,12 +408,12 @@ def validate_policy_value(doc: Any) -> Policy:
             target = alias_target(key)
             if target is not None:
                 raise PolicyError(
-                    "policy.invalid_capability",
+                    ErrorKind.POLICY_INVALID_CAPABILITY,
                     f"policy.invalid_capability: unknown capability {debug_str(key)} — "
                     f"did you mean {debug_str(target.wire_name)}?",
                     found=key, hint=target.wire_name)
             raise PolicyError(
-                "policy.invalid_capability",
+                ErrorKind.POLICY_INVALID_CAPABILITY,
                 f"policy.invalid_capability: unknown capability {debug_str(key)}",
                 found=key)
 
@@ -447,7 +457,7 @@ def parse_policy(value: Any, default: Optional[Policy] = None) -> Policy:
 
     None → `default` (allow-all unless given); `"allow-all"` / `"deny-all"`; an
     object → strict validation. Other strings, booleans, numbers and arrays raise
-    `PolicyError("invalid_policy", ...)`.
+    `PolicyError(ErrorKind.INVALID_POLICY, ...)`.
     """
     if value is None:
         return default if default is not None else Policy.allow_all()
@@ -457,7 +467,7 @@ def parse_policy(value: Any, default: Optional[Policy] = None) -> Policy:
         if value == "deny-all":
             return Policy.deny_all()
         raise PolicyError(
-            "invalid_policy",
+            ErrorKind.INVALID_POLICY,
             f"policy string must be 'allow-all' or 'deny-all' (got '{value}'); pass an object "
             f"for fine-grained policy — see {SCHEMA_DOC}")
     if isinstance(value, Policy):
@@ -473,7 +483,7 @@ def parse_policy(value: Any, default: Optional[Policy] = None) -> Policy:
     else:
         got = type(value).__name__
     raise PolicyError(
-        "invalid_policy",
+        ErrorKind.INVALID_POLICY,
         f"policy must be a string ('allow-all'/'deny-all') or an object; got {got}")
 
 
@@ -491,49 +501,13 @@ def load_policy_file(path: Union[str, os.PathLike]) -> Policy:
             data = fh.read()
         text = data.decode("utf-8")
     except OSError as exc:
-        raise PolicyError("policy.io_error",
+        raise PolicyError(ErrorKind.POLICY_IO_ERROR,
                           f"policy.io_error: {os.fspath(path)}: {os_error_text(exc)}") from None
     except UnicodeDecodeError:
-        raise PolicyError("policy.io_error",
+        raise PolicyError(ErrorKind.POLICY_IO_ERROR,
                           f"policy.io_error: {os.fspath(path)}: stream did not contain valid "
                           "UTF-8") from None
     return parse_policy_text(text)
-
-
-def resolve_cli_policy(arg: Optional[str], default: str = "allow-all") -> Policy:
-    """The CLI `--policy X`: `allow-all`, `deny-all`, else a file path; absent → `default`."""
-    if arg is None:
-        arg = default
-    if arg == "allow-all":
-        return Policy.allow_all()
-    if arg == "deny-all":
-        return Policy.deny_all()
-    return load_policy_file(arg)
-
-
-def show_policy(policy: Policy) -> str:
-    """The text printed by `boruna policy show` (policy.md §6.4), without a trailing newline."""
-    lines = [f"Schema version: {SCHEMA_VERSION}",
-             f"Default behavior: {'allow' if policy.default_allow else 'deny'}"]
-    if not policy.rules:
-        lines.append("Rules: (none)")
-    else:
-        lines.append("Rules:")
-        for name in sorted(policy.rules):
-            rule = policy.rules[name]
-            budget = "unlimited" if rule.budget == 0 else str(rule.budget)
-            lines.append(f"  {name:<14} {'allow' if rule.allow else 'deny':<5}  budget={budget}")
-    np = policy.net_policy
-    if np is None:
-        lines.append("Net policy: (default)")
-    else:
-        lines.append("Net policy:")
-        lines.append("  allowed_domains:    " + (", ".join(np.allowed_domains) or "(any)"))
-        lines.append("  allowed_methods:    " + (", ".join(np.allowed_methods) or "(any)"))
-        lines.append(f"  max_response_bytes: {np.max_response_bytes}")
-        lines.append(f"  timeout_ms:         {np.timeout_ms}")
-        lines.append(f"  allow_redirects:    {'true' if np.allow_redirects else 'false'}")
-    return "\n".join(lines)
 
 
 def main() -> None:

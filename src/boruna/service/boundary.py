@@ -9,22 +9,21 @@ from __future__ import annotations
 import functools
 import logging
 
+from boruna.core.errors import ErrorKind
 from boruna.service.envelope import fail
 from boruna.service.errors import InvalidParams
 
 log = logging.getLogger("boruna.service")
 
-INTERNAL_ERROR = "internal_error"
-
 
 def internal_error(exc: BaseException) -> dict:
     """The response for an exception no tool anticipated."""
     if isinstance(exc, RecursionError):
-        return fail(INTERNAL_ERROR, "input is nested too deeply to process")
+        return fail(ErrorKind.INTERNAL_ERROR, "input is nested too deeply to process")
     if isinstance(exc, MemoryError):
-        return fail(INTERNAL_ERROR, "out of memory while processing the request")
+        return fail(ErrorKind.INTERNAL_ERROR, "out of memory while processing the request")
     detail = str(exc) or type(exc).__name__
-    return fail(INTERNAL_ERROR, f"internal error ({type(exc).__name__}): {detail}")
+    return fail(ErrorKind.INTERNAL_ERROR, f"internal error ({type(exc).__name__}): {detail}")
 
 
 def tool_boundary(fn):

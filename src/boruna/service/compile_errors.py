@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from boruna.core.errors import ErrorKind
 from boruna.service.results import Failure
 
 
 def compile_error_entry(err) -> dict:
     """One `errors[]` entry for a `CompileError`, in the seed's key order."""
-    return {"severity": "error", "code": err.code, "message": err.message,
-            "line": err.line, "col": err.col}
+    return err.to_dict()
 
 
 @dataclass(frozen=True)
@@ -54,18 +54,18 @@ def compile_failure(err, source: str = "") -> CompileFailure:
 def compile_advice(err, source: str) -> list[Advice]:
     """Advice for mistakes newcomers make: a `;` after a statement, `else if`, `x += 1`, and
     an enum variant used as a value without its enum (`Circle` for `Shape::Circle`)."""
-    first = (getattr(err, "message", "") or "").split("\n", 1)[0]
+    found = getattr(err, "found", None)
     lines = source.split("\n")
     line, col = getattr(err, "line", 0) or 0, getattr(err, "col", 0) or 0
     text = lines[line - 1].encode("utf-8") if 1 <= line <= len(lines) else b""
     before = text[:max(col - 1, 0)].decode("utf-8", "replace").rstrip()
-    if first.endswith("found 'if'") and before.endswith("else"):
+    if found == "'if'" and before.endswith("else"):
         return [Advice("there is no 'else if': write 'else { if ... }'", True)]
     compound = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*([-+*/%])$", before)
-    if first.endswith("found Eq") and compound:
+    if found == "Eq" and compound:
         name, op = compound.groups()
         return [Advice(f"there is no '{op}=': write '{name} = {name} {op} ...'", True)]
-    if first.endswith("found Semi"):
+    if found == "Semi":
         from boruna.diagnostics.parse_fixes import unfinished_before_semicolon
 
         if unfinished_before_semicolon(before):
@@ -75,10 +75,10 @@ def compile_advice(err, source: str) -> list[Advice]:
             return [Advice("statements end at the end of their line; put each on its own line "
                            "instead of separating them with ';'")]
         return [Advice("statements end at the end of their line; remove the ';'", True)]
-    prefix = "undefined variable: "
-    if not first.startswith(prefix):
+    if (getattr(err, "reason", None) != ErrorKind.UNDEFINED_VARIABLE
+            or getattr(err, "library", None) is not None):
         return []
-    return _variant_advice(first[len(prefix):], source)
+    return _variant_advice(err.name, source)
 
 
 def _variant_advice(name: str, source: str) -> list[Advice]:

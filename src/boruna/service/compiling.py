@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boruna.core.errors import ErrorKind
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
@@ -55,7 +56,7 @@ class Parsed:
             # the prefix and the full size, without materializing a (possibly quadratic) text
             prefix, size = ast_json.pretty_json_limited(tree, AST_LIMIT_BYTES)
         except (ValueError, TypeError, RecursionError, MemoryError) as exc:
-            return fail("serialization_error", f"AST serialization failed: {exc}")
+            return fail(ErrorKind.SERIALIZATION_ERROR, f"AST serialization failed: {exc}")
         if size <= AST_LIMIT_BYTES:
             return ok(truncated=False, ast=tree)
         return ok(truncated=True, ast_size=size, ast=prefix)

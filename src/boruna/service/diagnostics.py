@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boruna.core.errors import ErrorKind
 from boruna.service.boundary import tool_boundary
 from boruna.service.envelope import ok
 from boruna.service.errors import MAX_SOURCE_BYTES, guard_source
@@ -70,7 +71,7 @@ def repair(source: str, strategy: str | None = "best", patch_id: str | None = No
     try:
         saved = DiagnosticSet.from_full_dict(json.loads(saved_json))
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        return Failure("invalid_diagnostics", str(exc))
+        return Failure(ErrorKind.INVALID_DIAGNOSTICS, str(exc))
     return Repaired(repair_diagnostics(source, saved, strategy_mode(strategy, patch_id),
                                        patch_id, file=name, libs_dir=libs_dir))
 

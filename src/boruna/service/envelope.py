@@ -12,13 +12,13 @@ import re
 import secrets
 from typing import Any
 
+from boruna.core.errors import ErrorKind
+from boruna.core.limits import DEFAULT_MAX_OUTPUT_BYTES
 from boruna.service.json_text import deeper_than, json_size
 
 PROTOCOL_VERSION = 1
 """Wire-format version of the envelope (bumped only on a breaking shape change)."""
 
-DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024
-"""The output budget of every tool: bytes of the rendered response text (16 MiB)."""
 
 
 def ok(**fields: Any) -> dict:
@@ -35,7 +35,8 @@ def fail(error_kind: str | None = None, message: str | None = None, **fields: An
     """
     response: dict = {"success": False, "protocol_version": PROTOCOL_VERSION}
     if error_kind is not None:
-        response["error_kind"] = error_kind
+        response["error_kind"] = (error_kind.value if isinstance(error_kind, ErrorKind)
+                                  else error_kind)
     if message is not None:
         response["message"] = message
     response.update(fields)
@@ -45,7 +46,7 @@ def fail(error_kind: str | None = None, message: str | None = None, **fields: An
 def output_limit_failure(limit: int, steps=None) -> dict:
     """The `limit_exceeded` response for output over `limit` bytes (`steps` when known)."""
     fields = {} if steps is None else {"steps": steps}
-    return fail("limit_exceeded", f"serialized output exceeded {limit} bytes",
+    return fail(ErrorKind.LIMIT_EXCEEDED, f"serialized output exceeded {limit} bytes",
                 limit_kind="output_bytes", limit=limit, phase="serialization", **fields)
 
 

@@ -5,8 +5,7 @@ response. The MCP server maps `InvalidParams` to JSON-RPC -32602 with `message` 
 """
 from __future__ import annotations
 
-MAX_SOURCE_BYTES = 1_048_576
-"""Largest accepted `source`, in UTF-8 bytes (exactly 1 MB passes, one byte more fails)."""
+from boruna.core.limits import MAX_SOURCE_BYTES
 
 SOURCE_TOO_LARGE = "source exceeds 1 MB limit"
 

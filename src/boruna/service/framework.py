@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boruna.core.errors import ErrorKind
+from boruna.core.limits import APP_TEST_MAX_TOTAL_STEPS, DEFAULT_MAX_WALL_MS
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
@@ -13,10 +15,6 @@ from boruna.service.results import Failure, failure_of, use_case
 from boruna.service.vm import vm_missing
 
 APP_MODULE_NAME = "app"
-MAX_TOTAL_STEPS = 100_000_000
-"""VM steps one `boruna_framework_test` may take in all (init, policies, every update/view)."""
-MAX_WALL_MS = 30_000
-"""Wall clock one `boruna_framework_test` may take, compile excluded."""
 
 
 @dataclass
@@ -44,7 +42,7 @@ class AppTested:
         fields = self.result.to_dict()
         if self.result.ok:
             return ok(**fields)
-        return fail("framework_error", fields.pop("message"), **fields)
+        return fail(ErrorKind.FRAMEWORK_ERROR, fields.pop("message"), **fields)
 
 
 @use_case
@@ -69,13 +67,14 @@ def validate_app(source: str, libs_dir=None, source_limit: int | None = MAX_SOUR
     try:
         return AppChecked(validate(program))
     except Exception as exc:  # the validator itself broke: the seed's framework_error
-        return Failure("framework_error", f"validator failed: {type(exc).__name__}: {exc}")
+        return Failure(ErrorKind.FRAMEWORK_ERROR, f"validator failed: {type(exc).__name__}: {exc}")
 
 
 @use_case
 def framework_test(source: str, messages, libs_dir=None,
                    source_limit: int | None = MAX_SOURCE_BYTES, cancel_event=None,
-                   max_total_steps: int = MAX_TOTAL_STEPS, max_wall_ms: int = MAX_WALL_MS):
+                   max_total_steps: int = APP_TEST_MAX_TOTAL_STEPS,
+                   max_wall_ms: int = DEFAULT_MAX_WALL_MS):
     """Send `messages` ("tag:payload") to the App; states and UI trees use the brief encoding.
 
     The whole run is bounded by `max_total_steps` VM steps and `max_wall_ms` of wall clock
@@ -95,7 +94,7 @@ def framework_test(source: str, messages, libs_dir=None,
         return compile_failure(err, source)
     missing = vm_missing()
     if missing is not None:
-        return Failure("framework_error", missing)
+        return Failure(ErrorKind.FRAMEWORK_ERROR, missing)
     try:
         result = run_app_test(module, list(messages), cancel_event=cancel_event,
                               max_total_steps=max_total_steps, max_wall_ms=max_wall_ms,
@@ -103,11 +102,11 @@ def framework_test(source: str, messages, libs_dir=None,
     except OutputLimitExceeded as exc:
         return failure_of(output_limit_failure(exc.limit))
     if isinstance(result.stopped_by, FrameworkLimit):
-        return Failure("limit_exceeded", result.error, {
+        return Failure(ErrorKind.LIMIT_EXCEEDED, result.error, {
             "limit_kind": result.stopped_by.kind, "limit": result.stopped_by.limit,
             "phase": "execution", "cycles_completed": max(0, len(result.cycles) - 1)})
     if result.stopped_by is not None:
-        return Failure("cancelled", "execution cancelled")
+        return Failure(ErrorKind.CANCELLED, "execution cancelled")
     return AppTested(result)
 
 
@@ -119,8 +118,8 @@ def validate_app_tool(source: str, libs_dir=None) -> dict:
 
 @tool_boundary
 def framework_test_tool(source: str, messages, libs_dir=None, cancel_event=None,
-                        max_total_steps: int = MAX_TOTAL_STEPS,
-                        max_wall_ms: int = MAX_WALL_MS) -> dict:
+                        max_total_steps: int = APP_TEST_MAX_TOTAL_STEPS,
+                        max_wall_ms: int = DEFAULT_MAX_WALL_MS) -> dict:
     """See `framework_test`; a failing cycle is `framework_error` carrying the partial cycles."""
     return framework_test(source, messages, libs_dir, cancel_event=cancel_event,
                           max_total_steps=max_total_steps, max_wall_ms=max_wall_ms).to_json()

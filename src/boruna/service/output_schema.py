@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from boruna.core.errors import ErrorKind
 from boruna.service.envelope import fail
 from boruna.service.json_text import deeper_than
 
@@ -94,7 +95,7 @@ def _reference_problem(err) -> str:
 
 
 def _too_deep(steps: int) -> dict:
-    return fail("validation_failed", "result does not match output_schema",
+    return fail(ErrorKind.VALIDATION_FAILED, "result does not match output_schema",
                 phase="output_validation", steps=steps,
                 errors=[{"message": "result nests more than "
                                     f"{MAX_RECURSIVE_DEPTH} levels: too deep to validate "
@@ -108,7 +109,7 @@ def check_output(schema, result, steps: int) -> dict | None:
 
     problem = schema_problem(schema)
     if problem is not None:
-        return fail("invalid_output_schema", problem)
+        return fail(ErrorKind.INVALID_OUTPUT_SCHEMA, problem)
     if _may_recurse(schema) and deeper_than(result, MAX_RECURSIVE_DEPTH):
         return _too_deep(steps)
     try:
@@ -116,9 +117,9 @@ def check_output(schema, result, steps: int) -> dict | None:
     except RecursionError:
         return _too_deep(steps)
     except Unresolvable as err:  # references are resolved only while validating
-        return fail("invalid_output_schema", _reference_problem(err))
+        return fail(ErrorKind.INVALID_OUTPUT_SCHEMA, _reference_problem(err))
     except Exception:  # a reference to a part of the schema that is not itself a schema
-        return fail("invalid_output_schema",
+        return fail(ErrorKind.INVALID_OUTPUT_SCHEMA,
                     "output_schema is not a valid JSON Schema: a reference points to a value "
                     "inside the schema that is not a schema")
     if not errors:

@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boruna.core.errors import ErrorKind
 from boruna.service.envelope import fail
 from boruna.service.results import Failure
 
 SHORTHANDS = ("allow-all", "deny-all")
-IO_ERROR = "policy.io_error"
+IO_ERROR = ErrorKind.POLICY_IO_ERROR.value
 
 
 class PolicyRejected(Exception):
@@ -54,11 +55,7 @@ class PolicyFile:
 
     def failure(self) -> Failure:
         """The `invalid_policy` failure a run reports for this rejection."""
-        return Failure("invalid_policy", self.message, {"policy_error": self.error_kind})
-
-
-def _kind_prefixed(kind: str, message: str) -> str:
-    return message if message.startswith(kind) else f"{kind}: {message}"
+        return Failure(ErrorKind.INVALID_POLICY, self.message, {"policy_error": self.error_kind})
 
 
 def policy_file(text: str) -> PolicyFile:
@@ -68,8 +65,7 @@ def policy_file(text: str) -> PolicyFile:
     try:
         return PolicyFile(parse_policy_text(text))
     except PolicyError as err:
-        kind = getattr(err, "kind", None) or "policy.parse_error"
-        return PolicyFile(None, kind, _kind_prefixed(kind, err.message))
+        return PolicyFile(None, err.kind.value, err.kind_message)
 
 
 def shorthand_policy(name: str) -> PolicyFile:

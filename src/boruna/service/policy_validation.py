@@ -25,8 +25,7 @@ class PolicyChecked:
     @property
     def problem(self) -> str:
         """The error as one line, its kind first (`policy.unknown_field: ...`)."""
-        kind, message = self.error.kind, self.error.message
-        return message if message.startswith(kind) else f"{kind}: {message}"
+        return self.error.kind_message
 
     def to_json(self) -> dict:
         from boruna.runtime.policy import SCHEMA_VERSION
@@ -59,14 +58,39 @@ def validate_policy(policy_json: str) -> PolicyChecked:
     return PolicyChecked()
 
 
+def policy_text(policy) -> str:
+    """The text printed by `boruna policy show` (policy.md §6.4), without a trailing newline."""
+    from boruna.runtime.policy import SCHEMA_VERSION
+
+    lines = [f"Schema version: {SCHEMA_VERSION}",
+             f"Default behavior: {'allow' if policy.default_allow else 'deny'}"]
+    if not policy.rules:
+        lines.append("Rules: (none)")
+    else:
+        lines.append("Rules:")
+        for name in sorted(policy.rules):
+            rule = policy.rules[name]
+            budget = "unlimited" if rule.budget == 0 else str(rule.budget)
+            lines.append(f"  {name:<14} {'allow' if rule.allow else 'deny':<5}  budget={budget}")
+    np = policy.net_policy
+    if np is None:
+        lines.append("Net policy: (default)")
+    else:
+        lines.append("Net policy:")
+        lines.append("  allowed_domains:    " + (", ".join(np.allowed_domains) or "(any)"))
+        lines.append("  allowed_methods:    " + (", ".join(np.allowed_methods) or "(any)"))
+        lines.append(f"  max_response_bytes: {np.max_response_bytes}")
+        lines.append(f"  timeout_ms:         {np.timeout_ms}")
+        lines.append(f"  allow_redirects:    {'true' if np.allow_redirects else 'false'}")
+    return "\n".join(lines)
+
+
 @use_case
 def show_policy(policy: PolicyFile):
     """The text of a parsed policy; a rejected one is its `invalid_policy` Failure."""
-    from boruna.runtime.policy import show_policy as show
-
     if policy.rejected:
         return policy.failure()
-    return PolicyShown(show(policy.policy))
+    return PolicyShown(policy_text(policy.policy))
 
 
 @tool_boundary

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Optional, Sequence
 
+from boruna.core.errors import ErrorKind
+from boruna.core.limits import (
+    DEFAULT_MAX_STEPS, DEFAULT_MAX_WALL_MS, MAX_WORK, SLICE_STEPS, TRACE_LIMIT, U64_MAX,
+)
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
 from boruna.service.envelope import fail, ok
@@ -28,13 +32,6 @@ from boruna.service.policy_argument import PolicyFile, PolicyRejected, resolve_p
 from boruna.service.results import Failure, failure_of, use_case
 from boruna.service.vm import vm_missing
 
-DEFAULT_MAX_STEPS = 10_000_000
-PROGRESS_SLICE = 100_000
-TRACE_LIMIT = 500
-U64_MAX = 2**64 - 1
-DEFAULT_MAX_WALL_MS = 30_000
-"""The wall clock of an MCP run (`boruna_run` without `limits.max_wall_ms`, each of
-`boruna_run_sealed`'s two runs, a whole `boruna_framework_test`)."""
 
 MEMORY_LIMIT_MESSAGE = (
     "max_memory_mb is reserved for a future release and is not enforced in 0.3.x. Setting it "
@@ -63,23 +60,13 @@ def check_max_steps(max_steps) -> int:
     return max_steps
 
 
-class CallRecorder:
-    """A capability handler wrapper remembering which capabilities answered, for progress."""
-
-    def __init__(self, handler=None):
-        from boruna.runtime.handlers import MockHandler
-
-        self.handler = handler if handler is not None else MockHandler()
-        self.names: list[str] = []
-
-    def handle(self, cap, args):
-        result = self.handler.handle(cap, args)
-        self.names.append(cap.wire_name)
-        return result
-
-    def drain(self) -> list[str]:
-        names, self.names = self.names, []
-        return names
+def progress_message(names: Sequence[str]) -> Optional[str]:
+    """`None`, `"cap: {name}"` or `"caps: {a}, {b}, ..."` (duplicates kept, in call order)."""
+    if not names:
+        return None
+    if len(names) == 1:
+        return f"cap: {names[0]}"
+    return "caps: " + ", ".join(names)
 
 
 PROGRESS_INTERVAL = 0.1
@@ -91,14 +78,13 @@ class ProgressRelay:
     `(steps, message)` to the caller at most every PROGRESS_INTERVAL seconds: the first slice
     at once, later ones once the interval has passed since the last report, and `finish()`
     reports the last slice not yet reported. `steps` is cumulative; `message` names the
-    capabilities called since the previous report."""
+    capabilities the run's event log `log` recorded since the previous report."""
 
-    def __init__(self, on_progress, recorder: CallRecorder, interval: float = PROGRESS_INTERVAL,
-                 clock=None):
+    def __init__(self, on_progress, log, interval: float = PROGRESS_INTERVAL, clock=None):
         import time
 
         self.on_progress = on_progress
-        self.recorder = recorder
+        self.log = log
         self.interval = interval
         self.clock = clock or time.monotonic
         self.last_time = None
@@ -117,32 +103,29 @@ class ProgressRelay:
             self._report(self.pending)
 
     def _report(self, steps: int) -> None:
-        from boruna.runtime.gateway import progress_message
-
         self.pending = None
-        self.on_progress(steps, progress_message(self.recorder.drain()))
+        self.on_progress(steps, progress_message(self.log.drain_called()))
 
 
 def work_limit_failure(error, steps: int) -> dict:
     """`limit_exceeded` / `work` from the VM's work-limit error."""
-    from boruna.vm.builtins import MAX_WORK
-
-    return fail("limit_exceeded", error, limit_kind="work", limit=MAX_WORK, phase="execution",
-                steps=steps)
+    return fail(ErrorKind.LIMIT_EXCEEDED, error, limit_kind="work", limit=MAX_WORK,
+                phase="execution", steps=steps)
 
 
 def runtime_failure(outcome, max_wall_ms) -> dict:
     """`runtime_error` (or `limit_exceeded` for the wall clock and the work limit) from a
     failed run."""
-    if outcome.error_kind == "wall_time":
-        return fail("limit_exceeded", f"wall-clock execution limit of {max_wall_ms} ms exceeded",
+    if outcome.error_kind == ErrorKind.WALL_TIME:
+        return fail(ErrorKind.LIMIT_EXCEEDED,
+                    f"wall-clock execution limit of {max_wall_ms} ms exceeded",
                     limit_kind="wall_ms", limit=max_wall_ms, phase="execution",
                     steps=outcome.steps)
-    if outcome.error_kind == "work_limit":
+    if outcome.error_kind == ErrorKind.WORK_LIMIT:
         return work_limit_failure(outcome.error, outcome.steps)
-    if outcome.error_kind == "cancelled":
-        return fail("cancelled", "execution cancelled", steps=outcome.steps)
-    return fail("runtime_error", outcome.error, steps=outcome.steps)
+    if outcome.error_kind == ErrorKind.CANCELLED:
+        return fail(ErrorKind.CANCELLED, "execution cancelled", steps=outcome.steps)
+    return fail(ErrorKind.RUNTIME_ERROR, outcome.error, steps=outcome.steps)
 
 
 @dataclass
@@ -206,7 +189,7 @@ def _module_of(source, bytecode, name, libs_dir):
             return axbc.from_bytes(bytecode), None
         except Exception as exc:  # any reader failure is the image's fault
             detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-            return None, Failure("invalid_bytecode", detail)
+            return None, Failure(ErrorKind.INVALID_BYTECODE, detail)
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
 
@@ -284,9 +267,10 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
     A `.axbc` image that cannot be read is `invalid_bytecode`.
     """
     from boruna.runtime.execute import run as execute
+    from boruna.runtime.gateway import EventLog
 
     if request.memory_limit_asked:
-        return Failure("unsupported_limit", MEMORY_LIMIT_MESSAGE, {"limit_kind": "memory_mb"})
+        return Failure(ErrorKind.UNSUPPORTED_LIMIT, MEMORY_LIMIT_MESSAGE, {"limit_kind": "memory_mb"})
     if request.policy_failure is not None and request.policy_failure_first:
         return request.policy_failure
     module, failure = _module_of(request.source, request.bytecode, request.name,
@@ -297,15 +281,15 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
         return request.policy_failure
     missing = vm_missing()
     if missing is not None:
-        return Failure("runtime_error", missing, {"steps": 0})
+        return Failure(ErrorKind.RUNTIME_ERROR, missing, {"steps": 0})
 
-    recorder = CallRecorder()
+    log = EventLog()
     max_wall_ms, max_output_bytes = request.max_wall_ms, request.max_output_bytes
-    relay = None if on_progress is None else ProgressRelay(on_progress, recorder)
+    relay = None if on_progress is None else ProgressRelay(on_progress, log)
     outcome = execute(module, policy=request.policy, max_steps=request.max_steps,
-                      trace=request.trace, max_wall_ms=max_wall_ms, handler=recorder,
-                      on_progress=relay, slice_steps=PROGRESS_SLICE, cancel_event=cancel_event)
-    if relay is not None and outcome.error_kind != "cancelled":
+                      trace=request.trace, max_wall_ms=max_wall_ms, event_log=log,
+                      on_progress=relay, slice_steps=SLICE_STEPS, cancel_event=cancel_event)
+    if relay is not None and outcome.error_kind != ErrorKind.CANCELLED:
         relay.finish()
     ran = RunResult(outcome, module, request.trace, max_wall_ms)
     if not outcome.ok:
@@ -327,7 +311,7 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
             rejected = call_deep(check_output, request.output_schema, ran.result_json,
                                  outcome.steps)
         except RecursionError:
-            rejected = fail("invalid_output_schema",
+            rejected = fail(ErrorKind.INVALID_OUTPUT_SCHEMA,
                             "output_schema is not a valid JSON Schema: nested too deeply")
         if rejected is not None:
             return failure_of(rejected)

@@ -14,17 +14,17 @@ from __future__ import annotations
 import hashlib
 import json
 
+from boruna.core.errors import CAPABILITY_REFUSALS, ErrorKind
+from boruna.core.limits import DEFAULT_MAX_WALL_MS, EVENT_LOG_LIMIT, SLICE_STEPS
 from boruna.service.boundary import tool_boundary
 from boruna.service.errors import guard_source
 from boruna.service.json_text import compact_json, deeper_than
 from boruna.service.output_budget import OutputBudget, OutputLimitExceeded, output_limit_failure
 from boruna.service.policy_argument import PolicyRejected, resolve_policy
 from boruna.service.results import Success, failure, failure_of, use_case
-from boruna.service.running import DEFAULT_MAX_WALL_MS, check_max_steps, work_limit_failure
+from boruna.service.running import check_max_steps, work_limit_failure
 from boruna.service.vm import vm_missing
 
-EVENT_LOG_LIMIT = 1000
-SLICE_STEPS = 100_000
 SEAL_KIND = "replay-verified-event-log"
 SEAL_NOTE = (
     "This seal is a deterministic replay proof over the VM event log (every event of the "
@@ -90,52 +90,50 @@ def first_divergence(original: list[dict], replayed: list[dict]) -> str | None:
 
 
 class RecordedRun:
-    """One run with its event log: `error` is the VmError (None on success)."""
+    """One run (its `RunOutcome`) with its event log: `error` is the VmError (None on success;
+    a cancellation between slices is `execution cancelled`)."""
 
-    def __init__(self, machine, log):
-        self.result = machine.result
-        self.steps = machine.steps
-        self.error = machine.error_obj if machine.error is not None else None
+    def __init__(self, outcome, log):
+        from boruna.core.errors import VmError
+
+        self.result = outcome.result
+        self.steps = outcome.steps
+        self.error = None
+        if not outcome.ok:
+            self.error = outcome.vm_error or VmError(
+                outcome.error, ErrorKind.CANCELLED
+                if outcome.error_kind == ErrorKind.CANCELLED else ErrorKind.RUNTIME)
         self.log = log
 
 
 def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None,
                  max_wall_ms=None) -> RecordedRun:
-    """Run `module`'s entry on a VM whose gateway records the full event log."""
-    from boruna import _vm
-    from boruna.core.errors import VmError
-    from boruna.runtime.gateway import CapabilityGateway, EventLog
+    """Run `module`'s entry through the runtime's drive loop, recording the full event log."""
+    from boruna.runtime.execute import run
+    from boruna.runtime.gateway import EventLog
 
     log = EventLog()
-    gateway = CapabilityGateway(policy, handler, event_log=log)
-    machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps, max_wall_ms=max_wall_ms)
-    machine.cancel_event = cancel_event        # seen every 1,024 steps and after builtins
-    machine.set_entry(module.entry)
-    while not machine.finished and machine.error is None:
-        if cancel_event is not None and cancel_event.is_set():
-            run = RecordedRun(machine, log)
-            run.error = VmError("execution cancelled", "cancelled")
-            return run
-        if machine.execute_bounded(SLICE_STEPS) != _vm.PAUSED:
-            break
-    return RecordedRun(machine, log)
+    outcome = run(module, policy=policy, max_steps=max_steps, max_wall_ms=max_wall_ms,
+                  handler=handler, event_log=log, slice_steps=SLICE_STEPS,
+                  cancel_event=cancel_event)
+    return RecordedRun(outcome, log)
 
 
 def _run_failure(run: RecordedRun, max_wall_ms=None):
     error = run.error
-    if error.kind in ("capability_denied", "capability_budget_exceeded"):
-        return failure("capability_denied", error.message, capability=error.capability,
+    if error.kind in CAPABILITY_REFUSALS:
+        return failure(ErrorKind.CAPABILITY_DENIED, error.message, capability=error.capability,
                        steps=run.steps)
-    if error.kind == "cancelled":
-        return failure("cancelled", error.message, steps=run.steps)
-    if error.kind == "wall_time":
-        return failure("limit_exceeded",
+    if error.kind == ErrorKind.CANCELLED:
+        return failure(ErrorKind.CANCELLED, error.message, steps=run.steps)
+    if error.kind == ErrorKind.WALL_TIME:
+        return failure(ErrorKind.LIMIT_EXCEEDED,
                        f"wall-clock execution limit of {max_wall_ms} ms exceeded",
                        limit_kind="wall_ms", limit=max_wall_ms, phase="execution",
                        steps=run.steps)
-    if error.kind == "work_limit":
+    if error.kind == ErrorKind.WORK_LIMIT:
         return failure_of(work_limit_failure(error.message, run.steps))
-    return failure("runtime_error", error.message, steps=run.steps)
+    return failure(ErrorKind.RUNTIME_ERROR, error.message, steps=run.steps)
 
 
 class SealedRun(Success):
@@ -157,8 +155,7 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
     try:
         module = compile_source(source, name="module", libs_dir=libs_dir)
     except CompileError as err:
-        kind = "parse_error" if err.code in ("E001", "E002") else "compile_error"
-        return failure(kind, err.message, error=err.message, line=err.line or None,
+        return failure(err.error_kind, err.message, error=err.message, line=err.line or None,
                        col=err.col or None)
     try:
         resolved = resolve_policy(policy)
@@ -166,7 +163,7 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
         return failure_of(rejected.response)
     missing = vm_missing()
     if missing is not None:
-        return failure("runtime_error", missing, steps=0)
+        return failure(ErrorKind.RUNTIME_ERROR, missing, steps=0)
 
     original = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event,
                             max_wall_ms=max_wall_ms)
@@ -183,7 +180,7 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
     replay = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event,
                           handler=ReplayHandler(log.capability_results()),
                           max_wall_ms=max_wall_ms)
-    if replay.error is not None and replay.error.kind == "wall_time":
+    if replay.error is not None and replay.error.kind == ErrorKind.WALL_TIME:
         return _run_failure(replay, max_wall_ms)
     if replay.error is not None:
         verified, reason = False, f"replay execution failed: {replay.error.message}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from boruna.core.errors import ErrorKind
 from boruna.service.boundary import tool_boundary
 from boruna.service.errors import MAX_SOURCE_BYTES, guard_source
 from boruna.service.compile_errors import CompileFailure
@@ -83,7 +84,7 @@ def list_symbols(source: str, libs_dir=None, source_limit: int | None = MAX_SOUR
         own_source, _libraries = resolve_imports(source, libs_dir)
         program = parse(own_source)
     except CompileError as err:
-        return CompileFailure(err, source, "parse_error", err.message,
+        return CompileFailure(err, source, ErrorKind.PARSE_ERROR, err.message,
                               {"error": err.message, "line": err.line or None,
                                "col": err.col or None})
     return Symbols({"symbols": call_deep(_collect, program)})

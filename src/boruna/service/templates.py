@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from boruna.core.errors import ErrorKind
 from boruna.service.boundary import tool_boundary
 from boruna.service.envelope import ok
 from boruna.service.results import Failure, use_case
@@ -38,7 +39,7 @@ class TemplateFailure(Failure):
     cannot be listed), read only when a renderer asks."""
 
     def __init__(self, err, templates_dir):
-        super().__init__("template_error", err.message)
+        super().__init__(ErrorKind.TEMPLATE_ERROR, err.message)
         self.reason = err.reason
         self.templates_dir = templates_dir
 
@@ -63,7 +64,7 @@ def list_templates(templates_dir):
     try:
         return TemplateList(list_dir(templates_dir))
     except TemplateError as err:
-        return Failure("template_error", err.message)
+        return Failure(ErrorKind.TEMPLATE_ERROR, err.message)
 
 
 @use_case
@@ -79,9 +80,9 @@ def apply_template(templates_dir, template_name: str, args, validate: bool = Fal
         return TemplateApplied(apply(templates_dir, template_name, args, validate=bool(validate),
                                      cancel_event=cancel_event))
     except TemplateArgsError as err:
-        return Failure("invalid_args", err.message)
+        return Failure(ErrorKind.INVALID_ARGS, err.message)
     except TemplateCancelled as err:
-        return Failure("cancelled", err.message)
+        return Failure(ErrorKind.CANCELLED, err.message)
     except TemplateError as err:
         return TemplateFailure(err, templates_dir)
 

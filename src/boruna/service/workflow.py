@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boruna.core.errors import ErrorKind
 from boruna.service.boundary import tool_boundary
 from boruna.service.envelope import ok
 from boruna.service.results import Failure, use_case
@@ -36,9 +37,9 @@ def validate_workflow(workflow_json: str):
     try:
         report = validate_workflow_json(workflow_json)
     except WorkflowParseError as err:
-        return Failure("parse_error", err.message)
+        return Failure(ErrorKind.PARSE_ERROR, err.message)
     if report.errors:
-        return Failure("validation_error", None, {
+        return Failure(ErrorKind.VALIDATION_ERROR, None, {
             "errors": [{"kind": e["kind"], "message": e["message"]} for e in report.errors]})
     return WorkflowValid(report)
 

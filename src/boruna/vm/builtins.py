@@ -3,8 +3,9 @@
 `IMPLEMENTATIONS` maps an opcode name to its function; `COLD_OPS` (derived with the builtin
 table) maps the opcode's tag to (operands popped, function). Each function takes the popped
 values (first operand first) and returns the result or raises `VmError` with the reference's
-texts. Also home of the per-value size caps the VM enforces (`MAX_STRING_BYTES`,
-`MAX_COLLECTION_LEN`) and of the work budget (`MAX_WORK`, `WORK_INPUTS`, `WORK_RESULTS`).
+texts. Also home of the work budget's opcode sets (`WORK_INPUTS`, `WORK_RESULTS`); the
+per-value size caps and the work budget they enforce (`MAX_STRING_BYTES`,
+`MAX_COLLECTION_LEN`, `MAX_WORK`) are `boruna.core.limits`'.
 """
 from __future__ import annotations
 
@@ -16,17 +17,12 @@ from boruna.core import errors as verr
 from boruna.core.builtins import BUILTINS
 from boruna.core.display import display, float_to_string
 from boruna.core.errors import VmError
+from boruna.core.limits import MAX_COLLECTION_LEN, MAX_STRING_BYTES
 from boruna.core.unicode import to_lower, to_upper, trim
 from boruna.core.values import (
     LEGACY_LIST_TYPE_ID, NONE, Err, MapValue, Ok, Record, Some, type_name,
 )
 
-MAX_STRING_BYTES = 16 * 1024 * 1024
-MAX_COLLECTION_LEN = 1_000_000
-MAX_WORK = 1 << 33
-"""Work units one machine may spend in builtins whose cost grows with their operands: one
-unit per character of a string or element of a list or map the builtin reads or builds
-(`++` included). Steps are not affected; overrunning fails with kind `work_limit`."""
 
 _INT_RE = _re.compile(r"[+-]?[0-9]+\Z")
 _FLOAT_RE = _re.compile(

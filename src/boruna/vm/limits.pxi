@@ -1,19 +1,18 @@
 # Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
-# Resource limits (Python-visible and C copies) and the run status codes.
+# Resource limits (read from boruna.core.limits; Python-visible and C copies) and the run
+# status codes.
 
-MAX_STACK = 4096
-MAX_CALL_DEPTH = 256
-MAX_LOCAL_SLOTS = 1 << 22
-MAX_VALUE_MEMORY = 256 * 1024 * 1024
-TRACE_KEEP = 500
+from boruna.core.limits import (
+    DEFAULT_MAX_STEPS, MAX_CALL_DEPTH, MAX_COLLECTION_LEN, MAX_LOCAL_SLOTS, MAX_STACK,
+    MAX_STRING_BYTES, MAX_TRACE_LIMIT, MAX_VALUE_MEMORY, MAX_WORK, TRACE_LIMIT,
+)
 EVENT_BYTES = 200          # accounted size of one event-log entry
 TRACE_ENTRY_BYTES = 100    # accounted size of one kept trace line
 
-cdef enum:
-    C_MAX_STACK = 4096
-    C_MAX_DEPTH = 256
-cdef int64_t C_MAX_LOCALS = 1 << 22
-cdef int64_t C_MAX_STR_CHARS_FAST = (16 * 1024 * 1024) // 4
+cdef int C_MAX_STACK = MAX_STACK
+cdef int C_MAX_DEPTH = MAX_CALL_DEPTH
+cdef int64_t C_MAX_LOCALS = MAX_LOCAL_SLOTS
+cdef int64_t C_MAX_STR_CHARS_FAST = MAX_STRING_BYTES // 4
 cdef int64_t C_WALK_MIN = 64 * 1024 * 1024
 cdef int64_t I64_MAX_C = BOR_I64_MAX
 cdef int64_t I64_MIN_C = BOR_I64_MIN

@@ -35,8 +35,8 @@ cdef class Machine:
         self.nconsts = 0
         self.nglobals = 0
 
-    def __init__(self, module, *, gateway=None, max_steps=10_000_000, trace=False,
-                 max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY, trace_limit=TRACE_KEEP,
+    def __init__(self, module, *, gateway=None, max_steps=DEFAULT_MAX_STEPS, trace=False,
+                 max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY, trace_limit=TRACE_LIMIT,
                  max_work=MAX_WORK):
         if self.stack != NULL:
             raise RuntimeError("Machine is already initialised")
@@ -52,7 +52,7 @@ cdef class Machine:
         self.ui_output = []
         self.trace = []
         self.trace_total = 0
-        self.trace_keep = max(0, min(int(trace_limit), 10_000_000))
+        self.trace_keep = max(0, min(int(trace_limit), MAX_TRACE_LIMIT))
         self.steps = 0
         self.alloc_bytes = 0
         self.mem_cap = max(0, int(max_value_memory))

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError,
                       conint)
 
+from boruna.core.limits import U64_MAX
+
 MAX_SCHEMA_VERSION = 1
 PARSE_PREFIX = "invalid workflow JSON: "
 MISSING_SCHEMA_VERSION = ("workflow.json is missing required field `schema_version` "
@@ -27,7 +29,7 @@ DUPLICATE_EDGE = "DuplicateEdge"
 CYCLE = "Cycle"
 
 U32 = conint(strict=True, ge=0, le=2**32 - 1)
-U64 = conint(strict=True, ge=0, le=2**64 - 1)
+U64 = conint(strict=True, ge=0, le=U64_MAX)
 
 
 class WorkflowParseError(Exception):

@@ -16,6 +16,7 @@ from boruna.cli.json_output import (call, failure_error, print_response, respons
 from boruna.cli.errors import CliError, UsageError
 from boruna.cli.program import STDIN, label, read_source, resolve_libs_dir
 from boruna.cli.render import field, plural
+from boruna.core.errors import ErrorKind
 
 
 def strategy_for(apply: str) -> tuple[str, str | None]:
@@ -59,7 +60,7 @@ def cmd_repair(args, console: Console) -> int:
             return EXIT_FAILURE
         return EXIT_OK if response.get("verify_passed") else EXIT_FAILURE
     if not result.success:
-        if result.error_kind == "invalid_diagnostics":
+        if result.error_kind == ErrorKind.INVALID_DIAGNOSTICS:
             raise CliError(f"invalid diagnostics JSON '{args.from_file}': {result.message}")
         raise failure_error(result, args.file, source, console)
     _print_report(result.report, source, args, console)

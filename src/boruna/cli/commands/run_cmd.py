@@ -19,6 +19,7 @@ from boruna.cli.program import is_bytecode_path, module_name, read_program, reso
 from boruna.cli.named_display import named_display
 from boruna.cli.progress import ProgressLine
 from boruna.cli.render import plural, pretty_json
+from boruna.core.errors import ErrorKind
 
 
 class _Watch:
@@ -66,9 +67,9 @@ def cmd_run(args, console: Console) -> int:
             return EXIT_INTERRUPTED
         return status
     if isinstance(result, service.Failure):
-        if result.error_kind == "invalid_policy":
+        if result.error_kind == ErrorKind.INVALID_POLICY:
             raise policy_error(args.policy, policy)
-        if result.error_kind == "invalid_bytecode":
+        if result.error_kind == ErrorKind.INVALID_BYTECODE:
             raise CliError(f"cannot load bytecode '{args.file}': {result.message}")
         raise failure_error(result, args.file, source, console)
     return _report(result, args, console, watch.cancel.is_set())
@@ -79,17 +80,17 @@ def _report(ran, args, console: Console, interrupted: bool) -> int:
     if args.trace and outcome.trace:
         _print_trace(outcome, console)
     failed = outcome.error is not None
-    kind = getattr(outcome, "error_kind", None) or getattr(outcome.error, "kind", None)
-    if kind == "cancelled" or (interrupted and failed):
+    kind = outcome.error_kind
+    if kind == ErrorKind.CANCELLED or (interrupted and failed):
         console.err(f"{console.err_style.warning('interrupted')}: "
                     f"stopped after {plural(outcome.steps, 'step')}")
         return EXIT_INTERRUPTED
     if failed:
         message = getattr(outcome.error, "message", None) or str(outcome.error)
-        console.error(message if kind == "wall_time" else f"runtime error: {message}")
+        console.error(message if kind == ErrorKind.WALL_TIME else f"runtime error: {message}")
         console.err(f"  after {plural(outcome.steps, 'step')}")
-        hint = ("raise the limit with --max-wall-ms MS" if kind == "wall_time"
-                else _hint(message, module))
+        hint = ("raise the limit with --max-wall-ms MS" if kind == ErrorKind.WALL_TIME
+                else _hint(outcome.vm_error, module))
         if hint:
             console.err(f"  {console.err_style.gutter('=')} help: {hint}")
         return EXIT_FAILURE
@@ -117,22 +118,24 @@ def _print_trace(outcome, console: Console) -> None:
     console.out("")
 
 
-def _hint(message: str, module) -> str | None:
-    if not module.functions and message.startswith("invalid function index"):
+def _hint(err, module) -> str | None:
+    """Advice for the VmError `err` (None when the run failed before the VM started)."""
+    kind = getattr(err, "kind", None)
+    if not module.functions and kind == ErrorKind.INVALID_FUNCTION:
         return "the program declares no function; add `fn main() -> Int { ... }` to run it"
     entry = module.functions[module.entry] if 0 <= module.entry < len(module.functions) else None
     if entry is not None and entry.arity:
         return (f"`{entry.name}` takes {plural(entry.arity, 'parameter')} but a run passes "
                 "none (they are Unit); write the inputs into the program as literals")
-    if message.startswith("type error: expected Record, got "):
+    if kind == ErrorKind.TYPE_ERROR and err.expected == "Record":
         return ("`.name` reads a record field; other values have no fields or methods "
                 "(call functions instead, e.g. list_len(xs), __builtin_string_len(s))")
-    if message.startswith("type error: expected numeric, got String"):
+    if kind == ErrorKind.TYPE_ERROR and (err.expected, err.got) == ("numeric", "String"):
         return "`+` adds numbers; join strings with `++` (`boruna check` reports this before running)"
-    if message.startswith("capability denied:"):
-        cap = message.split(":", 1)[1].strip()
+    if kind == ErrorKind.CAPABILITY_DENIED:
+        cap = err.capability
         return (f"declare it on the function (`!{{{cap}}}`) and run with a policy that "
                 "allows it (--policy allow-all or a policy file)")
-    if message.startswith("max execution steps exceeded"):
+    if kind == ErrorKind.STEP_LIMIT:
         return "raise the limit with --max-steps N"
     return None

@@ -7,6 +7,7 @@ from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError, UsageError
 from boruna.cli.files import write_text
 from boruna.cli.json_output import (call, failure_error, print_response, print_result,
                                     response_of)
+from boruna.core.errors import ErrorKind
 
 
 def resolve_templates_dir(option: str | None) -> str:
@@ -80,7 +81,7 @@ def cmd_apply(args, console: Console) -> int:
         print_response(console, response)
         return EXIT_OK if response.get("success") and passed else EXIT_FAILURE
     if not result.success:
-        if result.error_kind == "invalid_args":
+        if result.error_kind == ErrorKind.INVALID_ARGS:
             raise UsageError(result.message)
         if result.exception is not None:
             raise failure_error(result, templates_dir, "", console)

@@ -7,6 +7,7 @@ from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_OK, CliError
 from boruna.cli.files import read_text
 from boruna.cli.json_output import call, failure_error, print_result
+from boruna.core.errors import ErrorKind
 
 
 def workflow_path(path: str) -> str:
@@ -33,7 +34,7 @@ def cmd_validate(args, console: Console) -> int:
         console.out(f"  edges: {report.edges_count}")
         console.out(f"  execution order: {' -> '.join(report.execution_order)}")
         return EXIT_OK
-    if result.error_kind != "validation_error":
+    if result.error_kind != ErrorKind.VALIDATION_ERROR:
         raise failure_error(result, args.dir, "", console)
     console.error("workflow validation failed:")
     for err in result.fields["errors"]:
