@@ -40,5 +40,15 @@ def test_responses_hold_the_plain_string():
     assert response == {"success": False, "protocol_version": 1,
                         "error_kind": "runtime_error", "message": "m"}
     assert type(response["error_kind"]) is str
-    with pytest.raises(ValueError):
-        fail("not_a_kind", "m")
+
+
+def test_no_kind_is_spelled_as_a_literal_in_the_package():
+    """Every failure names an ErrorKind member; none writes the wire string itself."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "src" / "boruna"
+    spelled = [f"{path.relative_to(root)}: {line.strip()}"
+               for path in root.rglob("*.py") for line in path.read_text().splitlines()
+               if re.search(r'\b(fail|Failure|failure)\("[a-z_.]+"', line)]
+    assert spelled == []

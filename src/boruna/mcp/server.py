@@ -31,6 +31,7 @@ from mcp.shared.message import SessionMessage
 
 from boruna import __version__
 from boruna.assets.directories import LIBS, TEMPLATES, resolve_dir
+from boruna.core.errors import ErrorKind
 from boruna.mcp.lanes import LaneBusy, Lanes
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.stdin_lines import AnswerCountingStream, SanitizedLines, screen
@@ -77,7 +78,7 @@ def _progress_reporter(ctx, token_present: bool):
 def _busy(tool_name: str, busy: LaneBusy) -> str:
     lane = busy.lane
     return render(fail(
-        "server_busy",
+        ErrorKind.SERVER_BUSY,
         f"server busy: {tool_name} was refused because {lane.capacity} calls of the {lane.name} "
         f"lane are already accepted ({lane.workers} running, {lane.queue_limit} waiting); "
         "retry once one is answered, or cancel one",
