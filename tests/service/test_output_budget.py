@@ -158,7 +158,7 @@ def test_run_returning_256_references_to_one_list_stops_while_encoding():
 
 
 def run_steps(source):
-    from boruna.runtime.execute import run
+    from boruna.api import run
 
     return run(source).steps
 
