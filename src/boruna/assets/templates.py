@@ -16,12 +16,13 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError
 
+from boruna.core.limits import MAX_SOURCE_BYTES
 from boruna.core.paths import is_entry_name, is_file, is_inside
 
 MANIFEST_FILE = "template.json"
 TEMPLATE_FILE = "app.ax.template"
 VALIDATE_MODULE_NAME = "template_output"
-MAX_RENDERED_BYTES = 1_048_576
+MAX_RENDERED_BYTES = MAX_SOURCE_BYTES
 """The largest rendered template (UTF-8 bytes): the source limit of the tools that would
 take it."""
 
