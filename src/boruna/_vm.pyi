@@ -10,7 +10,7 @@ PAUSED: Final[int]
 FAILED: Final[int]
 BLOCKED: Final[int]
 
-# resource limits (boruna.core.limits')
+# resource limits (read from boruna.core.limits)
 MAX_STACK: Final[int]
 MAX_CALL_DEPTH: Final[int]
 MAX_LOCAL_SLOTS: Final[int]
