@@ -13,7 +13,7 @@ from boruna.cli.console import Console
 from boruna.cli.progress import ProgressLine
 from boruna.service import render, run_tool
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 T01 = "fn main() -> Int {\n    1 + 2 * 3\n}\n"
 FIB = ("fn fib(n: Int) -> Int {\n    if n < 2 { n } else { fib(n - 1) + fib(n - 2) }\n}\n"

@@ -5,7 +5,7 @@ from pathlib import Path
 from boruna.cli.commands.framework_cmd import split_messages
 from boruna.service import framework_test_tool, render, validate_app_tool
 
-COUNTER = Path(__file__).resolve().parents[2] / "examples" / "counter_app.ax"
+COUNTER = Path(__file__).resolve().parents[3] / "examples" / "counter_app.ax"
 NO_VIEW = ("type State { n: Int }\nfn init() -> State { State { n: 0 } }\n"
            "fn update(state: State, msg: Int) -> State { state }\n")
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from boruna.service import render, symbols_tool
 
-COUNTER = Path(__file__).resolve().parents[2] / "examples" / "counter_app.ax"
+COUNTER = Path(__file__).resolve().parents[3] / "examples" / "counter_app.ax"
 
 
 def test_symbols_text(cli):
