@@ -68,12 +68,27 @@ def test_malformed_signatures_are_rejected(text):
 
 def test_the_table_has_the_42_builtins_in_the_reference_order():
     names = [b.name for b in B.BUILTINS]
-    assert len(names) == 42 == len(set(names))
+    assert len(names) == 50 == len(set(names))
     assert names[:8] == ["list_len", "list_get", "list_push", "parse_int", "try_parse_int",
                          "str_contains", "str_starts_with", "step_input"]
-    assert names[-1] == "__builtin_guard"
-    assert sum(b.arity for b in B.BUILTINS) == 65
+    assert names[B.REFERENCE_COUNT - 1] == "__builtin_guard"
+    assert sum(b.arity for b in B.BUILTINS[:B.REFERENCE_COUNT]) == 65
     assert all(b.doc and "\n" not in b.doc for b in B.BUILTINS)
+
+
+def test_issue_13_adds_the_capability_builtins_and_map_new_after_them():
+    added = B.BUILTINS[B.REFERENCE_COUNT:]
+    assert [(b.name, str(b.signature), b.capability) for b in added] == [
+        ("net_fetch", "(String) -> String", "net.fetch"),
+        ("fs_read", "(String) -> String", "fs.read"),
+        ("fs_write", "(String, String) -> Bool", "fs.write"),
+        ("db_query", "(String) -> List<Map<String, T>>", "db.query"),
+        ("time_now", "() -> Int", "time.now"),
+        ("random", "() -> Float", "random"),
+        ("llm_call", "(String) -> T", "llm.call"),
+        ("map_new", "() -> Map<String, V>", None),
+    ]
+    assert B.ADDED == {b.name for b in added}
 
 
 def test_signatures_from_the_language_spec():
@@ -92,7 +107,9 @@ def test_every_row_names_a_real_opcode_and_capability():
         if b.capability is not None:
             assert by_wire_name(b.capability) is not None
             assert b.opcode == "CapCall"
-    assert [b.name for b in B.BUILTINS if b.capability] == ["step_input"]
+    assert [b.name for b in B.BUILTINS if b.capability] == [
+        "step_input", "net_fetch", "fs_read", "fs_write", "db_query", "time_now", "random",
+        "llm_call"]
     assert B.by_opcode("GuardSeal").name == "__builtin_guard"
     with pytest.raises(KeyError):
         B.by_opcode("Add")
@@ -109,7 +126,7 @@ def test_every_cold_opcode_is_a_builtin_with_an_implementation():
     for b in B.BUILTINS:
         if b.opcode in impl.IMPLEMENTATIONS:
             assert impl.COLD_OPS[OPCODES[b.opcode].tag] == (b.arity, impl.IMPLEMENTATIONS[b.opcode])
-    assert len(impl.COLD_OPS) == 38
+    assert len(impl.COLD_OPS) == 39
 
 
 def test_aliases_are_unique_and_never_a_builtin_name():
@@ -169,6 +186,12 @@ def _source_files():
 # (and a hook named after it) in the two JSON readers.
 NOT_THE_BUILTIN = {"parse_int": {os.path.join("core", "jsonread.py"),
                                  os.path.join("mcp", "stdin_lines.py")}}
+# `random` is also the capability's wire name (and Python's module): the capability table,
+# the App effect kinds, policy texts and the live handler spell that, not the builtin.
+RANDOM_ELSEWHERE = {os.path.join(*p) for p in (
+    ("core", "capabilities.py"), ("framework", "effects.py"), ("mcp", "params.py"),
+    ("mcp", "server.py"), ("cli", "parser.py"), ("runtime", "live.py"))}
+NOT_THE_BUILTIN["random"] = RANDOM_ELSEWHERE
 
 
 def test_each_builtin_name_is_spelled_in_at_most_two_source_files():

@@ -101,3 +101,50 @@ def test_console_script_is_installed_next_to_the_interpreter():
     assert script.is_file()
     done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, f"boruna-mcp {__version__}")
+
+
+LIVE = ('fn main() -> String !{fs.read, fs.write, db.query, net.fetch} {\n'
+        '    let w = fs_write("out.txt", "from mcp")\n'
+        '    let rows = db_query("select 7 as n")\n'
+        '    fs_read("out.txt") ++ " " ++ __builtin_int_to_string(list_len(rows)) ++ " "'
+        ' ++ net_fetch("URL")\n}\n')
+
+
+def test_live_reaches_the_file_root_the_database_and_the_network(tmp_path, loopback,
+                                                                    call_fresh_server):
+    import sqlite3
+
+    base, paths = loopback
+    root = tmp_path / "root"
+    root.mkdir()
+    db = tmp_path / "d.sqlite"
+    sqlite3.connect(db).close()
+    source = LIVE.replace("URL", base + "/hello")
+    policy = {"default_allow": True, "net_policy": {"allowed_domains": ["127.0.0.1"]}}
+    ran, sealed, mocked = call_fresh_server(
+        [("boruna_run", {"source": source, "policy": policy}),
+         ("boruna_run_sealed", {"source": source, "policy": policy}),
+         ("boruna_run", {"source": source, "policy": "deny-all"})],
+        "--live", "--fs-root", str(root), "--db", str(db))
+    assert ran["result"] == "from mcp 1 hello from loopback"
+    assert (root / "out.txt").read_text(encoding="utf-8") == "from mcp"
+    assert sealed["result"] == "from mcp 1 hello from loopback"
+    assert sealed["replay_verified"] is True
+    assert mocked["message"] == "capability denied: fs.write"
+    assert paths == ["/hello", "/hello"]
+
+
+def test_without_live_the_server_uses_the_mock(tmp_path, loopback, call_fresh_server):
+    base, paths = loopback
+    (ran,) = call_fresh_server([("boruna_run", {"source": LIVE.replace("URL", base)})])
+    assert ran["result"] == ('mock file content for "out.txt" 0 {"mock": true, "url": ""'
+                             + base + '""}')
+    assert paths == []
+
+
+def test_live_flags_need_live():
+    for flags, message in ((["--fs-root", "x"], "--fs-root needs --live"),
+                           (["--live", "--db-write"], "--db-write needs --db FILE")):
+        done = _cli(*flags)
+        assert done.returncode == 2
+        assert done.stderr.strip().endswith(f"error: {message}")

@@ -13,6 +13,10 @@ def test_capability_list_reports_all_eleven_with_the_golden_hash():
         "actor.send", "actor.spawn", "db.query", "fs.read", "fs.write", "llm.call", "net.fetch",
         "random", "step.input", "time.now", "ui.render"]
     assert {c["version"] for c in response["capabilities"]} == {"1"}
+    assert {c["name"]: c["builtins"] for c in response["capabilities"] if c["builtins"]} == {
+        "db.query": ["db_query"], "fs.read": ["fs_read"], "fs.write": ["fs_write"],
+        "llm.call": ["llm_call"], "net.fetch": ["net_fetch"], "random": ["random"],
+        "step.input": ["step_input"], "time.now": ["time_now"]}
     assert response["capability_set_hash"] == (
         "sha256:980d017dc54e30c39c329484b501fbe46914d9ad344bfcb4610b0280f4300a67")
 

@@ -29,7 +29,8 @@ from boruna.bytecode.opcodes import (
     EXACT_TAG_BASE, INT_TAG_BASE, INT_TAG_LIMIT, MATCH_ANY, MATCH_ERR, MATCH_NONE, MATCH_OK,
     MATCH_SOME, VARIANTS_PER_TYPE,
 )
-from boruna.core.builtins import BY_NAME as BUILTIN_TABLE
+from boruna.core.builtins import ADDED as ADDED_BUILTINS, BY_NAME as BUILTIN_TABLE
+from boruna.core.builtins import DECLARED_BY_COMPILER
 from boruna.language import ast
 from boruna.language.errors import CompileError
 from boruna.language.type_text import type_text
@@ -451,14 +452,16 @@ class _FnGen:
         if isinstance(e.func, ast.Ident):
             name = e.func.name
             builtin = BUILTIN_TABLE.get(name)
-            if builtin is not None and builtin.arity == n:
+            if (builtin is not None and builtin.arity == n
+                    and not (name in ADDED_BUILTINS and name in self.info.fn_ids)):
                 for a in e.args:
                     self.expr(a, VALUE)
                 if builtin.capability is not None:
-                    # a capability builtin is a CapCall (cap, argc) the function declares
+                    # a capability builtin is a CapCall (cap, argc); the function must declare
+                    # it (the VM denies it otherwise), only DECLARED_BY_COMPILER is declared here
                     cap_id = by_wire_name(builtin.capability).id
                     self.emit(builtin.opcode, cap_id, n)
-                    if cap_id not in self.caps:
+                    if builtin.capability == DECLARED_BY_COMPILER and cap_id not in self.caps:
                         self.caps.append(cap_id)
                 else:
                     self.emit(builtin.opcode)

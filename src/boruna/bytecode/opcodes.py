@@ -160,6 +160,8 @@ _TABLE = (
     _op("MapLen", 0xA6, path=COLD),
     _op("Debug", 0xA7, path=COLD),
     _op("DebugMsg", 0xA8, path=COLD),
+    # Addition (not in the reference): the empty-Map builtin.
+    _op("MapNew", 0xA9, path=COLD),
     # Addition (not in the reference): field access resolved by name against the record's
     # own type at run time; emitted only for field names declared at different positions.
     _op("GetFieldNamed", 0xB0, Operand("name", FIELD_NAME), path=SLOW),

@@ -109,6 +109,28 @@ def _json_flag(p: argparse.ArgumentParser, what: str = "the same JSON as the MCP
     p.add_argument("--json", action="store_true", help=f"print {what} instead of text")
 
 
+def _capability_flags(p: argparse.ArgumentParser) -> None:
+    """`boruna run`'s capability handler flags (docs/capabilities.md)."""
+    p.add_argument("--live", action="store_true",
+                   help="live capability handlers: real HTTP under the policy's net_policy, "
+                        "the clock, the OS random generator; files and a database only with "
+                        "--fs-root / --db (default: the deterministic mock)")
+    p.add_argument("--fs-root", metavar="DIR",
+                   help="with --live: fs.read/fs.write reach relative paths inside DIR only")
+    p.add_argument("--db", metavar="FILE",
+                   help="with --live: db.query runs on this SQLite file (read-only)")
+    p.add_argument("--db-write", action="store_true", help="with --db: the database may be written")
+    p.add_argument("--llm-endpoint", metavar="URL",
+                   help="with --live: llm.call posts to URL/chat/completions (OpenAI-compatible; "
+                        "default: $BORUNA_LLM_ENDPOINT, else the mock answer)")
+    p.add_argument("--record", metavar="TAPE",
+                   help="write every capability call and its result, and the run's outcome, "
+                        "to the tape file TAPE (JSON)")
+    p.add_argument("--replay", metavar="TAPE",
+                   help="answer the capability calls from the tape TAPE (no I/O); the run must "
+                        "ask for the same calls and reproduce the recorded outcome")
+
+
 def _libs_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--libs-dir", metavar="DIR",
                    help="where 'import NAME' finds libraries (default: ./libs if it exists, "
@@ -145,6 +167,7 @@ def build_parser() -> Parser:
                    help="stop with an error after MS milliseconds of wall-clock time")
     p.add_argument("--trace", action="store_true",
                    help=f"record and print the opcode trace (first {TRACE_LIMIT} entries)")
+    _capability_flags(p)
     _libs_flag(p)
     _json_flag(p)
 

@@ -204,7 +204,7 @@ def _row(name, opcode, signature, doc, aliases=(), capability=None) -> Builtin:
     return Builtin(name, opcode, parse_signature(signature), doc, tuple(aliases), capability)
 
 
-# The 42 builtins, in the reference's order (language.md §3.8). Types: language.md §3.8.
+# The reference's 42 builtins in its order (language.md §3.8, types there), then ours.
 BUILTINS: tuple[Builtin, ...] = (
     _row("list_len", "ListLen", "(List<T>) -> Int", "number of elements",
          ("len", "length", "size", "count")),
@@ -296,16 +296,44 @@ BUILTINS: tuple[Builtin, ...] = (
          "prints a message and the value to stderr, returns the value"),
     _row("__builtin_guard", "GuardSeal", "(T, Bool, String) -> T",
          "a sealed check labelled by the third argument; traps when the second is false"),
+    # Additions (issue 13, not in the reference): a function of the program with the same
+    # name wins. A capability builtin needs its capability declared by the calling function
+    # (only DECLARED_BY_COMPILER is added by the compiler); docs/capabilities.md.
+    _row("net_fetch", "CapCall", "(String) -> String", "the body of an HTTP GET of the URL",
+         capability="net.fetch"),
+    _row("fs_read", "CapCall", "(String) -> String", "the text of a file under the file root",
+         ("read_file",), capability="fs.read"),
+    _row("fs_write", "CapCall", "(String, String) -> Bool",
+         "writes the text to a file under the file root", ("write_file",), capability="fs.write"),
+    _row("db_query", "CapCall", "(String) -> List<Map<String, T>>",
+         "the rows of one SQL statement, each a Map from column name to value",
+         capability="db.query"),
+    _row("time_now", "CapCall", "() -> Int", "the time in Unix seconds", capability="time.now"),
+    _row("random", "CapCall", "() -> Float", "a Float in [0, 1)", capability="random"),
+    _row("llm_call", "CapCall", "(String) -> T", "the LLM handler's answer to the prompt",
+         capability="llm.call"),
+    _row("map_new", "MapNew", "() -> Map<String, V>", "an empty Map", ("new_map", "dict")),
 )
 
+REFERENCE_COUNT = 42
+"""The first 42 rows are the reference's: a direct call of one means the builtin even where
+a function of the same name exists. Later rows yield to such a function."""
+
 BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
+
+ADDED: frozenset[str] = frozenset(b.name for b in BUILTINS[REFERENCE_COUNT:])
+"""Names of the builtins a program's own function of that name overrides."""
+
+DECLARED_BY_COMPILER = "step.input"
+"""The one capability the compiler declares for a function calling its builtin (as the
+reference does for its one builtin); every other capability builtin's is the programmer's."""
 
 # other-language name -> builtin name
 ALIASES: dict[str, str] = {alias: b.name for b in BUILTINS for alias in b.aliases}
 
 # The reference's seven short builtins (its rename candidates): the unprefixed names that
 # need no capability, in table order.
-SHORT_NAMES: tuple[str, ...] = tuple(b.name for b in BUILTINS
+SHORT_NAMES: tuple[str, ...] = tuple(b.name for b in BUILTINS[:REFERENCE_COUNT]
                                      if not b.prefixed and b.capability is None)
 
 

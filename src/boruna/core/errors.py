@@ -64,6 +64,7 @@ class ErrorKind(str, Enum):
     INVALID_DIAGNOSTICS = "invalid_diagnostics"
     INTERNAL_ERROR = "internal_error"
     SERVER_BUSY = "server_busy"                  # MCP: the tool's lane is full
+    REPLAY_MISMATCH = "replay_mismatch"          # `boruna run --replay`: differs from its tape
 
     # a compile error's finer kind (`CompileError.reason`; never on the wire)
     UNDEFINED_VARIABLE = "undefined_variable"    # names (E009) or an assignment (E008)

@@ -88,9 +88,10 @@ def _busy(tool_name: str, busy: LaneBusy) -> str:
 class BorunaServer:
     """The tool handlers bound to one server configuration (templates and libs directories)."""
 
-    def __init__(self, templates_dir: Path, libs_dir: Optional[Path]):
+    def __init__(self, templates_dir: Path, libs_dir: Optional[Path], handlers=None):
         self.templates_dir = templates_dir
         self.libs_dir = libs_dir
+        self.handlers = handlers                # service.HandlerConfig; None = the mock
         self._listing = _tool_listing()
         self.lanes: Optional[Lanes] = None      # started by serve_stdio
 
@@ -124,7 +125,8 @@ class BorunaServer:
         token = meta.get("progressToken", meta.get("progress_token"))
         token_present = token is not None and tool.name == "boruna_run"
         env = ToolEnv(templates_dir=self.templates_dir, libs_dir=self.libs_dir,
-                      on_progress=_progress_reporter(ctx, token_present))
+                      on_progress=_progress_reporter(ctx, token_present),
+                      handlers=self.handlers)
         work = functools.partial(self._invoke, tool, args, env)
         try:
             response = await self.lanes.for_tool(tool.name).run(work)
@@ -204,8 +206,40 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--libs-dir", metavar="PATH", default=None,
                         help="libraries used to resolve `import` in submitted source (default: "
                              "./libs, else the libraries bundled with boruna)")
+    parser.add_argument("--live", action="store_true",
+                        help="boruna_run and boruna_run_sealed use live capability handlers "
+                             "(real HTTP under the policy's net_policy, the clock, the OS "
+                             "random generator; files and a database only with --fs-root / "
+                             "--db); default: the deterministic mock")
+    parser.add_argument("--fs-root", metavar="DIR", default=None,
+                        help="with --live: fs.read/fs.write reach relative paths inside DIR only")
+    parser.add_argument("--db", metavar="FILE", default=None,
+                        help="with --live: db.query runs on this SQLite file (read-only)")
+    parser.add_argument("--db-write", action="store_true",
+                        help="with --db: the database may be written")
+    parser.add_argument("--llm-endpoint", metavar="URL", default=None,
+                        help="with --live: llm.call posts to URL/chat/completions (an "
+                             "OpenAI-compatible endpoint; default: $BORUNA_LLM_ENDPOINT, else "
+                             "the mock answer)")
     parser.add_argument("--version", action="version", version=f"boruna-mcp {__version__}")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for flag, value in (("--fs-root", args.fs_root), ("--db", args.db),
+                        ("--db-write", args.db_write), ("--llm-endpoint", args.llm_endpoint)):
+        if value and not args.live:
+            parser.error(f"{flag} needs --live")
+    if args.db_write and not args.db:
+        parser.error("--db-write needs --db FILE")
+    return args
+
+
+def handler_config(args: argparse.Namespace):
+    """The capability handlers the flags ask for (None: the deterministic mock)."""
+    if not args.live:
+        return None
+    from boruna.service import HandlerConfig
+
+    return HandlerConfig.from_env(True, args.fs_root, args.db, args.db_write,
+                                  args.llm_endpoint)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -221,7 +255,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               "register it with your agent instead of typing here (docs/registering.md). "
               "Ctrl-C stops it.", file=sys.stderr, flush=True)
     try:
-        anyio.run(BorunaServer(templates_dir, libs_dir).serve_stdio)
+        anyio.run(BorunaServer(templates_dir, libs_dir, handler_config(args)).serve_stdio)
     except KeyboardInterrupt:
         return 130
     except StartupFailure as exc:

@@ -22,6 +22,7 @@ class ToolEnv:
     libs_dir: Optional[Path]
     on_progress: Optional[Callable] = None
     cancel_event: threading.Event = field(default_factory=threading.Event)
+    handlers: Optional[object] = None       # service.HandlerConfig (--live); None = the mock
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,9 @@ TOOLS: tuple[Tool, ...] = (
                                             file_name=a.file_name, libs_dir=env.libs_dir)),
     Tool("boruna_run",
          "Compile and execute .ax source deterministically under a capability policy (mock "
-         "capability handler; no real I/O). Returns result (Int/String/Bool as JSON, Unit null, "
+         "capability handler, no real I/O, unless the server runs with --live). A capability "
+         "builtin (boruna_capability_list names them) needs the calling function's "
+         "!{capability} and the policy's allow. Returns result (Int/String/Bool as JSON, Unit null, "
          "Option {option, value}, Result {result, value}, records {type, type_id, fields}, enums "
          "{type, type_id, variant name, payload}), steps, ui_output and, with trace:true, trace. "
          "There is no input parameter: write inputs into the source as literals. Failures: "
@@ -106,7 +109,8 @@ TOOLS: tuple[Tool, ...] = (
              a.source, policy=a.policy, max_steps=a.max_steps, trace=bool(a.trace),
              limits=None if a.limits is None else a.limits.model_dump(),
              output_schema=a.output_schema, libs_dir=env.libs_dir,
-             on_progress=env.on_progress, cancel_event=env.cancel_event)),
+             on_progress=env.on_progress, cancel_event=env.cancel_event,
+             handlers=env.handlers)),
     Tool("boruna_run_sealed",
          "Run .ax source like boruna_run, then replay it against the recorded capability results "
          "and return a verifiable record: result, steps, replay_verified, the event log (first "
@@ -116,7 +120,8 @@ TOOLS: tuple[Tool, ...] = (
          p.RunSealedParams,
          lambda a, env: service.run_sealed_tool(a.source, policy=a.policy, max_steps=a.max_steps,
                                                 libs_dir=env.libs_dir,
-                                                cancel_event=env.cancel_event)),
+                                                cancel_event=env.cancel_event,
+                                                handlers=env.handlers)),
     Tool("boruna_symbols",
          "List the top-level functions, records and enums that .ax source declares, with exact "
          "signatures, parameter and field types, return types, capabilities, requires/ensures "

@@ -25,13 +25,16 @@ become `error_kind: "internal_error"` responses, never tracebacks.
     ast_tool(source)
     symbols_tool(source, libs_dir=None)
     run_tool(source, policy=None, max_steps=None, trace=False, limits=None,
-             output_schema=None, libs_dir=None, on_progress=None, cancel_event=None)
+             output_schema=None, libs_dir=None, on_progress=None, cancel_event=None,
+             handlers=None)
         policy: None | "allow-all" | "deny-all" | dict | runtime.policy.Policy
         limits: {"max_wall_ms", "max_output_bytes", "max_memory_mb"} (None = unset)
         on_progress(steps, message): after an unfinished 100,000-step slice, at most
             every 0.1 s (the first at once, the last unsent one before the run returns)
         cancel_event: threading.Event; setting it stops the VM
-    run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None)
+        handlers: runtime.live.HandlerConfig (live handlers); None = the deterministic mock
+    run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None,
+                    handlers=None)
     check_tool(source, file_name="<source>")
     repair_tool(source, strategy="best", patch_id=None, file_name="<source>")
     validate_app_tool(source, libs_dir=None)
@@ -57,6 +60,8 @@ from boruna.service.policy_argument import (PolicyFile, policy_file, shorthand_p
                                             unreadable_policy)
 from boruna.service.policy_validation import policy_validate_tool, show_policy, validate_policy
 from boruna.service.results import Failure
+from boruna.runtime.live import HandlerConfig
+from boruna.runtime.tape import TapeError, read_tape
 from boruna.service.running import RunRequest, run, run_tool
 from boruna.service.sealed import run_sealed, run_sealed_tool
 from boruna.service.symbols import list_symbols, symbols_tool
@@ -74,4 +79,5 @@ __all__ = [
     "repair", "validate_app", "framework_test", "validate_workflow", "list_templates",
     "apply_template", "list_capabilities", "validate_policy", "show_policy", "list_codes",
     "policy_file", "shorthand_policy", "unreadable_policy", "run_sealed",
+    "HandlerConfig", "TapeError", "read_tape",
 ]

@@ -139,6 +139,34 @@ class RunResult:
     module: Any
     trace: bool = False
     max_wall_ms: int | None = None
+    tape_calls: list | None = None      # the capability calls, when the request recorded
+    event_log: Any = None               # the run's gateway.EventLog
+
+    @cached_property
+    def event_log_sha256(self) -> str:
+        """Hex SHA-256 of the run's canonical event log (as `boruna_run_sealed` seals it)."""
+        from boruna.service.event_log import event_log_sha256
+
+        return event_log_sha256(self.event_log, self.module)
+
+    def tape_outcome(self) -> dict:
+        """What a capability tape pins of this run (`runtime.tape.first_outcome_difference`
+        compares two of these)."""
+        outcome = self.outcome
+        pinned = {"success": bool(outcome.ok), "steps": outcome.steps,
+                  "event_log_sha256": self.event_log_sha256}
+        if outcome.ok:
+            pinned["result"] = self.result_json
+            pinned["ui_output"] = self.ui_output_json
+        else:
+            pinned["error"] = outcome.error
+        return pinned
+
+    def tape(self) -> str:
+        """The capability tape of a recording run, as JSON text."""
+        from boruna.runtime.tape import tape_json
+
+        return tape_json(self.tape_calls or [], self.tape_outcome())
 
     @property
     def success(self) -> bool:
@@ -220,16 +248,22 @@ class RunRequest:
     output_schema: Any
     libs_dir: Any
     name: str
+    handlers: Any = None            # runtime.live.HandlerConfig; None = the mock
+    record: bool = False            # keep the capability calls for a tape
+    replay: Any = None              # a tape (runtime.tape.read_tape) to answer the calls
 
     @classmethod
     def of(cls, source: str | None = None, policy=None, max_steps=None, trace=False,
            limits=None, output_schema=None, libs_dir=None, *, bytecode: bytes | None = None,
            name: str | None = "module", source_limit: int | None = MAX_SOURCE_BYTES,
-           default_wall_ms: int | None = None):
+           default_wall_ms: int | None = None, handlers=None, record: bool = False,
+           replay=None):
         """`policy`: None/"allow-all"/"deny-all"/Policy object or dict, or a `PolicyFile`.
         `limits`: dict (or attribute holder) with `max_wall_ms` (else `default_wall_ms`),
         `max_output_bytes`; `max_memory_mb` is refused by the run. `bytecode` is a `.axbc`
-        image to run instead of `source`."""
+        image to run instead of `source`. `handlers` (a `HandlerConfig`) picks live handlers;
+        `record` keeps the capability calls (`RunResult.tape()`); `replay` (a read tape)
+        answers them instead, and the run must reproduce the tape's outcome."""
         if bytecode is None:
             guard_source(source, source_limit)
         steps_cap = check_max_steps(max_steps)
@@ -250,13 +284,14 @@ class RunRequest:
         return cls(source, bytecode, steps_cap, bool(trace), wall_ms,
                    None if memory else _limit(limits, "max_output_bytes"), memory,
                    resolved, refused, first, output_schema, libs_dir,
-                   "module" if name is None else name)
+                   "module" if name is None else name, handlers, bool(record), replay)
 
 
 @use_case
 def run(request: RunRequest, on_progress=None, cancel_event=None):
-    """Run the request's program (entry `main`, else function 0) under the mock capability
-    handler: a `RunResult`, or a `Failure` from before the run.
+    """Run the request's program (entry `main`, else function 0) under the request's
+    capability handler (the deterministic mock unless `handlers` is live, a tape when
+    replaying): a `RunResult`, or a `Failure` from before the run.
 
     Checks run in the reference's order: `limits.max_memory_mb` → compile → policy → execute
     → output budget → output schema (a rejected policy file comes before compiling).
@@ -284,14 +319,20 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
         return Failure(ErrorKind.RUNTIME_ERROR, missing, {"steps": 0})
 
     log = EventLog()
+    handler, taping = _handler(request)
     max_wall_ms, max_output_bytes = request.max_wall_ms, request.max_output_bytes
     relay = None if on_progress is None else ProgressRelay(on_progress, log)
     outcome = execute(module, policy=request.policy, max_steps=request.max_steps,
                       trace=request.trace, max_wall_ms=max_wall_ms, event_log=log,
-                      on_progress=relay, slice_steps=SLICE_STEPS, cancel_event=cancel_event)
+                      handler=handler, on_progress=relay, slice_steps=SLICE_STEPS, cancel_event=cancel_event)
     if relay is not None and outcome.error_kind != ErrorKind.CANCELLED:
         relay.finish()
-    ran = RunResult(outcome, module, request.trace, max_wall_ms)
+    ran = RunResult(outcome, module, request.trace, max_wall_ms,
+                    taping.calls if request.record else None, log)
+    if request.replay is not None:
+        mismatch = _replay_mismatch(ran, request.replay, taping)
+        if mismatch is not None:
+            return mismatch
     if not outcome.ok:
         return ran
     cap = DEFAULT_MAX_OUTPUT_BYTES
@@ -318,11 +359,50 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
     return ran
 
 
+def _handler(request: RunRequest):
+    """The run's capability handler and the tape handler in it (or None)."""
+    from boruna.runtime.tape import RecordingHandler, TapeReplayHandler
+
+    if request.replay is not None:
+        handler = TapeReplayHandler(request.replay["calls"])
+        return handler, handler
+    config = request.handlers
+    handler = config.handler(request.policy) if config is not None else None
+    if request.record:
+        from boruna.runtime.handlers import MockHandler
+
+        handler = RecordingHandler(handler if handler is not None else MockHandler())
+        return handler, handler
+    return handler, None
+
+
+def _replay_mismatch(ran: RunResult, tape: dict, replayer) -> Failure | None:
+    """`replay_mismatch` when the replay asked for other calls than the tape holds, left
+    some unasked, or did not reproduce the recorded outcome; None when it matches."""
+    from boruna.runtime.tape import first_outcome_difference
+
+    outcome = ran.outcome
+    steps = {"steps": outcome.steps}
+    if replayer.mismatch is not None:
+        return Failure(ErrorKind.REPLAY_MISMATCH, replayer.mismatch, steps)
+    if outcome.error_kind == ErrorKind.CANCELLED:
+        return None
+    if replayer.unused():
+        return Failure(ErrorKind.REPLAY_MISMATCH, f"replay mismatch: the program made "
+                       f"{replayer.cursor} capability call(s), the tape holds "
+                       f"{len(replayer.calls)}", steps)
+    difference = first_outcome_difference(tape["outcome"], ran.tape_outcome())
+    if difference is not None:
+        return Failure(ErrorKind.REPLAY_MISMATCH, f"replay mismatch: {difference}", steps)
+    return None
+
+
 @tool_boundary
 def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
-             output_schema=None, libs_dir=None, on_progress=None, cancel_event=None) -> dict:
+             output_schema=None, libs_dir=None, on_progress=None, cancel_event=None,
+             handlers=None) -> dict:
     """The `boruna_run` response for `source`; see `run`. Without `limits.max_wall_ms` the
     run has DEFAULT_MAX_WALL_MS of wall clock."""
     request = RunRequest.of(source, policy, max_steps, trace, limits, output_schema, libs_dir,
-                            default_wall_ms=DEFAULT_MAX_WALL_MS)
+                            default_wall_ms=DEFAULT_MAX_WALL_MS, handlers=handlers)
     return run(request, on_progress, cancel_event).to_json()

@@ -1,6 +1,6 @@
 """`boruna_run_sealed`: a run plus a replay proof over its event log.
 
-The program runs once under the mock handler, recording its event log; it then runs again
+The program runs once under the mock handler (or the live ones, `boruna-mcp --live`),
 with a replay handler serving the recorded capability results, and the two logs must match
 event for event. The seal is the SHA-256 of the full canonical log (compact JSON, sorted
 keys, values in the `boruna_run` encoding) — a replay proof, not a signed evidence bundle.
@@ -11,14 +11,14 @@ event's canonical text at a time (iteratively, so values nested at any depth are
 """
 from __future__ import annotations
 
-import hashlib
 import json
 
 from boruna.core.errors import CAPABILITY_REFUSALS, ErrorKind
 from boruna.core.limits import DEFAULT_MAX_WALL_MS, EVENT_LOG_LIMIT, SLICE_STEPS
 from boruna.service.boundary import tool_boundary
 from boruna.service.errors import guard_source
-from boruna.service.json_text import compact_json, deeper_than
+from boruna.service.event_log import canonical_event, canonical_log, encode_event, log_digest
+from boruna.service.json_text import deeper_than
 from boruna.service.output_budget import OutputBudget, OutputLimitExceeded, output_limit_failure
 from boruna.service.policy_argument import PolicyRejected, resolve_policy
 from boruna.service.results import Success, failure, failure_of, use_case
@@ -32,49 +32,10 @@ SEAL_NOTE = (
     "against the recorded capability results), not a signed evidence bundle. A signed, "
     "hash-chained evidence bundle is a workflow-directory artifact produced by the "
     "orchestrator — see `boruna workflow run --record` and `boruna evidence verify`.")
-_VALUE_FIELDS = ("args", "result", "payload", "tree")
-
-
-def encode_event(event: dict, module, budget=None) -> dict:
-    """One event with its runtime values in the `boruna_run` JSON encoding (charged to
-    `budget`, an OutputBudget, when given)."""
-    from boruna.service.encoding import format_value
-
-    out = {}
-    for key, value in event.items():
-        if key == "args":
-            out[key] = [format_value(v, module, budget) for v in value]
-        elif key in _VALUE_FIELDS:
-            out[key] = format_value(value, module, budget)
-        else:
-            out[key] = value
-    return out
-
-
-def canonical_log(version: int, events: list[dict]) -> str:
-    """The digested form of a log: compact JSON with sorted keys."""
-    return compact_json({"version": version, "events": events}, sort_keys=True)
-
-
-def _canonical(event: dict) -> str:
-    return compact_json(event, sort_keys=True)
-
-
-def log_digest(version: int, events: list[dict]) -> str:
-    """Hex SHA-256 of `canonical_log(version, events)`, fed one event at a time."""
-    digest = hashlib.sha256(b'{"events":[')
-    for index, event in enumerate(events):
-        if index:
-            digest.update(b",")
-        digest.update(_canonical(event).encode("utf-8", "surrogatepass"))
-    digest.update(f'],"version":{json.dumps(version)}}}'.encode("utf-8"))
-    return digest.hexdigest()
-
-
 def _shown(event: dict) -> str:
     """An event as the divergence message quotes it (compact when deeply nested)."""
     if deeper_than(event, 200):
-        return _canonical(event)
+        return canonical_event(event)
     return json.dumps(event, sort_keys=True)
 
 
@@ -82,7 +43,7 @@ def first_divergence(original: list[dict], replayed: list[dict]) -> str | None:
     """Why two encoded logs differ (None when identical). Events are compared by their
     canonical text, which is iterative at any depth."""
     for index, (a, b) in enumerate(zip(original, replayed)):
-        if a is not b and _canonical(a) != _canonical(b):
+        if a is not b and canonical_event(a) != canonical_event(b):
             return f"event {index} differs: original {_shown(a)} vs replay {_shown(b)}"
     if len(original) != len(replayed):
         return f"event count differs: original {len(original)} vs replay {len(replayed)}"
@@ -142,9 +103,10 @@ class SealedRun(Success):
 
 @use_case
 def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_event=None,
-               max_wall_ms=None):
+               max_wall_ms=None, handlers=None):
     """Run, replay against the recorded capability results, and seal the event log.
-    `max_wall_ms` bounds each of the two runs."""
+    `max_wall_ms` bounds each of the two runs. `handlers` (a `HandlerConfig`) gives the
+    original run live handlers; the replay always answers from the recorded results."""
     from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
     from boruna.service.encoding import format_value
@@ -165,8 +127,9 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
     if missing is not None:
         return failure(ErrorKind.RUNTIME_ERROR, missing, steps=0)
 
-    original = run_recorded(module, resolved, steps_cap, cancel_event=cancel_event,
-                            max_wall_ms=max_wall_ms)
+    live = None if handlers is None else handlers.handler(resolved)
+    original = run_recorded(module, resolved, steps_cap, handler=live,
+                            cancel_event=cancel_event, max_wall_ms=max_wall_ms)
     if original.error is not None:
         return _run_failure(original, max_wall_ms)
     log = original.log
@@ -213,8 +176,8 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
 
 @tool_boundary
 def run_sealed_tool(source: str, policy=None, max_steps=None, libs_dir=None,
-                    cancel_event=None) -> dict:
+                    cancel_event=None, handlers=None) -> dict:
     """The `boruna_run_sealed` response; see `run_sealed`. Each run has DEFAULT_MAX_WALL_MS
     of wall clock."""
     return run_sealed(source, policy, max_steps, libs_dir, cancel_event,
-                      DEFAULT_MAX_WALL_MS).to_json()
+                      DEFAULT_MAX_WALL_MS, handlers).to_json()

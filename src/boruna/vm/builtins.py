@@ -422,6 +422,7 @@ IMPLEMENTATIONS = {
     "MapLen": _b_map_len,
     "Debug": _b_debug,
     "DebugMsg": _b_debug_msg,
+    "MapNew": MapValue,
 }
 
 # opcode tag -> (number of operands popped = the builtin's arity, function)

@@ -17,6 +17,8 @@ cdef int _cold(Machine self, int tag) except -1:
     self.sp -= n
     res = fn(*args)
     args = None
+    if self.sp >= C_MAX_STACK:       # a builtin of no operands pushes onto a full stack
+        raise verr.stack_overflow(MAX_STACK)
     from_py(&s[self.sp], res)
     self.sp += 1
     if tag in WORK_RESULTS:

@@ -19,6 +19,7 @@ def test_capability_list_text(cli):
     assert lines[1] == f"capability_set_hash: {HASH}"
     assert lines[4] == "capabilities (11):"
     assert lines[5] == "  actor.send   v1"
+    assert lines[11] == "  net.fetch    v1  net_fetch()"
     assert lines[-1] == "  ui.render    v1"
     assert len(lines) == 16
 

@@ -20,5 +20,6 @@ def cmd_list(args, console: Console) -> int:
     console.out("")
     console.out(f"capabilities ({len(caps)}):")
     for cap in caps:
-        console.out(f"  {cap['name']:<{width}}  v{cap['version']}")
+        reached = "".join(f"  {name}()" for name in cap.get("builtins", []))
+        console.out(f"  {cap['name']:<{width}}  v{cap['version']}{reached}")
     return 0

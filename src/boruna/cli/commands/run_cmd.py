@@ -1,5 +1,6 @@
 """`boruna run FILE.ax|FILE.axbc [--policy P] [--max-steps N] [--max-wall-ms MS] [--trace]
-[--libs-dir DIR] [--json]`.
+[--live [--fs-root DIR] [--db FILE [--db-write]] [--llm-endpoint URL]] [--record TAPE |
+--replay TAPE] [--libs-dir DIR] [--json]`.
 
 One `service.run` call per invocation, rendered as text or (`--json`) as the `boruna_run`
 response. The VM runs in slices of 100,000 steps; between slices
@@ -12,6 +13,7 @@ import threading
 
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, CliError
+from boruna.cli.files import read_text, write_text
 from boruna.cli.interrupt import interrupt_sets
 from boruna.cli.json_output import call, failure_error, print_result, source_limit
 from boruna.cli.policy_option import load_policy_option, policy_error
@@ -48,12 +50,14 @@ def cmd_run(args, console: Console) -> int:
     if args.json and is_bytecode_path(args.file):
         raise CliError("--json needs a .ax source file (the boruna_run tool takes source); "
                        "run the .axbc file without --json")
+    handlers, replay = _capability_options(args)
     source, bytecode = read_program(args.file)
     limits = {"max_wall_ms": args.max_wall_ms} if args.max_wall_ms is not None else None
     libs_dir = None if bytecode is not None else resolve_libs_dir(args.libs_dir)
     request = call(service.RunRequest.of, source, policy=policy, max_steps=args.max_steps,
                    trace=args.trace, limits=limits, libs_dir=libs_dir, bytecode=bytecode,
-                   name=module_name(args.file), source_limit=source_limit(args))
+                   name=module_name(args.file), source_limit=source_limit(args),
+                   handlers=handlers, record=args.record is not None, replay=replay)
     watch = _Watch(console)
     try:
         with interrupt_sets(watch.cancel):
@@ -61,6 +65,8 @@ def cmd_run(args, console: Console) -> int:
                           cancel_event=watch.cancel)
     finally:
         watch.close()
+    if args.record is not None and not isinstance(result, service.Failure):
+        write_text(args.record, result.tape())
     if args.json:
         status = print_result(console, result)
         if watch.cancel.is_set() and not result.success:
@@ -71,8 +77,35 @@ def cmd_run(args, console: Console) -> int:
             raise policy_error(args.policy, policy)
         if result.error_kind == ErrorKind.INVALID_BYTECODE:
             raise CliError(f"cannot load bytecode '{args.file}': {result.message}")
+        if result.error_kind == "replay_mismatch":
+            raise CliError(f"{result.message} (tape '{args.replay}')")
         raise failure_error(result, args.file, source, console)
     return _report(result, args, console, watch.cancel.is_set())
+
+
+def _capability_options(args):
+    """(HandlerConfig or None, the read tape or None) from the capability flags."""
+    from boruna import service
+
+    needs_live = [flag for flag, value in (("--fs-root", args.fs_root), ("--db", args.db),
+                                           ("--db-write", args.db_write),
+                                           ("--llm-endpoint", args.llm_endpoint)) if value]
+    if needs_live and not args.live:
+        raise CliError(f"{needs_live[0]} needs --live")
+    if args.db_write and not args.db:
+        raise CliError("--db-write needs --db FILE")
+    if args.replay is not None and (args.live or args.record is not None):
+        raise CliError("--replay answers from the tape: it takes neither --live nor --record")
+    replay = None
+    if args.replay is not None:
+        try:
+            replay = service.read_tape(read_text(args.replay))
+        except service.TapeError as err:
+            raise CliError(f"cannot replay '{args.replay}': {err}")
+    if not args.live:
+        return None, replay
+    return service.HandlerConfig.from_env(True, args.fs_root, args.db, args.db_write,
+                                          args.llm_endpoint), None
 
 
 def _report(ran, args, console: Console, interrupted: bool) -> int:
