@@ -3,11 +3,7 @@
 * purity — in an App (`init`, `update` and `view` all defined) `update` and `view` must not
   declare capabilities; the patch removes the `!{...}` annotation;
 * unknown names — a `!{...}` name that is not a capability (the compiler silently drops it);
-  patches rename it to the closest capability or remove it;
-* undeclared use — a call of a capability builtin (the builtin table's `capability` column) in a function that does
-  not declare its capability (the VM denies it), or of a function that uses one, transitively
-  (effect inference over the call graph); the patch adds it to the `!{...}` set. `step.input`
-  is left out: the compiler declares its capability itself.
+  patches rename it to the closest capability or remove it.
 """
 from __future__ import annotations
 
@@ -15,9 +11,6 @@ import re
 from typing import Optional
 
 from boruna.language import ast as A
-from boruna.language.walk import iter_exprs
-from boruna.core.builtins import ADDED as ADDED_BUILTINS, BY_NAME as BUILTIN_TABLE
-from boruna.core.builtins import DECLARED_BY_COMPILER
 from boruna.core.capabilities import CAPABILITIES, from_source_name
 
 import boruna.diagnostics.registry as R
@@ -40,93 +33,7 @@ WRITABLE_NAMES: tuple[str, ...] = tuple(
 
 
 def check_capabilities(ctx: CheckContext) -> list[Diagnostic]:
-    return _purity(ctx) + _unknown_names(ctx) + _undeclared(ctx)
-
-
-# ---------------------------------------------------------------- undeclared use
-
-def _calls(fn: A.FnDef, functions) -> list[tuple[A.Call, Optional[str]]]:
-    """(call, capability or callee) for each direct call of a capability builtin or of a
-    function of the file (a user function of a builtin's name wins, as in codegen)."""
-    out = []
-    for e in iter_exprs(fn):
-        if isinstance(e, A.Call) and isinstance(e.func, A.Ident):
-            name = e.func.name
-            builtin = BUILTIN_TABLE.get(name)
-            if name in functions and (builtin is None or name in ADDED_BUILTINS):
-                out.append((e, None))
-            elif builtin is not None and builtin.capability not in (None, DECLARED_BY_COMPILER):
-                out.append((e, builtin.capability))
-    return out
-
-
-def used_capabilities(functions: dict) -> dict[str, dict[str, tuple]]:
-    """Function name -> {capability: (call, callee or None)}: the first call bringing each
-    capability in, through calls of any depth (a fixpoint over the call graph)."""
-    calls = {name: _calls(fn, functions) for name, fn in functions.items()}
-    used: dict[str, dict[str, tuple]] = {name: {} for name in functions}
-    for name, sites in calls.items():
-        for call, cap in sites:
-            if cap is not None:
-                used[name].setdefault(cap, (call, None))
-    changed = True
-    while changed:
-        changed = False
-        for name, sites in calls.items():
-            for call, cap in sites:
-                if cap is None:
-                    for inner in used[call.func.name]:
-                        if inner not in used[name]:
-                            used[name][inner] = (call, call.func.name)
-                            changed = True
-    return used
-
-
-def _undeclared(ctx: CheckContext) -> list[Diagnostic]:
-    functions = ctx.function_defs()
-    used = used_capabilities(functions)
-    out = []
-    for fn in ctx.program.functions():
-        if functions.get(fn.name) is not fn:
-            continue
-        declared = {c.wire_name for c in map(from_source_name, fn.capabilities) if c}
-        for cap, (call, callee) in used[fn.name].items():
-            if cap in declared:
-                continue
-            via = "" if callee is None else f" through `{callee}`"
-            diag = Diagnostic(
-                R.E007_CAPABILITY_VIOLATION, "error",
-                f"capability violation: `{fn.name}` uses `{cap}`{via} but does not declare it",
-                ctx.location(call.func.line, call.func.col),
-                help=f"declare it: `!{{{cap}}}` after the return type")
-            fix = _declare_fix(ctx, fn, cap)
-            if fix is not None:
-                diag.fixes.append(fix)
-            out.append(diag)
-    return out
-
-
-def _declare_fix(ctx: CheckContext, fn: A.FnDef, cap: str) -> Optional[Fix]:
-    """Add `cap` to `fn`'s one-line `!{...}` set, or write one before the body's `{`."""
-    span = _annotation_span(ctx, fn)
-    if span is not None:
-        line, start, end = span
-        text = ctx.line_text(line) or ""
-        inner = text[text.index("{", start) + 1:end].strip()
-        new_text = text[:end].rstrip() + (", " if inner else "") + cap + text[end:]
-    elif not fn.caps_line and fn.body.line:
-        line = fn.body.line
-        text = ctx.line_text(line) or ""
-        brace = ctx.index_of(line, fn.body.col)
-        if brace is None or brace >= len(text) or text[brace] != "{":
-            return None
-        new_text = text[:brace].rstrip() + f" !{{{cap}}} " + text[brace:]
-    else:
-        return None
-    return Fix(f"E007-declare-{fn.name}-{cap}", f"declare `{cap}` on `{fn.name}`",
-               Applicability.SAFE,
-               f"`{fn.name}` uses `{cap}`; the VM denies a capability the calling function "
-               "does not declare", [Edit(line, text, new_text, ctx.file)])
+    return _purity(ctx) + _unknown_names(ctx)
 
 
 # ---------------------------------------------------------------- purity (App update/view)

@@ -4,17 +4,20 @@ the calls it makes, against the ones it declares in `!{...}`.
 A function uses a capability when it calls a builtin that needs one (the builtin table's
 `capability`) or a function that uses it. Using one without declaring it is reported at the
 first call that brings it in (one per function and capability), with a fix that adds it to
-the `!{...}` set: an E007 error when the function writes a `!{...}` set (the annotation is
-contradicted), a warning when it writes none (the program runs: the compiler adds a directly
-called builtin's capability itself, and the VM checks only the calling function's own set).
-Declaring a capability some builtin provides and never using it is a warning (least
-privilege); capabilities no builtin provides yet cannot be seen in use, so declaring them is
-not judged.
+the `!{...}` set: an E007 error, except for `step.input` in a function that writes no
+`!{...}` set, a warning (the program runs: the compiler declares a directly called
+`step.input` builtin's capability itself, and the VM checks only the calling function's own
+set). Every other capability builtin's capability the function must declare itself, or the
+VM denies the call (issue 13); a caller is held to its callees' capabilities too.
+Declaring a capability only a builtin can reach (`step.input`) and never using it is a
+warning (least privilege); the others can be used without a call (App effects, hosts), so
+declaring them is not judged.
 """
 from __future__ import annotations
 
 from typing import Optional
 
+from boruna.core.builtins import BUILTINS, DECLARED_BY_COMPILER, REFERENCE_COUNT
 from boruna.core.capabilities import from_source_name
 from boruna.language import ast as A
 from boruna.language.walk import iter_exprs, iter_nodes
@@ -26,6 +29,13 @@ from .signatures import capability_of, provided_capabilities
 from .spans import Spans
 
 CODE = "E007"
+
+# The capabilities a function can only use by calling a builtin (the reference's: step.input),
+# so declaring one unused is certain waste. Issue 13's capability builtins are not the only
+# way to the others: an App's effects (`framework/effects.py`) and a host act on a function's
+# `!{net.fetch}` without any call in it, so an unused declaration of those is not judged.
+ONLY_THROUGH_BUILTINS = frozenset(b.capability for b in BUILTINS[:REFERENCE_COUNT]
+                                  if b.capability) & provided_capabilities()
 
 
 def _declared(fn: A.FnDef) -> set[str]:
@@ -97,14 +107,15 @@ def check_effects(ctx: CheckContext) -> list[Diagnostic]:
                 labels.append(Label(f"`{fn.name}` declares !{{{', '.join(fn.capabilities)}}} "
                                     f"here", ctx.location(fn.caps_line, fn.caps_col)))
             fix = _add_capability_fix(ctx, fn, cap)
-            severity = "error" if fn.caps_line else "warning"
+            severity = ("error" if fn.caps_line or cap != DECLARED_BY_COMPILER
+                        else "warning")
             out.append(Diagnostic(
                 CODE, severity, f"capability violation: `{fn.name}` uses `{cap}`{via} but "
                 f"does not declare it", location, [fix] if fix else [], labels,
                 f"declare it: `!{{{cap}}}` after the return type"))
         for name in fn.capabilities:
             cap = from_source_name(name)
-            if cap is None or cap.wire_name not in provided_capabilities():
+            if cap is None or cap.wire_name not in ONLY_THROUGH_BUILTINS:
                 continue
             if cap.wire_name not in used[fn.name]:
                 out.append(Diagnostic(
