@@ -1,8 +1,8 @@
 """`boruna_run_sealed`: a run plus a replay proof over its event log.
 
 The program runs once under the mock handler (or the live ones, `boruna-mcp --live`),
-with a replay handler serving the recorded capability results, and the two logs must match
-event for event. The seal is the SHA-256 of the full canonical log (compact JSON, sorted
+recording its event log; it then runs again with a replay handler serving the recorded
+capability results, and the two logs must match event for event. The seal is the SHA-256 of the full canonical log (compact JSON, sorted
 keys, values in the `boruna_run` encoding) — a replay proof, not a signed evidence bundle.
 
 The MCP tool gives each run DEFAULT_MAX_WALL_MS of wall clock. The encoded result and event

@@ -9,7 +9,7 @@ from pathlib import Path
 from boruna import service
 from boruna.core.builtins import BUILTINS
 
-GUIDE = (Path(__file__).resolve().parents[1] / "docs" / "capabilities.md").read_text("utf-8")
+GUIDE = (Path(__file__).resolve().parents[2] / "docs" / "capabilities.md").read_text("utf-8")
 EXAMPLES = re.findall(r"```ax\n(.*?)```\n\nMock result: `(.*?)`\n", GUIDE, re.S)
 
 
