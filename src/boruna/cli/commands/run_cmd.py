@@ -77,7 +77,7 @@ def cmd_run(args, console: Console) -> int:
             raise policy_error(args.policy, policy)
         if result.error_kind == ErrorKind.INVALID_BYTECODE:
             raise CliError(f"cannot load bytecode '{args.file}': {result.message}")
-        if result.error_kind == "replay_mismatch":
+        if result.error_kind == ErrorKind.REPLAY_MISMATCH:
             raise CliError(f"{result.message} (tape '{args.replay}')")
         raise failure_error(result, args.file, source, console)
     return _report(result, args, console, watch.cancel.is_set())
