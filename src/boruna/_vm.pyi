@@ -28,11 +28,11 @@ COMPILED_TAGS: Final[dict[str, int]]
 
 
 def values_equal(a: Any, b: Any) -> bool:
-    """Type-strict structural equality (vm.md §3.3); iterative, so any depth is safe."""
+    """Type-strict structural equality (docs/spec/vm.md §3.3); iterative, so any depth is safe."""
 
 
 class Machine:
-    """One VM instance for one module (vm.md §4.1)."""
+    """One VM instance for one module (docs/spec/vm.md §4.1)."""
 
     # results
     @property

@@ -1,10 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The interpreter loop (vm.md §2–§4): a Module translated to a flat C instruction array,
+"""The interpreter loop (docs/spec/vm.md §2–§4): a Module translated to a flat C instruction array,
 operand stack and locals as C arrays of tagged values (Int/Float/Bool/Unit unboxed, every
 other value a Python object of `boruna.core.values` with manual reference counting),
 frames in a C array, one `switch` over integer opcodes.
 
-Step counting follows vm.md §4.2 with one deliberate fix: a slice boundary of
+Step counting follows docs/spec/vm.md §4.2 with one deliberate fix: a slice boundary of
 `execute_bounded` costs no step, so a run split into slices of any size reports exactly the
 steps of an unsliced run.
 

@@ -1,4 +1,4 @@
-"""Library manifests, listing and lookup (tooling.md §6.1–§6.2, §7.7 L11)."""
+"""Library manifests, listing and lookup (docs/spec/tooling.md §6.1–§6.2, §7.7 L11)."""
 import json
 from pathlib import Path
 

@@ -1,5 +1,5 @@
 """Every function of every standard library, called from a program that imports the library
-(tooling.md §6.3, §7.7 L1–L6). Records compare as tuples of their fields, lists as lists."""
+(docs/spec/tooling.md §6.3, §7.7 L1–L6). Records compare as tuples of their fields, lists as lists."""
 import re
 from pathlib import Path
 

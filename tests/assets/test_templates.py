@@ -1,4 +1,4 @@
-"""Template listing, argument parsing, rendering and path safety (tooling.md §5, §7.6)."""
+"""Template listing, argument parsing, rendering and path safety (docs/spec/tooling.md §5, §7.6)."""
 import json
 import os
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The `.axbc` JSON and binary forms (vm.md §1.6): round trips and every reader error."""
+"""The `.axbc` JSON and binary forms (docs/spec/vm.md §1.6): round trips and every reader error."""
 import json
 import struct
 

@@ -1,4 +1,4 @@
-"""vm.md §8.1 compile-bench fixtures (the reference's SMALL/MEDIUM programs): counts, result,
+"""docs/spec/vm.md §8.1 compile-bench fixtures (the reference's SMALL/MEDIUM programs): counts, result,
 steps."""
 from boruna.compiler import compile_source
 from boruna.api import run

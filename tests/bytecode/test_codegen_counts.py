@@ -1,4 +1,4 @@
-"""Module counts (`boruna_compile`) and codegen errors: language.md §6 / Appendix A, vm.md §8.1."""
+"""Module counts (`boruna_compile`) and codegen errors: docs/spec/language.md §6 / Appendix A, docs/spec/vm.md §8.1."""
 import pytest
 
 from boruna.compiler import compile_source

@@ -1,6 +1,6 @@
 """Generated programs mixing every statement form (if without else, send, emit, blocks, for,
 match, records) compile to code whose operand-stack depth is consistent on every path and never
-negative, and they run without `stack underflow` (spec/README.md rule 3)."""
+negative, and they run without `stack underflow` (docs/spec/README.md rule 3)."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -1,4 +1,4 @@
-"""The capability table (vm.md §5.1, language.md §3.7)."""
+"""The capability table (docs/spec/vm.md §5.1, docs/spec/language.md §3.7)."""
 import pytest
 
 from boruna.core import capabilities as caps

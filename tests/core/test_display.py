@@ -1,4 +1,4 @@
-"""display(): the Display form of every value kind (vm.md §3.2)."""
+"""display(): the Display form of every value kind (docs/spec/vm.md §3.2)."""
 import pytest
 
 from boruna.core.display import display

@@ -1,4 +1,4 @@
-"""float_to_string: Rust `{}` of f64 (vm.md §3.6)."""
+"""float_to_string: Rust `{}` of f64 (docs/spec/vm.md §3.6)."""
 import math
 import struct
 

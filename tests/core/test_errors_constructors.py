@@ -1,4 +1,4 @@
-"""VmError messages are the reference's exact Display strings (vm.md §4.6)."""
+"""VmError messages are the reference's exact Display strings (docs/spec/vm.md §4.6)."""
 import pytest
 
 from boruna.core import errors

@@ -1,4 +1,4 @@
-"""Type-strict structural equality of the value classes (vm.md §3.3)."""
+"""Type-strict structural equality of the value classes (docs/spec/vm.md §3.3)."""
 import math
 
 from boruna.core.values import (

@@ -1,4 +1,4 @@
-"""tooling.md §7.1 D1–D20 against `check_source`, adjusted where spec/README.md and the
+"""docs/spec/tooling.md §7.1 D1–D20 against `check_source`, adjusted where docs/spec/README.md and the
 task say so (seed confidence casing, columns on locations, MISSING_MAIN, compiling E005
 stubs, call-site positions for E009 warnings)."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""tooling.md §7.2 R1–R13 against `repair_source`/`apply_patch`, adjusted where
-spec/README.md says so (verify_passed = no error diagnostics, clean input included; E005
+"""docs/spec/tooling.md §7.2 R1–R13 against `repair_source`/`apply_patch`, adjusted where
+docs/spec/README.md says so (verify_passed = no error diagnostics, clean input included; E005
 stubs compile) and for the MISSING_MAIN addition."""
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_r12_missing_final_newline_stays_missing():
 
 
 def test_crlf_line_endings_are_kept():
-    # The reference normalised CRLF to LF (tooling.md §2.3 step 5); we keep the file's endings.
+    # The reference normalised CRLF to LF (docs/spec/tooling.md §2.3 step 5); we keep the file's endings.
     result = repair_source(D4.replace("\n", "\r\n"))
     assert result.repaired_source == D4_FIXED.replace("\n", "\r\n")
 

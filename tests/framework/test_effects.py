@@ -1,5 +1,5 @@
 """Framework pieces that need no VM: message parsing, effects and the App policy
-(tooling.md §3.4–§3.5, §7.4 T2)."""
+(docs/spec/tooling.md §3.4–§3.5, §7.4 T2)."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

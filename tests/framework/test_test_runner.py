@@ -1,4 +1,4 @@
-"""The App test runner on the real VM (tooling.md §3.3–§3.5, §7.4)."""
+"""The App test runner on the real VM (docs/spec/tooling.md §3.3–§3.5, §7.4)."""
 from pathlib import Path
 
 import pytest

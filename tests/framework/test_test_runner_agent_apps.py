@@ -1,5 +1,5 @@
 """App programs an agent would write, driven through `validate_app`/`run_app_test` with odd
-message lists; every state and ui_tree checked in the brief encoding (tooling.md §3.5)."""
+message lists; every state and ui_tree checked in the brief encoding (docs/spec/tooling.md §3.5)."""
 from boruna.diagnostics import check_source
 from boruna.framework import run_app_test, validate_app
 

@@ -1,4 +1,4 @@
-"""The App protocol validator (tooling.md §3.2, §7.3)."""
+"""The App protocol validator (docs/spec/tooling.md §3.2, §7.3)."""
 from pathlib import Path
 
 import pytest

@@ -1,4 +1,4 @@
-"""AST JSON (language.md §5): the node catalogue, the §5.2 items example and the §5.3 worked
+"""AST JSON (docs/spec/language.md §5): the node catalogue, the §5.2 items example and the §5.3 worked
 example byte for byte, serde float layout and string escaping."""
 import json
 import math

@@ -1,4 +1,4 @@
-"""Rows T01-T68 of language.md §6 and the "further quick vectors" under the table.
+"""Rows T01-T68 of docs/spec/language.md §6 and the "further quick vectors" under the table.
 
 Each row: source, then the expected frontend outcome. `None` = parse + check succeed (rows
 whose failure is decided by codegen, E008, also only need the frontend to pass). Errors are

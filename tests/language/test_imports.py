@@ -1,4 +1,4 @@
-"""Library imports (tooling.md §6.2) resolved on ASTs: user line numbers stay correct."""
+"""Library imports (docs/spec/tooling.md §6.2) resolved on ASTs: user line numbers stay correct."""
 import pytest
 
 from boruna.language import ast
@@ -107,7 +107,7 @@ def test_module_header_survives_imports(libs):
 
 
 def test_unknown_bare_word_import_is_a_no_op_with_a_libs_dir(libs):
-    # language.md T31 compiles in the reference; a configured libs dir must not change that
+    # docs/spec/language.md T31 compiles in the reference; a configured libs dir must not change that
     program = check("import std_json\nfn main() -> Int { 0 }\n", libs_dir=str(libs))
     assert [type(i).__name__ for i in program.items] == ["ImportDef", "FnDef"]
     assert program.items[0] == ast.ImportDef("std_json")

@@ -1,4 +1,4 @@
-"""The lexer (language.md §1): token kinds, longest match, literals, Newline tokens,
+"""The lexer (docs/spec/language.md §1): token kinds, longest match, literals, Newline tokens,
 positions, and E001 messages with Rust-Debug quoting."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""Name and arity checks (language.md §3): scopes, order of checks, messages, suggestions,
+"""Name and arity checks (docs/spec/language.md §3): scopes, order of checks, messages, suggestions,
 positions; and the public builtin table."""
 import pytest
 

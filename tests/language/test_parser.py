@@ -1,4 +1,4 @@
-"""The parser (language.md §2, §4.3, §4.4, §4.6): grammar, AST shapes, node positions,
+"""The parser (docs/spec/language.md §2, §4.3, §4.4, §4.6): grammar, AST shapes, node positions,
 error messages with the reference's lines and our columns."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""CapabilityGateway: check order, messages, budgets, event log (vm.md §5.3, policy.md §7)."""
+"""CapabilityGateway: check order, messages, budgets, event log (docs/spec/vm.md §5.3, docs/spec/policy.md §7)."""
 import pytest
 
 from boruna.core.capabilities import STEP_INPUT, TIME_NOW, by_wire_name

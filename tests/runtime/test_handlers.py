@@ -1,4 +1,4 @@
-"""MockHandler and ReplayHandler return values (vm.md §5.5, §5.6)."""
+"""MockHandler and ReplayHandler return values (docs/spec/vm.md §5.5, §5.6)."""
 import pytest
 
 from boruna.core.capabilities import by_wire_name

@@ -1,4 +1,4 @@
-"""Policies enforced on real runs through the gateway (policy.md §7, §10 V5; vm.md T27/T28)."""
+"""Policies enforced on real runs through the gateway (docs/spec/policy.md §7, §10 V5; docs/spec/vm.md T27/T28)."""
 import pytest
 
 from boruna.api import run

@@ -1,4 +1,4 @@
-"""The strict Policy parser: every example and message of policy.md §2–§10."""
+"""The strict Policy parser: every example and message of docs/spec/policy.md §2–§10."""
 import json
 
 import pytest

@@ -1,5 +1,5 @@
 """The MCP shapes of `boruna_check`/`boruna_repair` as the service layer renders them from
-`check_source`/`repair_source` (tooling.md §7.1 D19, §7.2 R1, §7.7 L10)."""
+`check_source`/`repair_source` (docs/spec/tooling.md §7.1 D19, §7.2 R1, §7.7 L10)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""format_value / format_value_brief: exact JSON for every value kind (mcp.md §2.5)."""
+"""format_value / format_value_brief: exact JSON for every value kind (docs/spec/mcp.md §2.5)."""
 import json
 import math
 

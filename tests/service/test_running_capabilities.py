@@ -13,7 +13,7 @@ from boruna.core.capabilities import by_wire_name
 from boruna.runtime.live import HandlerConfig
 from boruna.runtime.handlers import MockHandler
 
-# one program per capability builtin, and what it gives under the deterministic mock (vm.md
+# one program per capability builtin, and what it gives under the deterministic mock (docs/spec/vm.md
 # §5.5: the mock shows a String argument with its quotes, as the reference does)
 PROGRAMS = {
     "net.fetch": ('fn main() -> String !{net.fetch} { net_fetch("http://example.com/a") }',

@@ -1,4 +1,4 @@
-"""boruna_symbols: declared API with exact signatures (mcp.md §7.2)."""
+"""boruna_symbols: declared API with exact signatures (docs/spec/mcp.md §7.2)."""
 from boruna.service import symbols_tool
 
 SOURCE = """type User { name: String, age: Int }

@@ -216,7 +216,7 @@ def test_trace_is_identical_to_the_copying_vm():
     out = run(PUSH_TRACE_SRC, trace=True)
     assert (out.result, out.steps) == (6, 69)
     assert out.trace == PUSH_TRACE
-    # one line per dispatched op (vm.md §4.7): the pushes are traced like every other op
+    # one line per dispatched op (docs/spec/vm.md §4.7): the pushes are traced like every other op
     assert len(out.trace) == out.steps - 1
     assert sum(line.split("] ")[1].startswith("ListPush") for line in out.trace) == 3
 

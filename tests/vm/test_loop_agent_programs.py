@@ -320,7 +320,7 @@ def test_an_int_scrutinee_never_hits_bool_or_variant_arms():
 
 
 def test_integer_literal_arms_keep_the_reference_tag_for_bools_and_variants():
-    # vm.md §2.2: an arm `1` has tag 1, which a Bool true or a variant with index 1 hits
+    # docs/spec/vm.md §2.2: an arm `1` has tag 1, which a Bool true or a variant with index 1 hits
     assert ok('fn main() -> String { match true { 1 => "one", _ => "o" } }')[0] == "one"
     src = 'enum C { Red, Green }\nfn main() -> String { match C::Green { 1 => "one", _ => "o" } }'
     assert ok(src)[0] == "one"

@@ -1,4 +1,4 @@
-"""Checked i64 arithmetic against exact big-integer arithmetic (vm.md §3.4)."""
+"""Checked i64 arithmetic against exact big-integer arithmetic (docs/spec/vm.md §3.4)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

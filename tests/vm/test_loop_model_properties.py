@@ -1,9 +1,9 @@
-"""Property tests: random Int/Bool programs against a small Python model of vm.md §3–§4.
+"""Property tests: random Int/Bool programs against a small Python model of docs/spec/vm.md §3–§4.
 
 The model evaluates the same expression tree with i64-checked arithmetic (truncating `/` and
 `%`, `integer overflow in …`, `/` checks a zero divisor before the types), type-strict equality,
 truthiness for `!`, `&&`, `||` and `if`, and the reference's type-error texts; it also counts
-the ops the codegen of vm.md §2.4 dispatches, so `steps` is checked exactly (§4.2:
+the ops the codegen of docs/spec/vm.md §2.4 dispatches, so `steps` is checked exactly (§4.2:
 ops + 1 on success, ops up to and including the failing one on an error)."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -49,7 +49,7 @@ def binop(op, a, b):
             return checked(r, ARITH[op])
         raise Fail(f"type error: expected numeric, got {tname(b) if a[0] == 'I' else tname(a)}")
     if op in ("/", "%"):
-        # Div checks the zero divisor before the types; Mod only for Int x Int (vm.md §3.4)
+        # Div checks the zero divisor before the types; Mod only for Int x Int (docs/spec/vm.md §3.4)
         if b == ("I", 0) and (op == "/" or a[0] == "I"):
             raise Fail("division by zero")
         if a[0] == "I" and b[0] == "I":
@@ -206,7 +206,7 @@ def source(lets, final):
                       f"{{ {render(body)} }}\n" for name, (params, body) in HELPERS.items())
     body = "".join(f"    let {n} = {render(e)}\n" for n, e in lets)
     # the final expression is wrapped in a block: a line starting with `(` would continue
-    # the previous `let` as a call (language.md §2.1); a block adds no op
+    # the previous `let` as a call (docs/spec/language.md §2.1); a block adds no op
     return f"{helpers}fn main() -> Int {{\n{body}    {{ {render(final)} }}\n}}\n"
 
 
@@ -232,7 +232,7 @@ def test_vm_agrees_with_the_i64_model(prog):
 
 
 def test_model_counts_match_hand_derived_spec_programs():
-    # vm.md T01 (7 steps), T15 (overflow at step 3), T35-like eager && (division first)
+    # docs/spec/vm.md T01 (7 steps), T15 (overflow at step 3), T35-like eager && (division first)
     assert Model().program([], ("bin", "+", ("int", 1),
                                 ("bin", "*", ("int", 2), ("int", 3)))) == (True, ("I", 7), 7)
     assert Model().program([], ("bin", "+", ("int", I64_MAX), ("int", 1))) == \

@@ -1,4 +1,4 @@
-"""Programs the reference accepts but runs wrongly (spec/README.md rule 3), run correctly here."""
+"""Programs the reference accepts but runs wrongly (docs/spec/README.md rule 3), run correctly here."""
 import pytest
 
 from boruna.compiler import compile_source

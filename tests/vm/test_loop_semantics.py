@@ -1,4 +1,4 @@
-"""Value semantics, arithmetic, builtins and capability calls (vm.md §2.1, §3, §4.6, §5)."""
+"""Value semantics, arithmetic, builtins and capability calls (docs/spec/vm.md §2.1, §3, §4.6, §5)."""
 import math
 
 import pytest

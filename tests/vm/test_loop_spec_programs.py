@@ -1,4 +1,4 @@
-"""vm.md §9 programs T01-T52: result, steps, compile counts, ui_output, slicing invariance."""
+"""docs/spec/vm.md §9 programs T01-T52: result, steps, compile counts, ui_output, slicing invariance."""
 import importlib.util
 import pathlib
 

@@ -1,5 +1,5 @@
 """Regressions: a statement-position match whose arms differ keeps the stack balanced, and
-every dispatched op — builtins included — has its trace line (vm.md §4.7: len(trace) = D)."""
+every dispatched op — builtins included — has its trace line (docs/spec/vm.md §4.7: len(trace) = D)."""
 from boruna.api import run
 
 MIXED_ARMS_IN_LOOP = """fn main() -> Int {

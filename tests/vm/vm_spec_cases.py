@@ -1,7 +1,7 @@
-"""The test programs T01-T52 of vm.md §9 with their expected outcomes.
+"""The test programs T01-T52 of docs/spec/vm.md §9 with their expected outcomes.
 
 T01-T42 carry the reference's result, steps and `boruna_compile` counts. T43-T52 are the
-reference's quirks; here they carry our rule-3-fixed result (spec/README.md) and our steps,
+reference's quirks; here they carry our rule-3-fixed result (docs/spec/README.md) and our steps,
 which docs/compatibility.md ("Codegen and VM") explains case by case.
 """
 

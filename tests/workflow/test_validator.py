@@ -1,4 +1,4 @@
-"""Workflow DAG parsing, validation rules and execution order (tooling.md §4, §7.5)."""
+"""Workflow DAG parsing, validation rules and execution order (docs/spec/tooling.md §4, §7.5)."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""Workflow documents an agent would write, beyond tooling.md §7.5: unicode ids, every
+"""Workflow documents an agent would write, beyond docs/spec/tooling.md §7.5: unicode ids, every
 §4.3 problem at once, lone surrogate escapes, readable decode errors, a long chain."""
 import json
 

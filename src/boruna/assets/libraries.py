@@ -1,5 +1,5 @@
 """Standard libraries on disk: list them, locate one, read and validate `package.ax.json`,
-and self-test a library (tooling.md §6).
+and self-test a library (docs/spec/tooling.md §6).
 
 Layout: `<libs_dir>/<dir>/package.ax.json` and `<libs_dir>/<dir>/src/core.ax`, where `<dir>`
 is the hyphenated name (`std-ui`) and the manifest name is dotted (`std.ui`). Import

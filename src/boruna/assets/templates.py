@@ -1,4 +1,4 @@
-"""App templates: list the manifests of a templates directory and render one (tooling.md §5).
+"""App templates: list the manifests of a templates directory and render one (docs/spec/tooling.md §5).
 
 Layout: `<templates_dir>/<name>/template.json` (the manifest) and
 `<templates_dir>/<name>/app.ax.template` (the text with `{{arg}}` placeholders).

@@ -1,4 +1,4 @@
-"""The `.axbc` forms of a Module (vm.md §1.6): serde-style JSON and the binary container.
+"""The `.axbc` forms of a Module (docs/spec/vm.md §1.6): serde-style JSON and the binary container.
 
 `to_json(module)` / `from_json(text)`: externally tagged JSON (pretty by default).
 `to_bytes(module)` / `from_bytes(data)`: `b"LLMB"`, version u16 LE, payload length u32 LE,

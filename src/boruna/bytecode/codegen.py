@@ -1,7 +1,7 @@
-"""Codegen: checked AST -> `Module` (vm.md §2.3–§2.4, language.md §3.6).
+"""Codegen: checked AST -> `Module` (docs/spec/vm.md §2.3–§2.4, docs/spec/language.md §3.6).
 
 The emitted op sequences are the reference's, so a program's `steps` and the module counts
-match it. Where the reference's code is wrong (spec/README.md rule 3) the code differs and
+match it. Where the reference's code is wrong (docs/spec/README.md rule 3) the code differs and
 docs/compatibility.md ("Codegen and VM") lists each case:
 
 * an expression whose reference code would leave no value where one is needed (an `if`
@@ -45,7 +45,7 @@ DISCARD = 1   # the value is not wanted; leave nothing
 TAIL = 2      # a function's final expression: a value or nothing (Ret returns Unit)
 
 def match_tag_exact(type_id: int, variant: int) -> int:
-    """Match-arm tag that hits only `Enum{type_id, variant}` (an addition; vm.md §2.2 tags
+    """Match-arm tag that hits only `Enum{type_id, variant}` (an addition; docs/spec/vm.md §2.2 tags
     are all >= -5)."""
     return -(EXACT_TAG_BASE + type_id * VARIANTS_PER_TYPE + variant)
 

@@ -1,8 +1,8 @@
-"""The bytecode module model (vm.md §1.1–§1.3, §1.7).
+"""The bytecode module model (docs/spec/vm.md §1.1–§1.3, §1.7).
 
 `Module` holds everything codegen produces and the VM runs. Instructions are tuples
 `(op_name, *operands)` (see `opcodes.py`); constants use the value representation of
-`boruna.core.values`; `Function.capabilities` holds capability ids (ints, vm.md §5.1),
+`boruna.core.values`; `Function.capabilities` holds capability ids (ints, docs/spec/vm.md §5.1),
 in declaration order, duplicates kept; match tables are lists of `MatchArm(tag, target)`.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The one opcode table (vm.md §2.1): name, tag, typed operands, trace form, VM path.
+"""The one opcode table (docs/spec/vm.md §2.1): name, tag, typed operands, trace form, VM path.
 
 An instruction is a plain tuple `(name, *operands)`, e.g. `("PushConst", 0)`, `("Call", 1, 2)`,
 `("Add",)`. `Assert` carries `(msg, kind, index)` with `kind` "Requires" or "Ensures".
@@ -185,7 +185,7 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_PUSH_STORE", "ListPush/ListAppend (a = tag) followed by StoreLocal(b)"),
 )
 
-# Match-table tags (vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the
+# Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the
 # other built-in tags are negative. Additions: an exact (type, variant) tag
 # -(EXACT_TAG_BASE + type_id * VARIANTS_PER_TYPE + variant), and for an Int literal n with
 # 0 <= n < INT_TAG_LIMIT the tag -(INT_TAG_BASE + n), which only an Int equal to n hits.

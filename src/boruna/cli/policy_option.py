@@ -1,5 +1,5 @@
 """`--policy allow-all|deny-all|FILE`: the shorthand, or a policy file read here and parsed
-once by the service (`service.policy_file`, the strict parser of policy.md).
+once by the service (`service.policy_file`, the strict parser of docs/spec/policy.md).
 
 A file that cannot be read is `policy.io_error`; a body the validator rejects keeps its
 `policy.*` kind in the message (`policy.unknown_field: ...`).

@@ -1,4 +1,4 @@
-"""The one builtin table (language.md §3.8): every builtin function of `.ax`, defined once.
+"""The one builtin table (docs/spec/language.md §3.8): every builtin function of `.ax`, defined once.
 
 A row holds the builtin's name, the instruction a direct call compiles to (an `Op` name of
 `bytecode/opcodes.py`), its type signature, the capability it needs (if any), the names
@@ -204,7 +204,7 @@ def _row(name, opcode, signature, doc, aliases=(), capability=None) -> Builtin:
     return Builtin(name, opcode, parse_signature(signature), doc, tuple(aliases), capability)
 
 
-# The reference's 42 builtins in its order (language.md §3.8, types there), then ours.
+# The reference's 42 builtins in its order (docs/spec/language.md §3.8, types there), then ours.
 BUILTINS: tuple[Builtin, ...] = (
     _row("list_len", "ListLen", "(List<T>) -> Int", "number of elements",
          ("len", "length", "size", "count")),

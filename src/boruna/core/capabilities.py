@@ -1,4 +1,4 @@
-"""The capability table (vm.md §5.1, language.md §3.7, policy.md §4).
+"""The capability table (docs/spec/vm.md §5.1, docs/spec/language.md §3.7, docs/spec/policy.md §4).
 
 Each capability has a numeric id (the `CapCall` operand), a wire name (the
 canonical name used in policies, errors and event logs), the reference's Rust

@@ -1,4 +1,4 @@
-"""The Display form of values (vm.md §3.2) and Rust-style float formatting (§3.6).
+"""The Display form of values (docs/spec/vm.md §3.2) and Rust-style float formatting (§3.6).
 
 Display is what error messages, contract counterexamples, `Debug` ops, the CLI
 and the mock handler print. It is iterative, so arbitrarily deep values never

@@ -6,7 +6,7 @@ service response, and the policy validator's finer kinds. Its values are the wir
 a kind compares equal to (and serializes as) the text clients see. Callers branch on kinds,
 never on a message's wording.
 
-`VmError.message` is the string users see (vm.md §4.6: `boruna_run`'s `message`, the CLI's
+`VmError.message` is the string users see (docs/spec/vm.md §4.6: `boruna_run`'s `message`, the CLI's
 `runtime error: ...`).
 """
 from __future__ import annotations
@@ -72,7 +72,7 @@ class ErrorKind(str, Enum):
     UNKNOWN_FUNCTION = "unknown_function"        # `spawn` of a non-function (E008)
     OVER_255 = "over_255"                        # more than 255 params/items/args/fields (E008)
 
-    # the policy validator's finer kinds (policy.md §6.3; `policy_error` beside invalid_policy)
+    # the policy validator's finer kinds (docs/spec/policy.md §6.3; `policy_error` beside invalid_policy)
     POLICY_PARSE_ERROR = "policy.parse_error"
     POLICY_UNKNOWN_FIELD = "policy.unknown_field"
     POLICY_INVALID_CAPABILITY = "policy.invalid_capability"

@@ -1,4 +1,4 @@
-"""Every limit and default of a run, defined once (vm.md §4, mcp.md §2).
+"""Every limit and default of a run, defined once (docs/spec/vm.md §4, docs/spec/mcp.md §2).
 
 The VM (`_vm.pyx`, `vm/`), `runtime`, `service`, the App framework, the CLI and the
 MCP parameter docs read these names; none of them writes the numbers again.

@@ -1,4 +1,4 @@
-"""The VM's value model as Python objects (vm.md §3.1).
+"""The VM's value model as Python objects (docs/spec/vm.md §3.1).
 
 Representation, shared by the VM, the runtime helpers and every tool:
 
@@ -17,13 +17,13 @@ Representation, shared by the VM, the runtime helpers and every tool:
   FnRef     -> FnRef(index)
 
 Python's `==` on plain values is NOT the language's equality (1 == 1.0 and True == 1 in
-Python); `values_equal` below is (vm.md §3.3), and the value classes' `==` use it.
+Python); `values_equal` below is (docs/spec/vm.md §3.3), and the value classes' `==` use it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-SOME_TYPE_ID = 65534     # reserved ids (vm.md §3.1)
+SOME_TYPE_ID = 65534     # reserved ids (docs/spec/vm.md §3.1)
 RESULT_TYPE_ID = 65533
 LEGACY_LIST_TYPE_ID = 65535
 
@@ -161,7 +161,7 @@ class FnRef:
 
 
 def values_equal(a: Any, b: Any) -> bool:
-    """Type-strict structural equality (vm.md §3.3): 1 != 1.0 != True, lists, records, enums,
+    """Type-strict structural equality (docs/spec/vm.md §3.3): 1 != 1.0 != True, lists, records, enums,
     wrappers and maps compared item by item. Iterative, so any depth is safe."""
     work = [(a, b)]
     while work:
@@ -202,7 +202,7 @@ def _hashable(v: Any):
 
 
 def type_name(v: Any) -> str:
-    """The value's `type_name` as used in runtime type errors (vm.md §3.1)."""
+    """The value's `type_name` as used in runtime type errors (docs/spec/vm.md §3.1)."""
     t = type(v)
     if v is None:
         return "Unit"

@@ -1,4 +1,4 @@
-"""Applying fixes to text (tooling.md §2.3): below the rules, which use it to test their own
+"""Applying fixes to text (docs/spec/tooling.md §2.3): below the rules, which use it to test their own
 fixes (`parse_fixes`), and below `repair`, which applies the fixes a check selected.
 
 `apply_fix(text, fix)` applies a fix's line edits bottom-up behind their old-text guards;

@@ -1,4 +1,4 @@
-"""E007 capability findings (tooling.md §1.5, README rule 3):
+"""E007 capability findings (docs/spec/tooling.md §1.5, README rule 3):
 
 * purity — in an App (`init`, `update` and `view` all defined) `update` and `view` must not
   declare capabilities; the patch removes the `!{...}` annotation;

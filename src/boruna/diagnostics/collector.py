@@ -1,4 +1,4 @@
-"""The check pipeline (tooling.md §1.3): lex → parse (a failure stops here) → name/arity
+"""The check pipeline (docs/spec/tooling.md §1.3): lex → parse (a failure stops here) → name/arity
 check (one error, converted and kept) → the analyzers, appended in a fixed order."""
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
 
     With `libs_dir`, `import` lines are resolved against that directory (as `compile` and
     `run` do) and the analyzers see the user's own code; without it the file is analysed
-    as written (tooling.md §7.7 L10)."""
+    as written (docs/spec/tooling.md §7.7 L10)."""
     if not isinstance(source, str):
         raise TypeError("source must be a str")
     result = DiagnosticSet(file=file)

@@ -1,4 +1,4 @@
-"""Turn the frontend's CompileError into a diagnostic (tooling.md §1.4) and attach the
+"""Turn the frontend's CompileError into a diagnostic (docs/spec/tooling.md §1.4) and attach the
 enhancer's patches (E002 parse fixes, E003 rename). Errors are read by their attributes
 (`found`, `reason`, `name`, ...), never by their text."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""E005 non-exhaustive match (tooling.md §1.5): a `match` on a parameter of an enum type
+"""E005 non-exhaustive match (docs/spec/tooling.md §1.5): a `match` on a parameter of an enum type
 declared in the file — or, an addition, of type Option, Result or Bool — that misses cases. The patch inserts one arm per missing variant that compiles and, when
 reached, stops the program with a clear `TODO` guard failure instead of guessing a value.
 """

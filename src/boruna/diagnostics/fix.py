@@ -68,7 +68,7 @@ _APPLICABILITY = {confidence: applicability for applicability, confidence in _CO
 class Edit:
     """Replace the lines starting at `start_line` that read `old_text` with `new_text`.
 
-    Line-based, as tooling.md §2.3 applies it: `old_text` is the guard (the current line must
+    Line-based, as docs/spec/tooling.md §2.3 applies it: `old_text` is the guard (the current line must
     equal it, or equal it after trimming); its line count is how many lines are replaced.
     """
 

@@ -1,4 +1,4 @@
-"""The diagnostic data model (tooling.md §1.1), in ruff's shape: a `Diagnostic` has a code,
+"""The diagnostic data model (docs/spec/tooling.md §1.1), in ruff's shape: a `Diagnostic` has a code,
 a severity, a `body` (the finding), a primary `span`, secondary `labels`, a `help` (what to
 do) and `notes` (more context) as fields, and the `fixes` it offers (`fix.py`).
 
@@ -145,7 +145,7 @@ class Diagnostic:
 
 @dataclass
 class DiagnosticSet:
-    """All findings for one file, in pipeline order (tooling.md §1.3)."""
+    """All findings for one file, in pipeline order (docs/spec/tooling.md §1.3)."""
 
     file: str
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""Closest-name suggestions for patches (tooling.md §1.5 `find_closest_name`), by the
+"""Closest-name suggestions for patches (docs/spec/tooling.md §1.5 `find_closest_name`), by the
 language's edit distance (`boruna.language.suggest.levenshtein`)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""E006 unknown field (tooling.md §1.5): a record literal names a field its declared type
+"""E006 unknown field (docs/spec/tooling.md §1.5): a record literal names a field its declared type
 does not have. Located at the field label itself; the patch renames that one label to the
 closest declared field not already given in the literal."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The registry of diagnostic codes (tooling.md §1.2): code → name, category, summary.
+"""The registry of diagnostic codes (docs/spec/tooling.md §1.2): code → name, category, summary.
 
 `CODES` holds exactly the nine stable `E0NN` codes, in code order; `boruna lang codes` prints
 them. `ADVISORY_CODES` holds ids beyond the reference (`MISSING_MAIN`); `ALL_CODES` is both.

@@ -1,4 +1,4 @@
-"""Auto-repair behind `boruna_repair` (tooling.md §2, mcp.md §3.5, README rule 1).
+"""Auto-repair behind `boruna_repair` (docs/spec/tooling.md §2, docs/spec/mcp.md §3.5, README rule 1).
 
 `repair_source` checks the source, selects fixes (`best`, `all`, or one `patch_id`; a fix's
 applicability gates what `best` and `conservative` take), applies them one after another

@@ -1,4 +1,4 @@
-"""Text helpers shared by the analyzers and repair: line splitting (tooling.md §0),
+"""Text helpers shared by the analyzers and repair: line splitting (docs/spec/tooling.md §0),
 whole-word search, and a code mask that blanks string literals and `//` comments so
 brace matching and identifier search never look inside them.
 """
@@ -100,7 +100,7 @@ def matching_close_brace(masked: list[str], line_idx: int, char_idx: int
 
 
 def find_identifier_line(lines: list[str], name: str) -> Optional[int]:
-    """The reference's text search for an undefined name (tooling.md §1.5 E003): first line,
+    """The reference's text search for an undefined name (docs/spec/tooling.md §1.5 E003): first line,
     1-based, holding `name` as a whole word, skipping comments and its own definition."""
     for number, line in enumerate(lines, start=1):
         trimmed = line.strip()

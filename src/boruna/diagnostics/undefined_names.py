@@ -1,4 +1,4 @@
-"""The rename patch for an undefined name (E003/E004, tooling.md §1.5).
+"""The rename patch for an undefined name (E003/E004, docs/spec/tooling.md §1.5).
 
 Candidates are scope-aware where possible: the names visible at the failing identifier
 (parameters, `let`s, loop and pattern bindings in scope), every user function and the seven
@@ -105,7 +105,7 @@ def scope_at(fn: A.FnDef, name: str, line: int, col: int) -> Optional[list[str]]
 
 
 def _reference_locals(block: A.Block) -> list[str]:
-    """The reference's "locals" of a block (tooling.md §1.5 E003), scope-blind."""
+    """The reference's "locals" of a block (docs/spec/tooling.md §1.5 E003), scope-blind."""
     out: list[str] = []
     for stmt in block.stmts:
         if isinstance(stmt, A.Let):

@@ -1,5 +1,5 @@
 """The App's PolicySet (`policies()` → [capabilities, max_effects, max_steps]) and the
-per-cycle effect check (tooling.md §3.4)."""
+per-cycle effect check (docs/spec/tooling.md §3.4)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,5 +1,5 @@
 """Effects an App's `update` returns, read positionally as [kind, payload, callback_tag]
-(tooling.md §3.4). Unrecognised items are not executed; they are reported, not hidden."""
+(docs/spec/tooling.md §3.4). Unrecognised items are not executed; they are reported, not hidden."""
 from __future__ import annotations
 
 from dataclasses import dataclass

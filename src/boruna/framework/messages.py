@@ -1,4 +1,4 @@
-"""Test-runner messages: `"tag:payload"` strings → (tag, payload) (tooling.md §3.5)."""
+"""Test-runner messages: `"tag:payload"` strings → (tag, payload) (docs/spec/tooling.md §3.5)."""
 from __future__ import annotations
 
 import re

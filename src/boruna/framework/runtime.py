@@ -1,4 +1,4 @@
-"""`AppRuntime`: an App module driven one message at a time (tooling.md §3.3).
+"""`AppRuntime`: an App module driven one message at a time (docs/spec/tooling.md §3.3).
 
 `init()` runs under allow-all, `policies()`, `update()` and `view()` under deny-all (they
 must be pure). Each `send` is one cycle: update, interpret the result positionally, check

@@ -1,4 +1,4 @@
-"""`run_app_test`: send a list of messages to an App and report every cycle (tooling.md §3.5).
+"""`run_app_test`: send a list of messages to an App and report every cycle (docs/spec/tooling.md §3.5).
 
 Values are reported in the brief encoding. The first failing cycle stops the run; the
 result then holds the successful cycles, the failing entry (`message`, `error`) and

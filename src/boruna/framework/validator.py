@@ -1,4 +1,4 @@
-"""`validate_app`: does a program follow the App protocol? (tooling.md §3.2)
+"""`validate_app`: does a program follow the App protocol? (docs/spec/tooling.md §3.2)
 
 Works on the parsed AST only (no name check, no codegen). Protocol violations are data —
 `AppValidation.errors` — never exceptions; only source that does not lex or parse raises

@@ -1,6 +1,6 @@
 """The `.ax` abstract syntax tree as typed Python objects.
 
-One class per node of the reference's AST (language.md §5.2). Field names and field order
+One class per node of the reference's AST (docs/spec/language.md §5.2). Field names and field order
 are exactly the JSON keys of that catalogue, so `ast_json.py` can serialize any node
 generically. Every node also carries `line` and `col` (1-based, 0 = unknown) of the token
 that starts it; positions are *not* part of the JSON form.

@@ -1,4 +1,4 @@
-"""AST JSON exactly as the reference's serde derives produce it (language.md §5).
+"""AST JSON exactly as the reference's serde derives produce it (docs/spec/language.md §5).
 
 `to_json_obj(program)` gives insertion-ordered dicts/lists (declaration order, externally
 tagged enums, no positions); `pretty_json(program)` the serde pretty text; `dumps(obj)`
@@ -205,7 +205,7 @@ def to_json_obj(node):
 # ------------------------------------------------------------------ JSON text (serde style)
 
 def format_float(value: float) -> str:
-    """serde_json's text for a finite f64 (zmij layout, language.md §5.4); `null` otherwise."""
+    """serde_json's text for a finite f64 (zmij layout, docs/spec/language.md §5.4); `null` otherwise."""
     if not math.isfinite(value):
         return "null"
     if value == 0.0:
@@ -310,7 +310,7 @@ def dumps_pretty(obj) -> str:
 
 
 def pretty_json(program: ast.Program) -> str:
-    """The declaration-order pretty AST text of a Program (language.md §5.3)."""
+    """The declaration-order pretty AST text of a Program (docs/spec/language.md §5.3)."""
     return dumps_pretty(to_json_obj(program))
 
 

@@ -1,8 +1,8 @@
 """Compile errors: the one exception type every stage of the frontend and codegen raises.
 
-Codes (language.md §4.2): E001 lexer, E002 parser, E009 name/arity check ("typeck"),
+Codes (docs/spec/language.md §4.2): E001 lexer, E002 parser, E009 name/arity check ("typeck"),
 E008 codegen. Unlike the reference, every error carries a 1-based line and column (an
-additive change allowed by spec/README.md rule 4); 0 means "not known".
+additive change allowed by docs/spec/README.md rule 4); 0 means "not known".
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class CompileError(Exception):
         return ErrorKind.PARSE_ERROR if self.code in ("E001", "E002") else ErrorKind.COMPILE_ERROR
 
     def display(self) -> str:
-        """The reference's CLI display string (language.md §4.1)."""
+        """The reference's CLI display string (docs/spec/language.md §4.1)."""
         if self.code == "E001":
             return f"lexer error at line {self.line}, col {self.col}: {self.message}"
         if self.code == "E002":

@@ -1,4 +1,4 @@
-"""`import` of standard libraries from a libs directory (tooling.md §6.2), done on ASTs.
+"""`import` of standard libraries from a libs directory (docs/spec/tooling.md §6.2), done on ASTs.
 
 The reference's CLI pastes library texts in front of the user's text, which shifts every
 line number of the user's own errors. Here the user's import lines are blanked (so all
@@ -146,7 +146,7 @@ def merge(program: ast.Program, libraries: list[ast.Program]) -> ast.Program:
 def resolve_imports(source: str, libs_dir: Optional[str]) -> tuple[str, list[Library]]:
     """Split `source` into the user's text (import lines blanked) and the libraries it
     imports, each once, in order. Without a libs dir nothing is resolved: the source comes
-    back unchanged (the parser then reads `import name` as a no-op, language.md §2.3)."""
+    back unchanged (the parser then reads `import name` as a no-op, docs/spec/language.md §2.3)."""
     if libs_dir is None:
         return source, []
     imports = find_import_lines(source)

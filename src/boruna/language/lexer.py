@@ -1,4 +1,4 @@
-"""The `.ax` lexer (language.md §1): source text -> token stream, or the first E001.
+"""The `.ax` lexer (docs/spec/language.md §1): source text -> token stream, or the first E001.
 
 One compiled master regex scans the text; Python only dispatches on the matched group.
 Deliberate differences from the reference (README rule 3, docs/compatibility.md):
@@ -49,7 +49,7 @@ class TokenStream:
 
     `eof_line`/`eof_col` give the true position just past the last character. The sentinel
     carries the line of the last real token (or 1), which is the line the reference reports
-    for errors at end of input (language.md §4.4).
+    for errors at end of input (docs/spec/language.md §4.4).
     """
 
     __slots__ = ("kinds", "values", "lines", "cols", "eof_line", "eof_col")

@@ -1,4 +1,4 @@
-"""Name and arity checks, the reference's "typeck" (language.md §3): the first error is E009.
+"""Name and arity checks, the reference's "typeck" (docs/spec/language.md §3): the first error is E009.
 
 Two checks only: every identifier expression and assignment target resolves to a local in
 scope, a function of the file or a builtin; a direct call of a known function (not shadowed
@@ -19,7 +19,7 @@ from .errors import CompileError
 from .suggest import did_you_mean, unique_within_one
 from .walk import child_nodes, pattern_binding
 
-# The 42 builtins the compiler knows (language.md §3.8): name -> arity, from the builtin
+# The 42 builtins the compiler knows (docs/spec/language.md §3.8): name -> arity, from the builtin
 # table. Public: codegen, diagnostics and `boruna_symbols` read it.
 BUILTIN_ARITIES: dict[str, int] = {b.name: b.arity for b in BUILTINS}
 

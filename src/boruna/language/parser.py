@@ -1,4 +1,4 @@
-"""The `.ax` parser (language.md §2): token stream -> `ast.Program`, or the first E002.
+"""The `.ax` parser (docs/spec/language.md §2): token stream -> `ast.Program`, or the first E002.
 
 Recursive descent over a token list that still contains (collapsed) Newline tokens, with the
 reference's primitives (§2.1): `peek`/`check` look past one Newline without moving, `advance`
@@ -25,7 +25,7 @@ MAX_DEPTH = 20_000
 NESTING_MESSAGE = (f"nesting too deep: expressions, blocks, patterns and types may nest at "
                    f"most {MAX_DEPTH} levels")
 
-# kind -> (precedence, AST op); higher binds tighter (language.md §2.8)
+# kind -> (precedence, AST op); higher binds tighter (docs/spec/language.md §2.8)
 _BINARY = {
     "OrOr": (1, "Or"), "AndAnd": (2, "And"),
     "EqEq": (3, "Eq"), "BangEq": (3, "Neq"),

@@ -1,4 +1,4 @@
-"""Typo suggestions ("did you mean", language.md §4.6).
+"""Typo suggestions ("did you mean", docs/spec/language.md §4.6).
 
 Levenshtein distance over Unicode characters; a suggestion exists only when exactly one
 candidate (duplicates counted, exact matches skipped) is within distance 1.

@@ -1,4 +1,4 @@
-"""Token kinds of the `.ax` lexer and how parse errors spell them (language.md §1.4, §4.3).
+"""Token kinds of the `.ax` lexer and how parse errors spell them (docs/spec/language.md §1.4, §4.3).
 
 A token kind is a short string. Keywords use their own spelling as kind (`"fn"`, `"None"`);
 identifiers and literals use `IDENT`, `INT`, `FLOAT`, `STRING` with the payload in `value`;

@@ -1,9 +1,9 @@
 """A type annotation written back as text: `Option<T>`, `Result<T, E>`, `List<T>`,
 `Map<K, V>`, `Fn(A, B) -> R`; no annotation (`None`) is `Unit`.
 
-Codegen's informational type strings (vm.md §1.3) and the diagnostics use the source
+Codegen's informational type strings (docs/spec/vm.md §1.3) and the diagnostics use the source
 spelling `Fn(...) -> R`; `boruna_symbols` keeps the reference's `(A, B) -> R`
-(mcp.md §7.2), hence `fn_prefix`.
+(docs/spec/mcp.md §7.2), hence `fn_prefix`.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The capability gateway: every side effect goes through here (vm.md §5.3, policy.md §7).
+"""The capability gateway: every side effect goes through here (docs/spec/vm.md §5.3, docs/spec/policy.md §7).
 
 Check order for one `CapCall`: unknown id → declared by the calling function →
 policy allow → budget → log `CapCall` → handler → log `CapResult`. The gateway
@@ -17,7 +17,7 @@ EVENT_LOG_VERSION = 2
 
 
 class EventLog:
-    """The run's event log (vm.md §5.6). Each event is a dict whose `"event"` key is
+    """The run's event log (docs/spec/vm.md §5.6). Each event is a dict whose `"event"` key is
     the snake_case kind; value-carrying fields hold raw runtime values."""
 
     __slots__ = ("events", "_drained")
@@ -113,7 +113,7 @@ class CapabilityGateway:
 
     @staticmethod
     def is_declared(declared_caps: Iterable, cap: Capability) -> bool:
-        """Step 1 of policy.md §7: the calling function's own `!{...}` list."""
+        """Step 1 of docs/spec/policy.md §7: the calling function's own `!{...}` list."""
         if declared_caps is None:
             return False
         try:
@@ -124,7 +124,7 @@ class CapabilityGateway:
         return cap.id in _declared_ids(declared_caps)
 
     def invoke(self, cap: Capability, args: Sequence):
-        """Policy allow, budget, logging and the handler (steps 2–4 of policy.md §7)."""
+        """Policy allow, budget, logging and the handler (steps 2–4 of docs/spec/policy.md §7)."""
         name = cap.wire_name
         policy = self.policy
         rule = policy.rules.get(name)

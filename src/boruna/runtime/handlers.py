@@ -1,4 +1,4 @@
-"""Capability handlers: what an allowed capability call returns (vm.md §5.5).
+"""Capability handlers: what an allowed capability call returns (docs/spec/vm.md §5.5).
 
 A handler has `handle(cap: Capability, args: list) -> value` and signals failure
 by raising `HandlerError(message)`; the gateway turns that into

@@ -1,4 +1,4 @@
-"""The capability Policy: model, strict parser, error contract, JSON Schema (policy.md).
+"""The capability Policy: model, strict parser, error contract, JSON Schema (docs/spec/policy.md).
 
 Entry points:
 - `parse_policy(value)` — the MCP `policy` argument: None → allow-all, the two
@@ -6,7 +6,7 @@ Entry points:
 - `parse_policy_text(text)` — a policy *file body* (`boruna_policy_validate`, CLI
   files): serde-style JSON syntax errors, the positional-array quirk, no shorthands.
 - `load_policy_file(path)` — a policy file named on the command line.
-All failures raise `PolicyError` with the exact kind and message of policy.md §6;
+All failures raise `PolicyError` with the exact kind and message of docs/spec/policy.md §6;
 `PolicyError.error_object()` is the structured `E` of §6.3.
 
 `python -m boruna.runtime.policy` prints the JSON Schema (docs/policy.schema.json).
@@ -111,7 +111,7 @@ class Policy(BaseModel):
         return rule.budget
 
     def normalized(self) -> dict:
-        """The effective policy of policy.md §8, in its canonical key order."""
+        """The effective policy of docs/spec/policy.md §8, in its canonical key order."""
         net = None
         if self.net_policy is not None:
             np = self.net_policy
@@ -179,7 +179,7 @@ class PolicyError(Exception):
         return None if self.kind is ErrorKind.INVALID_POLICY else self.kind.value
 
     def error_object(self) -> dict:
-        """The structured error `E` of policy.md §6.3, keys sorted."""
+        """The structured error `E` of docs/spec/policy.md §6.3, keys sorted."""
         obj: dict = {"error_kind": self.kind.value}
         if self.kind is ErrorKind.POLICY_INVALID_NET_POLICY:
             obj["field"] = self.field
@@ -337,7 +337,7 @@ _TOP_DECODERS = {
 
 
 def _check_unknown_fields(doc: dict) -> None:
-    """Pass 2 of policy.md §5: unknown keys, in ascending byte order, with dotted paths."""
+    """Pass 2 of docs/spec/policy.md §5: unknown keys, in ascending byte order, with dotted paths."""
     for key in sorted(doc):
         if key not in TOP_LEVEL_FIELDS:
             raise _unknown_field(key, key)
@@ -444,7 +444,7 @@ def validate_policy_value(doc: Any) -> Policy:
 
 
 def parse_policy_text(text: str) -> Policy:
-    """Parse a policy file body (no shorthands): policy.md §5 in full."""
+    """Parse a policy file body (no shorthands): docs/spec/policy.md §5 in full."""
     try:
         doc = loads(text)
     except JsonSyntaxError as exc:
@@ -453,7 +453,7 @@ def parse_policy_text(text: str) -> Policy:
 
 
 def parse_policy(value: Any, default: Optional[Policy] = None) -> Policy:
-    """Resolve an MCP `policy` argument (mcp.md §3.3).
+    """Resolve an MCP `policy` argument (docs/spec/mcp.md §3.3).
 
     None → `default` (allow-all unless given); `"allow-all"` / `"deny-all"`; an
     object → strict validation. Other strings, booleans, numbers and arrays raise

@@ -25,7 +25,7 @@ class Compiled:
     success = True
 
     def bytecode(self) -> bytes:
-        """The module as a `.axbc` image (vm.md §1.6)."""
+        """The module as a `.axbc` image (docs/spec/vm.md §1.6)."""
         from boruna.bytecode import axbc
 
         return axbc.to_bytes(self.module)

@@ -1,4 +1,4 @@
-"""JSON encoding of runtime values (mcp.md §2.5): `format_value` and the brief form.
+"""JSON encoding of runtime values (docs/spec/mcp.md §2.5): `format_value` and the brief form.
 
 The result is plain JSON-ready Python data (dict/list/str/int/float/bool/None)
 with object keys already in the emitted (sorted) order. Enum `variant` is the
@@ -139,7 +139,7 @@ def _encode(value: Any, module, brief: bool, budget=None):
 
 
 def format_value(value: Any, module: Optional[Any] = None, budget=None):
-    """The `boruna_run` / `boruna_run_sealed` encoding of a value (mcp.md §2.5)."""
+    """The `boruna_run` / `boruna_run_sealed` encoding of a value (docs/spec/mcp.md §2.5)."""
     return _encode(value, module, False, budget)
 
 

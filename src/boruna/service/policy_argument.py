@@ -59,7 +59,7 @@ class PolicyFile:
 
 
 def policy_file(text: str) -> PolicyFile:
-    """Parse a policy file body (policy.md §5) once."""
+    """Parse a policy file body (docs/spec/policy.md §5) once."""
     from boruna.runtime.policy import PolicyError, parse_policy_text
 
     try:

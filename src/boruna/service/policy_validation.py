@@ -37,7 +37,7 @@ class PolicyChecked:
 
 @dataclass
 class PolicyShown:
-    """The effective policy as `boruna policy show` prints it (policy.md §6.4)."""
+    """The effective policy as `boruna policy show` prints it (docs/spec/policy.md §6.4)."""
 
     text: str
     success = True
@@ -59,7 +59,7 @@ def validate_policy(policy_json: str) -> PolicyChecked:
 
 
 def policy_text(policy) -> str:
-    """The text printed by `boruna policy show` (policy.md §6.4), without a trailing newline."""
+    """The text printed by `boruna policy show` (docs/spec/policy.md §6.4), without a trailing newline."""
     from boruna.runtime.policy import SCHEMA_VERSION
 
     lines = [f"Schema version: {SCHEMA_VERSION}",

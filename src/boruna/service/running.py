@@ -133,7 +133,7 @@ class RunResult:
     """A finished, failed or cancelled run: the `RunOutcome` and the module it ran.
 
     `success` is the outcome's; `to_json()` is the `boruna_run` response (the values in the
-    mcp.md §2.5 encoding, computed once)."""
+    docs/spec/mcp.md §2.5 encoding, computed once)."""
 
     outcome: Any        # runtime.execute.RunOutcome
     module: Any

@@ -24,7 +24,7 @@ class Symbols(Success):
 
 def render_type(ty) -> str:
     """A type annotation as text, function types in the reference's `(A, B) -> R` spelling
-    (mcp.md §7.2)."""
+    (docs/spec/mcp.md §7.2)."""
     from boruna.language.type_text import type_text
 
     return type_text(ty, fn_prefix="")

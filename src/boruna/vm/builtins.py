@@ -1,4 +1,4 @@
-"""Cold-path builtins of the VM (vm.md §2.1): the string, list and map opcodes, on Python values.
+"""Cold-path builtins of the VM (docs/spec/vm.md §2.1): the string, list and map opcodes, on Python values.
 
 `IMPLEMENTATIONS` maps an opcode name to its function; `COLD_OPS` (derived with the builtin
 table) maps the opcode's tag to (operands popped, function). Each function takes the popped

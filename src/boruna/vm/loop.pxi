@@ -108,7 +108,7 @@ cdef object _loop(Machine self, int64_t budget):
             # every dispatched op is traced: real tags, and the load-time rewrites of
             # real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit return and
             # the finishing iteration (OP_IMPLICIT_RET, OP_FINISH) have no trace line
-            # (vm.md §4.7)
+            # (docs/spec/vm.md §4.7)
             if tracing and (op < OP_IMPLICIT_RET or op >= OP_FAIL):
                 if self.trace_total < self.trace_keep:
                     _trace(self, func, ip, sp)

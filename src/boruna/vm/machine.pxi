@@ -3,7 +3,7 @@
 # cancel, deliver, properties; attributes are declared in _vm.pxd).
 
 cdef class Machine:
-    """One VM instance for one module (vm.md §4.1).
+    """One VM instance for one module (docs/spec/vm.md §4.1).
 
     `Machine(module, gateway=None, max_steps=10_000_000, trace=False, max_wall_ms=None,
     max_value_memory=MAX_VALUE_MEMORY, trace_limit=500)` (trace_limit: entries kept, at most

@@ -108,7 +108,7 @@ cdef str vtype_name(Val* v):
 
 
 def values_equal(a, b):
-    """Type-strict structural equality (vm.md §3.3); iterative, so any depth is safe."""
+    """Type-strict structural equality (docs/spec/vm.md §3.3); iterative, so any depth is safe."""
     work = [(a, b)]
     while work:
         x, y = work.pop()

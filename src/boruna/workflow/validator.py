@@ -1,7 +1,7 @@
 """Workflow DAGs: the `workflow.json` schema, its validation rules and the execution order.
 
 `validate_workflow_json(text)` is what `boruna_workflow_validate` and `boruna workflow
-validate` call (tooling.md §4). Parsing problems raise `WorkflowParseError` (→ `parse_error`);
+validate` call (docs/spec/tooling.md §4). Parsing problems raise `WorkflowParseError` (→ `parse_error`);
 structural problems are collected, all of them, into `WorkflowReport.errors` (→
 `validation_error`) as `{"kind", "message"}` dicts in the order of §4.3.
 """
@@ -154,7 +154,7 @@ def _describe_validation_error(exc: ValidationError) -> str:
 
 
 def parse_workflow(text: str) -> Workflow:
-    """Decode `text` into a `Workflow`, or raise `WorkflowParseError` (tooling.md §4.2)."""
+    """Decode `text` into a `Workflow`, or raise `WorkflowParseError` (docs/spec/tooling.md §4.2)."""
     if not isinstance(text, str):
         raise WorkflowParseError("workflow_json must be a string")
     from boruna.core.jsonread import loads
