@@ -7,12 +7,15 @@ serializes any JSON-ready value with serde_json's float layout (§5.4), which Py
 """
 from __future__ import annotations
 
-import json
 import math
-from decimal import Decimal
+
+from boruna.core.deep_stack import call_deep
+from boruna.core.json_text import dumps, dumps_pretty, format_float, pretty_limited
 
 from . import ast
-from boruna.core.deep_stack import call_deep
+
+__all__ = ["to_json_obj", "pretty_json", "pretty_json_limited", "dumps", "dumps_pretty",
+           "format_float"]
 
 
 # ------------------------------------------------------------------ AST -> JSON objects
@@ -202,199 +205,14 @@ def to_json_obj(node):
     return call_deep(convert, node)
 
 
-# ------------------------------------------------------------------ JSON text (serde style)
-
-def format_float(value: float) -> str:
-    """serde_json's text for a finite f64 (zmij layout, docs/spec/language.md §5.4); `null` otherwise."""
-    if not math.isfinite(value):
-        return "null"
-    if value == 0.0:
-        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
-    sign, digit_tuple, exponent = Decimal(repr(value)).normalize().as_tuple()
-    digits = "".join(map(str, digit_tuple))
-    e = len(digits) - 1 + exponent          # scientific exponent: d.ddd x 10^e
-    prefix = "-" if sign else ""
-    if -5 <= e <= 15:
-        if e >= len(digits) - 1:
-            text = digits + "0" * (e - len(digits) + 1) + ".0"
-        elif e < 0:
-            text = "0." + "0" * (-e - 1) + digits
-        else:
-            text = digits[:e + 1] + "." + digits[e + 1:]
-        return prefix + text
-    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    return f"{prefix}{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
-
-
-_KEYS: dict[str, str] = {}
-
-
-def _key(key) -> str:
-    text = _KEYS.get(key)
-    if text is None:
-        text = json.dumps(str(key), ensure_ascii=False)
-        if len(_KEYS) < 4096:
-            _KEYS[key] = text
-    return text
-
-
-def _encode(obj, out: list, indent, level: int, sort_keys: bool) -> None:
-    if obj is None:
-        out.append("null")
-    elif obj is True:
-        out.append("true")
-    elif obj is False:
-        out.append("false")
-    elif isinstance(obj, str):
-        out.append(json.dumps(obj, ensure_ascii=False))
-    elif isinstance(obj, int):
-        out.append(int.__repr__(obj))
-    elif isinstance(obj, float):
-        out.append(format_float(obj))
-    elif isinstance(obj, dict):
-        if not obj:
-            out.append("{}")
-            return
-        keys = sorted(obj) if sort_keys else list(obj)
-        if indent is None:
-            out.append("{")
-            for i, key in enumerate(keys):
-                if i:
-                    out.append(",")
-                out.append(_key(key))
-                out.append(":")
-                _encode(obj[key], out, None, 0, sort_keys)
-            out.append("}")
-        else:
-            inner = "\n" + indent * (level + 1)
-            out.append("{")
-            for i, key in enumerate(keys):
-                out.append("," + inner if i else inner)
-                out.append(_key(key))
-                out.append(": ")
-                _encode(obj[key], out, indent, level + 1, sort_keys)
-            out.append("\n" + indent * level + "}")
-    elif isinstance(obj, (list, tuple)):
-        if not obj:
-            out.append("[]")
-            return
-        if indent is None:
-            out.append("[")
-            for i, item in enumerate(obj):
-                if i:
-                    out.append(",")
-                _encode(item, out, None, 0, sort_keys)
-            out.append("]")
-        else:
-            inner = "\n" + indent * (level + 1)
-            out.append("[")
-            for i, item in enumerate(obj):
-                out.append("," + inner if i else inner)
-                _encode(item, out, indent, level + 1, sort_keys)
-            out.append("\n" + indent * level + "]")
-    else:
-        raise TypeError(f"not JSON-serializable: {type(obj).__name__}")
-
-
-def dumps(obj, *, indent: int | None = None, sort_keys: bool = False) -> str:
-    """JSON text with serde_json's conventions: compact `{"a":1}` without indent, else the
-    pretty layout; non-ASCII kept raw; floats per `format_float`."""
-    out: list[str] = []
-    call_deep(_encode, obj, out, None if indent is None else " " * indent, 0, sort_keys)
-    return "".join(out)
-
-
-def dumps_pretty(obj) -> str:
-    """serde_json's `to_string_pretty`: two-space indent, `": "`, declaration order."""
-    return dumps(obj, indent=2)
-
-
 def pretty_json(program: ast.Program) -> str:
     """The declaration-order pretty AST text of a Program (docs/spec/language.md §5.3)."""
     return dumps_pretty(to_json_obj(program))
 
 
-class _BoundedSink:
-    """Collects text up to `limit` UTF-8 bytes and only counts the rest."""
-
-    __slots__ = ("parts", "size", "limit")
-
-    def __init__(self, limit: int):
-        self.parts: list[str] = []
-        self.size = 0
-        self.limit = limit
-
-    def write(self, text: str) -> None:
-        n = len(text) if text.isascii() else len(text.encode("utf-8"))
-        if self.size < self.limit:
-            self.parts.append(text)
-        self.size += n
-
-    def newline(self, width: int) -> None:
-        """A line break followed by `width` spaces, materialized only below the limit."""
-        if self.size < self.limit:
-            self.parts.append("\n" + " " * width)
-        self.size += 1 + width
-
-
-def _measure(obj, sink: _BoundedSink, level: int) -> None:
-    write = sink.write
-    if obj is None:
-        write("null")
-    elif obj is True:
-        write("true")
-    elif obj is False:
-        write("false")
-    elif isinstance(obj, str):
-        write(json.dumps(obj, ensure_ascii=False))
-    elif isinstance(obj, int):
-        write(int.__repr__(obj))
-    elif isinstance(obj, float):
-        write(format_float(obj))
-    elif isinstance(obj, dict):
-        if not obj:
-            write("{}")
-            return
-        write("{")
-        first = True
-        for key, value in obj.items():
-            if not first:
-                write(",")
-            first = False
-            sink.newline(2 * (level + 1))
-            write(_key(key))
-            write(": ")
-            _measure(value, sink, level + 1)
-        sink.newline(2 * level)
-        write("}")
-    elif isinstance(obj, (list, tuple)):
-        if not obj:
-            write("[]")
-            return
-        write("[")
-        first = True
-        for item in obj:
-            if not first:
-                write(",")
-            first = False
-            sink.newline(2 * (level + 1))
-            _measure(item, sink, level + 1)
-        sink.newline(2 * level)
-        write("]")
-    else:
-        raise TypeError(f"not JSON-serializable: {type(obj).__name__}")
-
-
 def pretty_json_limited(program_or_obj, limit_bytes: int) -> tuple[str, int]:
-    """`(prefix, size)`: the pretty text's first `limit_bytes` UTF-8 bytes, never cutting a
-    character, and the full text's byte size. Memory stays bounded by the limit even when
-    the full text would be huge (deep nesting makes pretty JSON quadratic in size)."""
+    """`(prefix, size)`: the pretty AST text's first `limit_bytes` UTF-8 bytes, never cutting
+    a character, and the full text's byte size (`core.json_text.pretty_limited`)."""
     obj = (to_json_obj(program_or_obj) if isinstance(program_or_obj, ast.Node)
            else program_or_obj)
-    sink = _BoundedSink(limit_bytes)
-    call_deep(_measure, obj, sink, 0)
-    text = "".join(sink.parts)
-    if sink.size <= limit_bytes:
-        return text, sink.size
-    prefix = text.encode("utf-8")[:limit_bytes].decode("utf-8", "ignore")
-    return prefix, sink.size
+    return pretty_limited(obj, limit_bytes)

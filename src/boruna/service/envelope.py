@@ -14,7 +14,7 @@ from typing import Any
 
 from boruna.core.errors import ErrorKind
 from boruna.core.limits import DEFAULT_MAX_OUTPUT_BYTES
-from boruna.service.json_text import deeper_than, json_size
+from boruna.core.json_text import deeper_than, json_size
 
 PROTOCOL_VERSION = 1
 """Wire-format version of the envelope (bumped only on a breaking shape change)."""
@@ -56,7 +56,7 @@ cannot grow quadratically (a 20,000-deep list would otherwise need ~400 MB of sp
 
 
 def _compact(value: Any) -> str:
-    from boruna.service.json_text import compact_json
+    from boruna.core.json_text import compact_json
 
     return compact_json(value)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from boruna.service.json_text import compact_json
+from boruna.core.json_text import compact_json
 
 _VALUE_FIELDS = ("args", "result", "payload", "tree")
 

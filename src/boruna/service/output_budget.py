@@ -10,7 +10,7 @@ instead of being materialised in full first. `exceeds_budget` is `boruna_run`'s 
 from __future__ import annotations
 
 from boruna.service.envelope import DEFAULT_MAX_OUTPUT_BYTES, output_limit_failure
-from boruna.service.json_text import json_size
+from boruna.core.json_text import json_size
 
 __all__ = ["DEFAULT_MAX_OUTPUT_BYTES", "OutputBudget", "OutputLimitExceeded",
            "output_limit_failure", "compact_size", "exceeds_budget"]

@@ -5,7 +5,7 @@ import json
 
 from boruna.core.errors import ErrorKind
 from boruna.service.envelope import fail
-from boruna.service.json_text import deeper_than
+from boruna.core.json_text import deeper_than
 
 MAX_SCHEMA_BYTES = 262_144
 MAX_REPORTED_ERRORS = 100

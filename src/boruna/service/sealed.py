@@ -18,7 +18,7 @@ from boruna.core.limits import DEFAULT_MAX_WALL_MS, EVENT_LOG_LIMIT, SLICE_STEPS
 from boruna.service.boundary import tool_boundary
 from boruna.service.errors import guard_source
 from boruna.service.event_log import canonical_event, canonical_log, encode_event, log_digest
-from boruna.service.json_text import deeper_than
+from boruna.core.json_text import deeper_than
 from boruna.service.output_budget import OutputBudget, OutputLimitExceeded, output_limit_failure
 from boruna.service.policy_argument import PolicyRejected, resolve_policy
 from boruna.service.results import Success, failure, failure_of, use_case
