@@ -120,12 +120,16 @@ class ServerHandle:
         self.process_ids = process_ids
 
     def call(self, name, arguments=None, **kwargs):
-        """tools/call; returns (parsed JSON payload, raw text)."""
+        """tools/call; returns (parsed JSON payload, raw text). Every result is checked: one
+        text item, `structuredContent` equal to its JSON, `isError` exactly when
+        `success` is false."""
         result = self.portal.call(lambda: self.session.call_tool(name, arguments, **kwargs))
-        assert result.is_error is False
         assert len(result.content) == 1 and result.content[0].type == "text"
         text = result.content[0].text
-        return json.loads(text), text
+        payload = json.loads(text)
+        assert result.is_error is (payload["success"] is False)
+        assert result.structured_content == payload
+        return payload, text
 
     def run(self, fn, *args):
         """Run an async function on the session's event loop."""

@@ -61,12 +61,11 @@ def test_run_schema_matches_the_reference_structure(mcp_server):
     props = schema["properties"]
     assert sorted(props) == ["limits", "max_steps", "output_schema", "policy", "source", "trace"]
     assert props["source"]["type"] == "string"
-    assert {k: props["max_steps"][k] for k in ("format", "minimum", "nullable", "type")} == {
-        "format": "uint64", "minimum": 0, "nullable": True, "type": "integer"}
-    assert props["trace"]["type"] == "boolean" and props["trace"]["nullable"] is True
+    assert {k: props["max_steps"][k] for k in ("format", "minimum", "type")} == {
+        "format": "uint64", "minimum": 0, "type": ["integer", "null"]}
+    assert props["trace"]["type"] == ["boolean", "null"]
     assert props["policy"]["default"] is None and "type" not in props["policy"]
-    assert props["limits"]["anyOf"] == [{"$ref": "#/$defs/RunLimitsParams"},
-                                        {"const": None, "nullable": True}]
+    assert props["limits"]["anyOf"] == [{"$ref": "#/$defs/RunLimitsParams"}, {"type": "null"}]
     assert sorted(schema["$defs"]["RunLimitsParams"]["properties"]) == [
         "max_memory_mb", "max_output_bytes", "max_wall_ms"]
 

@@ -75,11 +75,14 @@ def test_string_progress_tokens_are_echoed_verbatim(raw_server):
 def test_wire_shapes_of_tools_list_and_tools_call(raw_server):
     listing = raw_server.request(10, "tools/list", {})["result"]
     assert list(listing) == ["tools"] and len(listing["tools"]) == 14
-    assert all(sorted(tool) == ["description", "inputSchema", "name"] for tool in listing["tools"])
+    assert all(sorted(tool) == ["annotations", "description", "inputSchema", "name",
+                                "outputSchema", "title"] for tool in listing["tools"])
     result = raw_server.request(11, "tools/call", {"name": "boruna_compile",
                                                    "arguments": {"source": ""}})["result"]
-    assert sorted(result) == ["content", "isError"] and result["isError"] is False
+    assert sorted(result) == ["content", "isError", "structuredContent"]
     assert [item["type"] for item in result["content"]] == ["text"]
+    assert result["structuredContent"] == json.loads(result["content"][0]["text"])
+    assert result["isError"] is (result["structuredContent"]["success"] is False)
 
 
 @pytest.mark.parametrize("depth", [400, 5000])

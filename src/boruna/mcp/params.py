@@ -160,23 +160,26 @@ def _sorted(value):
 
 
 def _property_schema(prop: dict) -> dict:
-    """Rewrite one pydantic property schema into the reference's (schemars) form."""
+    """One pydantic property schema in the advertised form: JSON Schema 2020-12 as standard
+    validators read it (an optional field's null is a `"null"` type member or an `anyOf`
+    branch, never the OpenAPI `nullable` keyword), titles dropped, integers as uint64."""
     prop = dict(prop)
     prop.pop("title", None)
     any_of = prop.pop("anyOf", None)
     if any_of is not None:
         others = [s for s in any_of if s != {"type": "null"}]
         if len(others) == 1 and "$ref" in others[0]:
-            prop["anyOf"] = [others[0], {"const": None, "nullable": True}]
+            prop["anyOf"] = [others[0], {"type": "null"}]
             prop["default"] = None
             return prop
         if len(others) == 1:
             prop.pop("default", None)
             prop.update(others[0])
-            prop["nullable"] = True
+            prop["type"] = [prop["type"], "null"]
     elif prop.get("default", "absent") is None and "type" not in prop:
         prop = {"default": None, **{k: v for k, v in prop.items() if k != "default"}}
-    if prop.get("type") == "integer":
+    types = prop.get("type")
+    if types == "integer" or (isinstance(types, list) and "integer" in types):
         prop.pop("maximum", None)
         prop["format"] = "uint64"
         prop["minimum"] = 0

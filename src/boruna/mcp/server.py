@@ -34,10 +34,12 @@ from boruna.assets.directories import LIBS, TEMPLATES, resolve_dir
 from boruna.core.errors import ErrorKind
 from boruna.mcp.lanes import LaneBusy, Lanes
 from boruna.mcp.params import describe_validation_error, input_schema
+from boruna.mcp.responses import output_schema
+from boruna.mcp.results import tool_result
 from boruna.mcp.stdin_lines import AnswerCountingStream, SanitizedLines, screen
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
 from boruna.mcp.transport import StartupFailure, StdinReader, StdoutWriter, claim_stdio
-from boruna.service import fail, render
+from boruna.service import fail
 from boruna.service.boundary import internal_error
 from boruna.service.errors import InvalidParams, guard_source
 
@@ -54,7 +56,9 @@ log = logging.getLogger("boruna.mcp")
 
 
 def _tool_listing() -> list[types.Tool]:
-    return [types.Tool(name=t.name, description=t.description, input_schema=input_schema(t.params))
+    return [types.Tool(name=t.name, title=t.title, description=t.description,
+                       input_schema=input_schema(t.params), output_schema=output_schema(t.name),
+                       annotations=types.ToolAnnotations.model_validate(t.annotations()))
             for t in sorted(TOOLS, key=lambda t: t.name)]
 
 
@@ -75,9 +79,9 @@ def _progress_reporter(ctx, token_present: bool):
     return report
 
 
-def _busy(tool_name: str, busy: LaneBusy) -> str:
+def _busy(tool_name: str, busy: LaneBusy) -> types.CallToolResult:
     lane = busy.lane
-    return render(fail(
+    return tool_result(fail(
         ErrorKind.SERVER_BUSY,
         f"server busy: {tool_name} was refused because {lane.capacity} calls of the {lane.name} "
         f"lane are already accepted ({lane.workers} running, {lane.queue_limit} waiting); "
@@ -137,18 +141,17 @@ class BorunaServer:
             raise
         if isinstance(response, InvalidParams):
             raise MCPError(code=types.INVALID_PARAMS, message=response.message)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=response)],
-                                    is_error=False)
+        return response
 
     @staticmethod
     def _invoke(tool, args, env: ToolEnv):
-        """Worker-thread body: the service call and its rendering, every failure a value."""
+        """Worker-thread body: the service call as a CallToolResult, every failure a value."""
         try:
-            return render(tool.call(args, env))
+            return tool_result(tool.call(args, env))
         except InvalidParams as exc:
             return exc
         except BaseException as exc:  # noqa: BLE001 - the server must keep serving
-            return render(internal_error(exc))
+            return tool_result(internal_error(exc))
 
     def build(self) -> Server:
         server = Server(

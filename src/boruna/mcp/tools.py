@@ -1,7 +1,9 @@
-"""The 14 MCP tools: name, description, parameter model, and the service call behind each.
+"""The 14 MCP tools: name, title, description, annotations, parameter model, and the service
+call behind each.
 
 Every `call` takes the decoded parameters and a `ToolEnv` and returns the service layer's
-response dict; the server renders it and never adds logic of its own.
+response dict; the server renders it and never adds logic of its own. Descriptions say when
+to use a tool; the envelope every tool shares is described once, in the server instructions.
 """
 from __future__ import annotations
 
@@ -28,82 +30,95 @@ class ToolEnv:
 @dataclass(frozen=True)
 class Tool:
     name: str
+    title: str
     description: str
     params: type
     call: Callable[[object, ToolEnv], dict]
     takes_source: bool = True
+    # MCP tool annotations. No tool writes files or reaches the network: `boruna_run` and
+    # `boruna_run_sealed` answer capability calls with the deterministic mock handler.
+    read_only: bool = True
+    idempotent: bool = True
+    destructive: bool = False
+    open_world: bool = False
 
-
-ENVELOPE_NOTE = (" Returns one JSON text item: success first, protocol_version 1 next. Domain "
-                 "failures come back as success:false with a stable error_kind, never as MCP errors.")
+    def annotations(self) -> dict:
+        """The MCP `annotations` object (camelCase keys as on the wire)."""
+        return {"title": self.title, "readOnlyHint": self.read_only,
+                "destructiveHint": self.destructive, "idempotentHint": self.idempotent,
+                "openWorldHint": self.open_world}
 
 TOOLS: tuple[Tool, ...] = (
-    Tool("boruna_ast",
-         "Parse .ax source (lex + parse only, no checks) and return its AST as JSON. An AST whose "
-         "pretty JSON exceeds 100 KB comes back truncated as a string with truncated:true and "
-         "ast_size. Parse failures use the errors array shape of boruna_compile." + ENVELOPE_NOTE,
+    Tool("boruna_ast", "Parse to AST",
+         "Use when you need the syntax tree of .ax source (lex + parse only, no checks), e.g. to "
+         "inspect how a construct parses. An AST whose pretty JSON exceeds 100 KB comes back "
+         "truncated as a string with truncated:true and ast_size. Parse failures use the errors "
+         "array shape of boruna_compile.",
          p.AstParams, lambda a, env: service.ast_tool(a.source)),
-    Tool("boruna_capability_list",
-         "List the capabilities this server enforces (name, contract version, sorted by name) and "
-         "capability_set_hash, a stable identity for cache keys (source hash, policy hash, "
-         "capability-set hash)." + ENVELOPE_NOTE,
+    Tool("boruna_capability_list", "List capabilities",
+         "Use to learn which capabilities (net.fetch, fs.read, ...) a policy can allow, or to "
+         "get capability_set_hash, a stable identity for cache keys (source hash, policy hash, "
+         "capability-set hash). Lists name and contract version, sorted by name.",
          p.NoParams, lambda a, env: service.capability_list_tool(), takes_source=False),
-    Tool("boruna_check",
-         "Run diagnostics on .ax source: lexer, parser, name and type checks plus analyzers. Each "
-         "diagnostic has id (e.g. E003), severity, message, optional location and optional "
-         "patches (id, description, confidence High/Medium/Low, rationale) that boruna_repair can "
-         "apply. Always success:true; check diagnostics_count and severities." + ENVELOPE_NOTE,
+    Tool("boruna_check", "Diagnose .ax source",
+         "Use first after writing or editing .ax source: lexer, parser, name and type checks "
+         "plus analyzers, all findings at once. Each diagnostic has id (e.g. E003; read "
+         "boruna://codes/<id> for an explanation), severity, message, optional location and "
+         "optional patches (id, description, confidence High/Medium/Low, rationale) that "
+         "boruna_repair can apply. Always success:true; check diagnostics_count and severities.",
          p.CheckParams,
          lambda a, env: service.check_tool(a.source, file_name=a.file_name,
                                            libs_dir=env.libs_dir)),
-    Tool("boruna_compile",
-         "Compile .ax source (lex, parse, check, codegen) and report module statistics: name, "
-         "bytecode version, counts of functions, types and constants, and the entry function "
-         "index. A failure returns errors:[{severity, code, message, line, col}] with code E001 "
-         "(lexer), E002 (parser), E009 (names/types) or E008 (codegen)." + ENVELOPE_NOTE,
+    Tool("boruna_compile", "Compile .ax source",
+         "Use to confirm that source compiles and to see module statistics (name, bytecode "
+         "version, counts of functions, types and constants, entry function index). A failure "
+         "returns errors:[{severity, code, message, line, col}] with the first error only, code "
+         "E001 (lexer), E002 (parser), E009 (names/types) or E008 (codegen); boruna_check "
+         "reports all problems with fixes.",
          p.CompileParams,
          lambda a, env: service.compile_tool(a.source, name=a.name, libs_dir=env.libs_dir)),
-    Tool("boruna_framework_test",
-         "Run a framework App (init/update/view) through a sequence of messages and return "
-         "init_state, each cycle's message, new state, effect count and ui_tree, then final_state "
-         "and total_cycles. Values use the brief encoding (records as field arrays, enums as "
-         "{variant, payload}). A failing cycle returns error_kind framework_error with the partial "
-         "cycles, the failing entry carrying error. The whole test may take 100,000,000 VM steps "
-         "and 30 s; beyond either it is limit_exceeded (limit_kind total_steps or wall_ms)."
-         + ENVELOPE_NOTE,
+    Tool("boruna_framework_test", "Test an App with messages",
+         "Use to exercise a framework App (init/update/view) end to end: sends a sequence of "
+         "messages and returns init_state, each cycle's message, new state, effect count and "
+         "ui_tree, then final_state and total_cycles. Values use the brief encoding (records as "
+         "field arrays, enums as {variant, payload}). A failing cycle returns error_kind "
+         "framework_error with the partial cycles, the failing entry carrying error. The whole "
+         "test may take 100,000,000 VM steps and 30 s; beyond either it is limit_exceeded "
+         "(limit_kind total_steps or wall_ms).",
          p.FrameworkTestParams,
          lambda a, env: service.framework_test_tool(a.source, a.messages,
                                                     libs_dir=env.libs_dir,
                                                     cancel_event=env.cancel_event)),
-    Tool("boruna_policy_validate",
-         "Validate a capability policy file body (JSON text) with the strict policy parser used "
-         "by boruna_run. Always success:true; ok:true when valid, else ok:false with errors:[E], "
-         "E = {error_kind (policy.parse_error, policy.unknown_field, policy.invalid_capability, "
-         "policy.unknown_schema_version, policy.invalid_net_policy), message, ...details}."
-         + ENVELOPE_NOTE,
+    Tool("boruna_policy_validate", "Validate a policy file",
+         "Use before passing a Policy object to boruna_run, or to check a policy file body (JSON "
+         "text) with the same strict parser. Always success:true; ok:true when valid, else "
+         "ok:false with errors:[E], E = {error_kind (policy.parse_error, policy.unknown_field, "
+         "policy.invalid_capability, policy.unknown_schema_version, policy.invalid_net_policy), "
+         "message, ...details}.",
          p.PolicyValidateParams,
          lambda a, env: service.policy_validate_tool(a.policy_json), takes_source=False),
-    Tool("boruna_repair",
-         "Auto-repair .ax source with the patches boruna_check suggests. Returns repaired_source, "
-         "the applied and skipped patches, diagnostics_before/after and verify_passed (true "
-         "exactly when the repaired source has no error diagnostics). Re-run to pick up fixes "
-         "that conflicted." + ENVELOPE_NOTE,
+    Tool("boruna_repair", "Apply suggested fixes",
+         "Use after boruna_check reports diagnostics with patches: applies them and returns "
+         "repaired_source (nothing is written to disk), the applied and skipped patches, "
+         "diagnostics_before/after and verify_passed (true exactly when the repaired source has "
+         "no error diagnostics). Re-run to pick up fixes that conflicted.",
          p.RepairParams,
          lambda a, env: service.repair_tool(a.source, strategy=a.strategy, patch_id=a.patch_id,
                                             file_name=a.file_name, libs_dir=env.libs_dir)),
-    Tool("boruna_run",
-         "Compile and execute .ax source deterministically under a capability policy (mock "
-         "capability handler, no real I/O, unless the server runs with --live). A capability "
-         "builtin (boruna_capability_list names them) needs the calling function's "
-         "!{capability} and the policy's allow. Returns result (Int/String/Bool as JSON, Unit null, "
-         "Option {option, value}, Result {result, value}, records {type, type_id, fields}, enums "
-         "{type, type_id, variant name, payload}), steps, ui_output and, with trace:true, trace. "
-         "There is no input parameter: write inputs into the source as literals. Failures: "
-         "errors array (compile), runtime_error (incl. step limit and denied capabilities), "
-         "invalid_policy, limit_exceeded, unsupported_limit, validation_failed, "
-         "invalid_output_schema. Send _meta.progressToken to receive notifications/progress with "
-         "the cumulative step count at 100,000-step boundaries, at most every 0.1 s."
-         + ENVELOPE_NOTE,
+    Tool("boruna_run", "Run .ax source",
+         "Use to execute a program and see its result. Compiles and runs deterministically under "
+         "a capability policy; capability calls are answered by a mock handler (no real I/O, "
+         "nothing leaves the process, unless the server runs with --live), so the same source "
+         "and policy always give the same answer. A capability builtin (boruna_capability_list "
+         "names them) needs the calling function's !{capability} and the policy's allow. Returns "
+         "result (Int/String/Bool as JSON, Unit null, Option {option, value}, Result {result, "
+         "value}, records {type, type_id, fields}, enums {type, type_id, variant name, "
+         "payload}), steps, ui_output and, with trace:true, trace. There is no input "
+         "parameter: write inputs into the source as literals. Failures: errors array "
+         "(compile), runtime_error (incl. step limit and denied capabilities), invalid_policy, "
+         "limit_exceeded, unsupported_limit, validation_failed, invalid_output_schema. Send "
+         "_meta.progressToken to receive notifications/progress with the cumulative step count "
+         "at 100,000-step boundaries, at most every 0.1 s.",
          p.RunParams,
          lambda a, env: service.run_tool(
              a.source, policy=a.policy, max_steps=a.max_steps, trace=bool(a.trace),
@@ -111,55 +126,57 @@ TOOLS: tuple[Tool, ...] = (
              output_schema=a.output_schema, libs_dir=env.libs_dir,
              on_progress=env.on_progress, cancel_event=env.cancel_event,
              handlers=env.handlers)),
-    Tool("boruna_run_sealed",
-         "Run .ax source like boruna_run, then replay it against the recorded capability results "
-         "and return a verifiable record: result, steps, replay_verified, the event log (first "
-         "1000 events), capability_calls and event_log_sha256 (digest of the full log). The seal "
-         "is a replay proof, not a signed evidence bundle. Failures: parse_error, compile_error, "
-         "invalid_policy, capability_denied (with capability), runtime_error." + ENVELOPE_NOTE,
+    Tool("boruna_run_sealed", "Run with a replay proof",
+         "Use when you need evidence that a run is reproducible: runs like boruna_run, then "
+         "replays it against the recorded capability results and returns result, steps, "
+         "replay_verified, the event log (first 1000 events), capability_calls and "
+         "event_log_sha256 (digest of the full log). The seal is a replay proof, not a signed "
+         "evidence bundle. Failures: parse_error, compile_error, invalid_policy, "
+         "capability_denied (with capability), runtime_error.",
          p.RunSealedParams,
          lambda a, env: service.run_sealed_tool(a.source, policy=a.policy, max_steps=a.max_steps,
                                                 libs_dir=env.libs_dir,
                                                 cancel_event=env.cancel_event,
                                                 handlers=env.handlers)),
-    Tool("boruna_symbols",
-         "List the top-level functions, records and enums that .ax source declares, with exact "
-         "signatures, parameter and field types, return types, capabilities, requires/ensures "
-         "counts and export flags. Use it to learn a module's real API instead of guessing."
-         + ENVELOPE_NOTE,
+    Tool("boruna_symbols", "List declared symbols",
+         "Use to learn a module's real API instead of guessing (a library's source, or your own "
+         "file): the top-level functions, records and enums with exact signatures, parameter "
+         "and field types, return types, capabilities, requires/ensures counts and export "
+         "flags. Failure: parse_error.",
          p.SymbolsParams,
          lambda a, env: service.symbols_tool(a.source, libs_dir=env.libs_dir)),
-    Tool("boruna_template_apply",
-         "Render an app template with key=value arguments and return the .ax source, its "
+    Tool("boruna_template_apply", "Render an app template",
+         "Use to start an App from a template (see boruna_template_list for names and "
+         "arguments): renders it with key=value arguments and returns the .ax source, its "
          "dependencies and capabilities (nothing is written to disk). With validate:true the "
          "output is also compiled and validation {passed, error} is reported. Failures: "
          "invalid_args (an argument without '='), template_error (unknown template, missing "
-         "required argument, unreadable files)." + ENVELOPE_NOTE,
+         "required argument, unreadable files).",
          p.TemplateApplyParams,
          lambda a, env: service.template_apply_tool(env.templates_dir, a.template_name, a.args,
                                                     validate=bool(a.validate_output),
                                                     cancel_event=env.cancel_event),
          takes_source=False),
-    Tool("boruna_template_list",
-         "List the app templates available to boruna_template_apply: name, version, description, "
-         "dependencies, required capabilities and argument names. A missing or malformed "
-         "templates directory is error_kind template_error." + ENVELOPE_NOTE,
+    Tool("boruna_template_list", "List app templates",
+         "Use before boruna_template_apply: the available app templates with name, version, "
+         "description, dependencies, required capabilities and argument names. A missing or "
+         "malformed templates directory is error_kind template_error.",
          p.NoParams, lambda a, env: service.template_list_tool(env.templates_dir),
          takes_source=False),
-    Tool("boruna_validate_app",
-         "Check that .ax source follows the App protocol: init() with 0 parameters, update(state, "
-         "msg) and view(state) without capabilities, optional policies(). Reports has_init, "
-         "has_update, has_view, has_policies, the detected state_type and message_type, errors "
-         "and valid (true when errors is empty and all three functions exist). Protocol "
-         "violations are success:true with valid:false." + ENVELOPE_NOTE,
+    Tool("boruna_validate_app", "Check the App protocol",
+         "Use before boruna_framework_test to check that .ax source follows the App protocol: "
+         "init() with 0 parameters, update(state, msg) and view(state) without capabilities, "
+         "optional policies(). Reports has_init, has_update, has_view, has_policies, the "
+         "detected state_type and message_type, errors and valid (true when errors is empty and "
+         "all three functions exist). Protocol violations are success:true with valid:false.",
          p.ValidateAppParams,
          lambda a, env: service.validate_app_tool(a.source, libs_dir=env.libs_dir)),
-    Tool("boruna_workflow_validate",
-         "Validate a workflow definition (the text of a workflow.json): schema, step references, "
-         "inputs, duplicate edges and cycles. Success returns the counts and the topological "
-         "execution_order. Failures: parse_error (bad JSON or shape), validation_error with "
-         "errors [{kind, message}] (kinds MissingField, EmptyWorkflow, UnknownStep, UnknownInput, "
-         "DuplicateEdge, Cycle)." + ENVELOPE_NOTE,
+    Tool("boruna_workflow_validate", "Validate a workflow DAG",
+         "Use to check a workflow definition (the text of a workflow.json): schema, step "
+         "references, inputs, duplicate edges and cycles. Success returns the counts and the "
+         "topological execution_order. Failures: parse_error (bad JSON or shape), "
+         "validation_error with errors [{kind, message}] (kinds MissingField, EmptyWorkflow, "
+         "UnknownStep, UnknownInput, DuplicateEdge, Cycle).",
          p.WorkflowValidateParams,
          lambda a, env: service.workflow_validate_tool(a.workflow_json), takes_source=False),
 )

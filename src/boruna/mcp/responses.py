@@ -1,0 +1,263 @@
+"""Pydantic models of every tool's responses, and the `outputSchema` generated from them.
+
+The models describe what `boruna.service` returns today (success and failure shapes); they
+are never used to build responses, only to advertise them. Every model allows additional
+properties: the seed's stability rules let new fields appear without a version bump.
+`tests/mcp/test_mcp_responses.py` validates real responses of every tool against these schemas.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Value = Any
+"""A runtime value in the `boruna_run` encoding (any JSON)."""
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    protocol_version: Literal[1]
+
+
+class _Success(_Response):
+    success: Literal[True]
+
+
+class _Failure(_Response):
+    success: Literal[False]
+
+
+# ----------------------------------------------------------------------------- failures
+
+class CompileErrorEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    severity: Literal["error"]
+    code: str = Field(description="E001 lexer, E002 parser, E009 names/types, E008 codegen.")
+    message: str
+    line: int = Field(description="1-based line; 0 when unknown.")
+    col: int = Field(description="1-based column; 0 when unknown.")
+
+
+class CompileFailure(_Failure):
+    """The source did not compile (no error_kind; see `errors`)."""
+    errors: list[CompileErrorEntry] = Field(min_length=1)
+
+
+def failure(kinds: tuple[str, ...], name: str) -> type[_Failure]:
+    """A failure model whose `error_kind` is one of `kinds`, plus the two any tool can meet:
+    internal_error, and server_busy (the server refused the call: its lane is full)."""
+    every = set(kinds) | {"internal_error", "server_busy"}
+    kind_type = Literal[tuple(sorted(every))]  # type: ignore[misc]
+    return type(name, (_Failure,), {
+        "__doc__": "A domain failure: switch on error_kind.",
+        "__annotations__": {"error_kind": kind_type, "message": Optional[str]},
+        "message": Field(None, description="Human-readable explanation."),
+    })
+
+
+# ----------------------------------------------------------------------------- successes
+
+class ModuleInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    version: int
+    functions: int
+    types: int
+    constants: int
+    entry: int
+
+
+class CompileSuccess(_Success):
+    module: ModuleInfo
+
+
+class AstSuccess(_Success):
+    truncated: bool
+    ast: Union[dict[str, Any], str] = Field(
+        description="The AST object; with truncated:true, the first 100 KB of its text.")
+    ast_size: Optional[int] = Field(None, description="Full size in bytes when truncated.")
+
+
+class SymbolsSuccess(_Success):
+    symbols: list[dict[str, Any]] = Field(
+        description="Functions, records and enums in source order (kind, name, signature, ...).")
+
+
+class RunSuccess(_Success):
+    result: Value
+    steps: int
+    ui_output: list[Value]
+    trace: Optional[list[str]] = Field(None, description="With trace:true: first 500 ops.")
+    trace_truncated: Optional[bool] = None
+
+
+class SealedSuccess(_Success):
+    result: Value
+    steps: int
+    replay_verified: bool
+    replay_divergence_reason: Optional[str]
+    event_count: int
+    capability_calls: list[dict[str, Any]]
+    event_log: dict[str, Any]
+    event_log_sha256: str
+    seal: dict[str, Any]
+
+
+class Location(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    file: str
+    line: int
+    col: Optional[int]
+    end_line: Optional[int]
+    end_col: Optional[int]
+
+
+class Patch(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    description: str
+    confidence: Literal["High", "Medium", "Low"]
+    rationale: str
+
+
+class DiagnosticEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str = Field(description="Diagnostic code (see the boruna://codes resources).")
+    severity: Literal["error", "warning", "info", "hint"]
+    message: str
+    location: Optional[Location] = None
+    patches: Optional[list[Patch]] = None
+
+
+class CheckSuccess(_Success):
+    file: str
+    diagnostics_count: int
+    diagnostics: list[DiagnosticEntry]
+
+
+class RepairSuccess(_Success):
+    repaired_source: str
+    patches_applied: int
+    patches_skipped: int
+    applied: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]
+    verify_passed: bool
+    diagnostics_before: int
+    diagnostics_after: int
+
+
+class ValidateAppSuccess(_Success):
+    has_init: bool
+    has_update: bool
+    has_view: bool
+    has_policies: bool
+    state_type: Optional[str]
+    message_type: Optional[str]
+    errors: list[str]
+    valid: bool
+
+
+class FrameworkTestSuccess(_Success):
+    init_state: Value
+    cycles: list[dict[str, Any]]
+    final_state: Value
+    total_cycles: int
+
+
+class WorkflowSuccess(_Success):
+    workflow_name: str
+    workflow_version: str
+    steps_count: int
+    edges_count: int
+    execution_order: list[str]
+
+
+class TemplateInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    version: str
+    description: str
+    dependencies: list[str]
+    capabilities: list[str]
+    args: list[str]
+
+
+class TemplateListSuccess(_Success):
+    count: int
+    templates: list[TemplateInfo]
+
+
+class TemplateApplySuccess(_Success):
+    template_name: str
+    output_file: str
+    source: str
+    dependencies: list[str]
+    capabilities: list[str]
+    validation: Optional[dict[str, Any]] = Field(None, description="With validate:true.")
+
+
+class CapabilityEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    version: str
+
+
+class CapabilityListSuccess(_Success):
+    name: str
+    version: str
+    capabilities: list[CapabilityEntry]
+    capability_set_hash: str
+
+
+class PolicyValidateSuccess(_Success):
+    ok: bool
+    schema_version: int
+    errors: Optional[list[dict[str, Any]]] = Field(None, description="With ok:false.")
+
+
+RUN_KINDS = ("runtime_error", "invalid_policy", "limit_exceeded", "unsupported_limit",
+             "validation_failed", "invalid_output_schema", "cancelled")
+
+RESPONSES: dict[str, tuple[type[BaseModel], ...]] = {
+    "boruna_ast": (AstSuccess, CompileFailure, failure(("serialization_error",), "AstFailure")),
+    "boruna_capability_list": (CapabilityListSuccess, failure((), "CapabilityListFailure")),
+    "boruna_check": (CheckSuccess, failure((), "CheckFailure")),
+    "boruna_compile": (CompileSuccess, CompileFailure, failure((), "CompileToolFailure")),
+    "boruna_framework_test": (FrameworkTestSuccess, CompileFailure,
+                              failure(("framework_error", "limit_exceeded", "cancelled"),
+                                      "FrameworkTestFailure")),
+    "boruna_policy_validate": (PolicyValidateSuccess, failure((), "PolicyValidateFailure")),
+    "boruna_repair": (RepairSuccess, failure((), "RepairFailure")),
+    "boruna_run": (RunSuccess, CompileFailure, failure(RUN_KINDS, "RunFailure")),
+    "boruna_run_sealed": (SealedSuccess, failure(
+        ("parse_error", "compile_error", "invalid_policy", "capability_denied", "runtime_error",
+         "cancelled"), "SealedFailure")),
+    "boruna_symbols": (SymbolsSuccess, failure(("parse_error",), "SymbolsFailure")),
+    "boruna_template_apply": (TemplateApplySuccess,
+                              failure(("invalid_args", "template_error", "cancelled"),
+                                      "TemplateApplyFailure")),
+    "boruna_template_list": (TemplateListSuccess, failure(("template_error",), "TemplateListFailure")),
+    "boruna_validate_app": (ValidateAppSuccess, CompileFailure,
+                            failure(("framework_error",), "ValidateAppFailure")),
+    "boruna_workflow_validate": (WorkflowSuccess, failure(("parse_error", "validation_error"),
+                                                          "WorkflowFailure")),
+}
+
+
+def _compact(node):
+    """Drop what only costs tokens: titles, and `additionalProperties: true` (the default)."""
+    if isinstance(node, dict):
+        return {k: _compact(v) for k, v in node.items()
+                if not (k == "title" and isinstance(v, str))
+                and not (k == "additionalProperties" and v is True)}
+    if isinstance(node, list):
+        return [_compact(v) for v in node]
+    return node
+
+
+def output_schema(tool_name: str) -> dict:
+    """The advertised outputSchema: an object that is one of the tool's response shapes."""
+    models = RESPONSES[tool_name]
+    raw = TypeAdapter(Union[models]).json_schema(ref_template="#/$defs/{model}")
+    return {"type": "object", **_compact(raw)}
