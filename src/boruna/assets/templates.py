@@ -378,3 +378,9 @@ def apply_template(templates_dir: Union[str, Path], name: str,
         _check_cancel(cancel_event)
         result.validation = validate_rendered(source)
     return result
+
+
+def template_manifest(templates_dir: Union[str, Path], name: str) -> TemplateManifest:
+    """The parsed `template.json` of template `name` (its arguments with types, defaults and
+    descriptions); TemplateError as `apply_template` raises it."""
+    return _load_manifest(Path(templates_dir), check_template_name(name))[1]

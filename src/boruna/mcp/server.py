@@ -33,6 +33,7 @@ from boruna import __version__
 from boruna.assets.directories import LIBS, TEMPLATES, resolve_dir
 from boruna.core.errors import ErrorKind
 from boruna.mcp.lanes import LaneBusy, Lanes
+from boruna.mcp.documents import Documents
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.responses import output_schema
 from boruna.mcp.results import tool_result
@@ -46,11 +47,15 @@ from boruna.service.errors import InvalidParams, guard_source
 SERVER_NAME = "boruna-mcp"
 INSTRUCTIONS = (
     "Boruna MCP server: compile, run, diagnose, repair and manage .ax programs (a deterministic, "
-    "capability-safe language). Every tool takes .ax source as a string (never a file path) and "
-    "returns one JSON text item with success first and protocol_version 1. Domain failures "
-    "(compile errors, runtime errors, invalid policies, ...) are successful tool results with "
-    "success=false and a stable error_kind, never MCP errors; MCP errors mean a malformed request "
-    "(unknown tool, bad arguments, source over 1 MB).")
+    "capability-safe language). New to .ax? Read the resource boruna://guide first (syntax, "
+    "builtins, common mistakes); boruna://codes/<CODE> explains a diagnostic code, "
+    "boruna://libs and boruna://templates list the libraries and templates. Usual loop: "
+    "boruna_check, boruna_repair, boruna_run. Every tool takes .ax source as a string (never a "
+    "file path) and returns one JSON text item (also as structuredContent) with success first "
+    "and protocol_version 1. Domain failures (compile errors, runtime errors, invalid "
+    "policies, ...) are tool results with success=false (isError true) and a stable "
+    "error_kind, never MCP errors; MCP errors mean a malformed request (unknown tool, bad "
+    "arguments, source over 1 MB).")
 
 log = logging.getLogger("boruna.mcp")
 
@@ -98,18 +103,10 @@ class BorunaServer:
         self.handlers = handlers                # service.HandlerConfig; None = the mock
         self._listing = _tool_listing()
         self.lanes: Optional[Lanes] = None      # started by serve_stdio
+        self.documents = Documents(templates_dir, libs_dir)
 
     async def list_tools(self, ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=self._listing)
-
-    async def list_empty_prompts(self, ctx, params) -> types.ListPromptsResult:
-        return types.ListPromptsResult(prompts=[])
-
-    async def list_empty_resources(self, ctx, params) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[])
-
-    async def list_empty_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(resource_templates=[])
 
     async def call_tool(self, ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = TOOLS_BY_NAME.get(params.name)
@@ -154,25 +151,28 @@ class BorunaServer:
             return tool_result(internal_error(exc))
 
     def build(self) -> Server:
-        server = Server(
+        docs = self.documents
+        return Server(
             SERVER_NAME,
             version=__version__,
             instructions=INSTRUCTIONS,
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
+            on_list_resources=docs.list_resources,
+            on_list_resource_templates=docs.list_templates,
+            on_read_resource=docs.read_resource,
+            on_list_prompts=docs.list_prompts,
+            on_get_prompt=docs.get_prompt,
         )
-        server.add_request_handler("prompts/list", types.PaginatedRequestParams, self.list_empty_prompts)
-        server.add_request_handler("resources/list", types.PaginatedRequestParams, self.list_empty_resources)
-        server.add_request_handler("resources/templates/list", types.PaginatedRequestParams,
-                                   self.list_empty_templates)
-        return server
 
     def initialization_options(self) -> InitializationOptions:
-        """Advertise tools only (the empty prompt/resource lists are courtesy answers)."""
+        """Advertise tools, resources (the agent docs) and prompts."""
         return InitializationOptions(
             server_name=SERVER_NAME,
             server_version=__version__,
-            capabilities=types.ServerCapabilities(tools=types.ToolsCapability()),
+            capabilities=types.ServerCapabilities(tools=types.ToolsCapability(),
+                                                  resources=types.ResourcesCapability(),
+                                                  prompts=types.PromptsCapability()),
             instructions=INSTRUCTIONS,
         )
 

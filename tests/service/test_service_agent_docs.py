@@ -1,0 +1,107 @@
+"""The agent docs (`service.agent_docs`): generated tables match the code, every code has an
+explanation whose erroneous example really triggers it and whose fix is clean, and the
+guide's programs compile and run."""
+import re
+
+import pytest
+
+from boruna.assets.directories import default_libs_dir, default_templates_dir
+from boruna.assets.libraries import list_libraries
+from boruna.assets.templates import list_templates
+from boruna.diagnostics.registry import ALL_CODES
+from boruna.language.names import BUILTIN_ARITIES
+from boruna.service import agent_docs, check_tool, run_tool
+
+AX_BLOCK = re.compile(r"```ax\n(.*?)```", re.S)
+
+
+def _errors(source):
+    return [(d["id"], d["severity"]) for d in check_tool(source)["diagnostics"]]
+
+
+def test_builtin_signatures_cover_exactly_the_compiler_table_with_matching_arities():
+    assert list(agent_docs.BUILTIN_SIGNATURES) == list(BUILTIN_ARITIES)
+    for name, arity in BUILTIN_ARITIES.items():
+        params = agent_docs.BUILTIN_SIGNATURES[name].split(")")[0].lstrip("(")
+        depth, count = 0, 1 if params else 0
+        for ch in params:
+            depth += ch == "<"
+            depth -= ch == ">"
+            count += ch == "," and depth == 0
+        assert count == arity, name
+
+
+def test_guide_lists_every_builtin_and_capability():
+    guide = agent_docs.guide()
+    assert "<!--" not in guide
+    for name, arity in BUILTIN_ARITIES.items():
+        assert f"| `{name}` | {arity} | `" in guide
+    assert "| `net.fetch` | `net.fetch`, `net` |" in guide
+    assert "| `actor.spawn` | `actor_spawn` |" in guide
+
+
+def test_guide_programs_check_clean_and_run():
+    blocks = AX_BLOCK.findall(agent_docs.guide())
+    assert len(blocks) == 3
+    assert [_errors(b) for b in blocks] == [[], [], []]
+    assert run_tool(blocks[0])["result"] == 7
+    assert run_tool(blocks[2])["result"] == "sum of evens: 16"
+
+
+@pytest.mark.parametrize("code", list(ALL_CODES))
+def test_every_code_is_explained_with_an_example_that_triggers_it_and_a_clean_fix(code):
+    text = agent_docs.explain(code)
+    info = ALL_CODES[code]
+    assert text.startswith(f"# {code}: {info.name} ({info.category})\n\n{info.summary}\n")
+    assert agent_docs.explain(code.lower()) == text
+    assert agent_docs.document(f"boruna://codes/{code}") == text
+    erroneous, fixed = AX_BLOCK.findall(text)
+    reported = {c for c, severity in _errors(erroneous)}
+    assert reported == ({"E003"} if code == "E004" else {code})
+    assert [e for e in _errors(fixed) if e[1] == "error"] == []
+    assert _errors(fixed) == []
+
+
+def test_unknown_code_and_uri_have_no_document():
+    assert agent_docs.explain("E999") is None
+    assert agent_docs.document("boruna://codes/e003") is None
+    assert agent_docs.document("boruna://nothing") is None
+
+
+def test_codes_index_lists_every_code():
+    index = agent_docs.document("boruna://codes")
+    for info in ALL_CODES.values():
+        assert f"| `{info.code}` | {info.name} | {info.category} |" in index
+
+
+def test_libraries_document_every_library_with_signatures_but_not_main():
+    text = agent_docs.libraries(default_libs_dir())
+    infos = list_libraries(default_libs_dir())
+    assert len(infos) == 14
+    for info in infos:
+        assert f"## {info.dir_name} ({info.name} {info.version})" in text
+    assert "fn main()" not in text
+    assert "fn validation_ok() -> ValidationResult" in text
+
+
+def test_templates_document_every_template_and_argument():
+    text = agent_docs.templates(default_templates_dir())
+    for info in list_templates(default_templates_dir()):
+        assert f"## {info.name} {info.version}" in text
+        for arg in info.args:
+            assert f"| `{arg}` |" in text
+    assert "separated by '\\|'" in text
+
+
+def test_missing_directories_are_said_plainly(tmp_path):
+    assert agent_docs.libraries(tmp_path / "none").endswith(
+        "No libraries are available to this server.")
+    assert "Templates unavailable: " in agent_docs.templates(tmp_path / "none")
+
+
+def test_prompt_placeholders_are_filled_once():
+    got = agent_docs.prompt("write_program", {"task": "print {source} literally"})
+    assert "print {source} literally" in got["messages"][0]["text"]
+    assert got["messages"][1] == {"uri": "boruna://guide"}
+    with pytest.raises(agent_docs.PromptError):
+        agent_docs.prompt("write_program", {"task": 3})
