@@ -221,6 +221,19 @@ def build_parser() -> Parser:
     add_repair(sub)
     add_codes(sub)
 
+    p = _leaf(sub, "explain", "explain_cmd:cmd_explain",
+              "explain a diagnostic code, with an erroneous example and its fix")
+    p.add_argument("code", metavar="CODE", help="a diagnostic code, e.g. E003")
+    p = _leaf(sub, "guide", "guide_cmd:cmd_guide",
+              "print the language guide written for agents (or the codes, libs, templates)")
+    p.add_argument("topic", nargs="?", default="language",
+                   choices=("language", "codes", "libs", "templates"),
+                   help="what to print (default: language)")
+    _libs_flag(p)
+    p.add_argument("--dir", metavar="DIR",
+                   help="templates directory for 'guide templates' (default: ./templates if "
+                        "it exists, else the bundled templates)")
+
     grp, gsub = _group(sub, "framework", "App framework: validate and test init/update/view apps",
                        "framework_command")
     p = _leaf(gsub, "validate", "framework_cmd:cmd_validate",
