@@ -50,3 +50,16 @@ def test_color_always_on_a_pipe(cli, tmp_path):
     assert result.out.startswith("\x1b[1;31merror[E001]\x1b[0m")
     plain = cli("check", bad)
     assert "\x1b[" not in plain.out
+
+
+def test_help_and_version_import_neither_the_sdk_nor_pydantic():
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom boruna.cli.main import main\n"
+             "codes = [main(['--version']), main(['--help'])]\n"
+             "print(codes, sorted(m for m in ('mcp', 'mcp_types', 'pydantic') "
+             "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.splitlines()[-1] == "[0, 0] []"
