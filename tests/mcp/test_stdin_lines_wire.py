@@ -56,7 +56,7 @@ def test_missing_arguments_mean_an_empty_object(raw_server):
 
 
 def test_unknown_method_is_method_not_found(raw_server):
-    assert raw_server.request(7, "prompts/get", {"name": "x"})["error"]["code"] == -32601
+    assert raw_server.request(7, "tools/nonexistent", {"name": "x"})["error"]["code"] == -32601
 
 
 def test_string_progress_tokens_are_echoed_verbatim(raw_server):
