@@ -15,6 +15,8 @@ Value = Any
 """A runtime value in the `boruna_run` encoding (any JSON)."""
 
 
+# A field typed `T = None` may be absent but is never null; `Optional[T]` may be null.
+
 class _Response(BaseModel):
     model_config = ConfigDict(extra="allow")
     protocol_version: Literal[1]
@@ -51,7 +53,7 @@ def failure(kinds: tuple[str, ...], name: str) -> type[_Failure]:
     kind_type = Literal[tuple(sorted(every))]  # type: ignore[misc]
     return type(name, (_Failure,), {
         "__doc__": "A domain failure: switch on error_kind.",
-        "__annotations__": {"error_kind": kind_type, "message": Optional[str]},
+        "__annotations__": {"error_kind": kind_type, "message": str},
         "message": Field(None, description="Human-readable explanation."),
     })
 
@@ -76,7 +78,7 @@ class AstSuccess(_Success):
     truncated: bool
     ast: Union[dict[str, Any], str] = Field(
         description="The AST object; with truncated:true, the first 100 KB of its text.")
-    ast_size: Optional[int] = Field(None, description="Full size in bytes when truncated.")
+    ast_size: int = Field(None, description="Full size in bytes when truncated.")
 
 
 class SymbolsSuccess(_Success):
@@ -88,8 +90,8 @@ class RunSuccess(_Success):
     result: Value
     steps: int
     ui_output: list[Value]
-    trace: Optional[list[str]] = Field(None, description="With trace:true: first 500 ops.")
-    trace_truncated: Optional[bool] = None
+    trace: list[str] = Field(None, description="With trace:true: first 500 ops.")
+    trace_truncated: bool = None
 
 
 class SealedSuccess(_Success):
@@ -126,8 +128,8 @@ class DiagnosticEntry(BaseModel):
     id: str = Field(description="Diagnostic code (see the boruna://codes resources).")
     severity: Literal["error", "warning", "info", "hint"]
     message: str
-    location: Optional[Location] = None
-    patches: Optional[list[Patch]] = None
+    location: Location = None
+    patches: list[Patch] = None
 
 
 class CheckSuccess(_Success):
@@ -194,7 +196,7 @@ class TemplateApplySuccess(_Success):
     source: str
     dependencies: list[str]
     capabilities: list[str]
-    validation: Optional[dict[str, Any]] = Field(None, description="With validate:true.")
+    validation: dict[str, Any] = Field(None, description="With validate:true.")
 
 
 class CapabilityEntry(BaseModel):
@@ -213,7 +215,7 @@ class CapabilityListSuccess(_Success):
 class PolicyValidateSuccess(_Success):
     ok: bool
     schema_version: int
-    errors: Optional[list[dict[str, Any]]] = Field(None, description="With ok:false.")
+    errors: list[dict[str, Any]] = Field(None, description="With ok:false.")
 
 
 RUN_KINDS = ("runtime_error", "invalid_policy", "limit_exceeded", "unsupported_limit",
@@ -246,10 +248,11 @@ RESPONSES: dict[str, tuple[type[BaseModel], ...]] = {
 
 
 def _compact(node):
-    """Drop what only costs tokens: titles, and `additionalProperties: true` (the default)."""
+    """Drop what only costs tokens: titles, `additionalProperties: true` (the default) and
+    defaults (meaningless for output; a field with one is simply not required)."""
     if isinstance(node, dict):
         return {k: _compact(v) for k, v in node.items()
-                if not (k == "title" and isinstance(v, str))
+                if not (k in ("title", "default") and not isinstance(v, dict))
                 and not (k == "additionalProperties" and v is True)}
     if isinstance(node, list):
         return [_compact(v) for v in node]
