@@ -137,6 +137,22 @@ def _libs_flag(p: argparse.ArgumentParser) -> None:
                         "else the bundled standard libraries)")
 
 
+def _add_doc_commands(sub) -> None:
+    """`boruna explain CODE` and `boruna guide [TOPIC]`: the texts written for agents."""
+    p = _leaf(sub, "explain", "explain_cmd:cmd_explain",
+              "explain a diagnostic code, with an erroneous example and its fix")
+    p.add_argument("code", metavar="CODE", help="a diagnostic code, e.g. E003")
+    p = _leaf(sub, "guide", "guide_cmd:cmd_guide",
+              "print the language guide written for agents (or the codes, libs, templates)")
+    p.add_argument("topic", nargs="?", default="language",
+                   choices=("language", "codes", "libs", "templates"),
+                   help="what to print (default: language)")
+    _libs_flag(p)
+    p.add_argument("--dir", metavar="DIR",
+                   help="templates directory for 'guide templates' (default: ./templates if "
+                        "it exists, else the bundled templates)")
+
+
 def build_parser() -> Parser:
     """The full `boruna` parser."""
     root = Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG)
@@ -220,19 +236,7 @@ def build_parser() -> Parser:
     add_check(sub)
     add_repair(sub)
     add_codes(sub)
-
-    p = _leaf(sub, "explain", "explain_cmd:cmd_explain",
-              "explain a diagnostic code, with an erroneous example and its fix")
-    p.add_argument("code", metavar="CODE", help="a diagnostic code, e.g. E003")
-    p = _leaf(sub, "guide", "guide_cmd:cmd_guide",
-              "print the language guide written for agents (or the codes, libs, templates)")
-    p.add_argument("topic", nargs="?", default="language",
-                   choices=("language", "codes", "libs", "templates"),
-                   help="what to print (default: language)")
-    _libs_flag(p)
-    p.add_argument("--dir", metavar="DIR",
-                   help="templates directory for 'guide templates' (default: ./templates if "
-                        "it exists, else the bundled templates)")
+    _add_doc_commands(sub)
 
     grp, gsub = _group(sub, "framework", "App framework: validate and test init/update/view apps",
                        "framework_command")

@@ -9,6 +9,7 @@ diagnostic registry, libraries and templates from the directories the caller ser
 """
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 
@@ -19,65 +20,25 @@ LIBS_URI = "boruna://libs"
 TEMPLATES_URI = "boruna://templates"
 MIME_TYPE = "text/markdown"
 
-# Builtin signatures, keyed by the compiler's builtin names (tests pin that the keys are
-# exactly `language.names.BUILTIN_ARITIES` and that every arity matches).
-BUILTIN_SIGNATURES: dict[str, str] = {
-    "list_len": "(List<T>) -> Int",
-    "list_get": "(List<T>, Int) -> T  (out of range: runtime error)",
-    "list_push": "(List<T>, T) -> List<T>",
-    "parse_int": "(String) -> Int  (trims; 0 when not a number)",
-    "try_parse_int": "(String) -> Result<Int, String>",
-    "str_contains": "(String, String) -> Bool",
-    "str_starts_with": "(String, String) -> Bool",
-    "step_input": "(String) -> String  (a step.input capability call)",
-    "__builtin_int_to_string": "(Int) -> String",
-    "__builtin_float_to_string": "(Float) -> String",
-    "__builtin_string_len": "(String) -> Int  (UTF-8 bytes)",
-    "__builtin_string_chars": "(String) -> List<String>",
-    "__builtin_string_contains": "(String, String) -> Bool",
-    "__builtin_string_starts_with": "(String, String) -> Bool",
-    "__builtin_string_ends_with": "(String, String) -> Bool",
-    "__builtin_string_to_upper": "(String) -> String",
-    "__builtin_string_to_lower": "(String) -> String",
-    "__builtin_string_trim": "(String) -> String",
-    "__builtin_string_join": "(List<String>, String) -> String",
-    "__builtin_list_len": "(List<T>) -> Int",
-    "__builtin_list_is_empty": "(List<T>) -> Bool",
-    "__builtin_list_head": "(List<T>) -> Option<T>",
-    "__builtin_list_tail": "(List<T>) -> List<T>",
-    "__builtin_list_append": "(List<T>, T) -> List<T>",
-    "__builtin_list_concat": "(List<T>, List<T>) -> List<T>",
-    "__builtin_list_reverse": "(List<T>) -> List<T>",
-    "__builtin_string_split": "(String, String) -> List<String>",
-    "__builtin_string_replace": "(String, String, String) -> String  (all occurrences)",
-    "__builtin_string_slice": "(String, Int, Int) -> String  (byte range; invalid: \"\")",
-    "__builtin_int_parse": "(String) -> Option<Int>",
-    "__builtin_float_parse": "(String) -> Option<Float>",
-    "__builtin_bool_to_string": "(Bool) -> String",
-    "__builtin_map_get": "(Map<String, V>, String) -> Option<V>",
-    "__builtin_map_set": "(Map<String, V>, String, V) -> Map<String, V>",
-    "__builtin_map_remove": "(Map<String, V>, String) -> Map<String, V>",
-    "__builtin_map_contains_key": "(Map<String, V>, String) -> Bool",
-    "__builtin_map_keys": "(Map<String, V>) -> List<String>  (sorted)",
-    "__builtin_map_values": "(Map<String, V>) -> List<V>  (in key order)",
-    "__builtin_map_len": "(Map<String, V>) -> Int",
-    "__builtin_debug": "(T) -> T  (prints to stderr)",
-    "__builtin_debug_msg": "(String, T) -> T",
-    "__builtin_guard": "(T, Bool, String) -> T  (traps when the Bool is false)",
-}
-
-
 def _text(*parts: str) -> str:
     return resources.files("boruna").joinpath("docs_agent", *parts).read_text(encoding="utf-8")
+
+
+def builtin_signatures() -> dict[str, str]:
+    """The builtins' type signatures (`docs_agent/builtin_signatures.json`, documentation
+    data; tests pin that its names are exactly the compiler's builtin table and that every
+    signature has the table's arity)."""
+    return json.loads(_text("builtin_signatures.json"))
 
 
 def builtins_table() -> str:
     """Every builtin with its arity and signature, in the compiler's table order."""
     from boruna.language.names import BUILTIN_ARITIES
 
+    signatures = builtin_signatures()
     rows = ["| Builtin | Arity | Signature |", "|---|---|---|"]
     for name, arity in BUILTIN_ARITIES.items():
-        rows.append(f"| `{name}` | {arity} | `{BUILTIN_SIGNATURES.get(name, '?')}` |")
+        rows.append(f"| `{name}` | {arity} | `{signatures.get(name, '?')}` |")
     return "\n".join(rows)
 
 
