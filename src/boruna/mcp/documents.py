@@ -7,7 +7,6 @@ invalid-params errors (-32602, the code current MCP uses for a resource that doe
 """
 from __future__ import annotations
 
-import anyio.to_thread
 import mcp_types as types
 
 from mcp.shared.exceptions import MCPError
@@ -22,11 +21,15 @@ CODE_TEMPLATE = types.ResourceTemplate(
 
 
 class Documents:
-    """The resource and prompt handlers bound to the server's libs and templates directories."""
+    """The resource and prompt handlers bound to the server's libs and templates directories.
 
-    def __init__(self, templates_dir, libs_dir):
+    `run_blocking(fn)` (a coroutine function) runs `fn` off the event loop, on the server's
+    quick lane, and returns what it returned (or the exception it raised)."""
+
+    def __init__(self, templates_dir, libs_dir, run_blocking):
         self.templates_dir = templates_dir
         self.libs_dir = libs_dir
+        self._run_blocking = run_blocking
         self._resources = [types.Resource(mime_type=agent_docs.MIME_TYPE, **entry)
                            for entry in agent_docs.documents()]
         self._prompts = [types.Prompt(name=p["name"], title=p["title"],
@@ -34,8 +37,13 @@ class Documents:
                                       arguments=[types.PromptArgument(**a) for a in p["arguments"]])
                          for p in agent_docs.PROMPTS]
 
-    def _read(self, uri: str) -> str:
-        text = agent_docs.document(uri, libs_dir=self.libs_dir, templates_dir=self.templates_dir)
+    def _document(self, uri: str):
+        return agent_docs.document(uri, libs_dir=self.libs_dir, templates_dir=self.templates_dir)
+
+    async def _read(self, uri: str) -> str:
+        text = await self._run_blocking(lambda: self._document(uri))
+        if isinstance(text, BaseException):
+            raise MCPError(code=types.INTERNAL_ERROR, message=f"cannot read {uri}: {text}")
         if text is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"resource not found: {uri}")
         return text
@@ -48,7 +56,7 @@ class Documents:
 
     async def read_resource(self, ctx, params: types.ReadResourceRequestParams):
         uri = str(params.uri)
-        text = await anyio.to_thread.run_sync(self._read, uri)
+        text = await self._read(uri)
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=uri, mime_type=agent_docs.MIME_TYPE, text=text)])
 
@@ -56,21 +64,18 @@ class Documents:
         return types.ListPromptsResult(prompts=self._prompts)
 
     async def get_prompt(self, ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
-        def build():
-            try:
-                return agent_docs.prompt(params.name, params.arguments, libs_dir=self.libs_dir)
-            except (agent_docs.PromptError, InvalidParams) as exc:
-                return exc
-
-        built = await anyio.to_thread.run_sync(build)
+        built = await self._run_blocking(
+            lambda: agent_docs.prompt(params.name, params.arguments, libs_dir=self.libs_dir))
         if isinstance(built, (agent_docs.PromptError, InvalidParams)):
             raise MCPError(code=types.INVALID_PARAMS, message=built.message)
+        if isinstance(built, BaseException):
+            raise MCPError(code=types.INTERNAL_ERROR, message=f"cannot build the prompt: {built}")
         messages = []
         for part in built["messages"]:
             if "text" in part:
                 content = types.TextContent(type="text", text=part["text"])
             else:
                 content = types.EmbeddedResource(type="resource", resource=types.TextResourceContents(
-                    uri=part["uri"], mime_type=agent_docs.MIME_TYPE, text=self._read(part["uri"])))
+                    uri=part["uri"], mime_type=agent_docs.MIME_TYPE, text=await self._read(part["uri"])))
             messages.append(types.PromptMessage(role="user", content=content))
         return types.GetPromptResult(description=built["description"], messages=messages)

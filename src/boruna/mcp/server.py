@@ -100,7 +100,15 @@ class BorunaServer:
         self.handlers = handlers                # service.HandlerConfig; None = the mock
         self._listing = _tool_listing()
         self.lanes: Optional[Lanes] = None      # started by serve_stdio
-        self.documents = Documents(templates_dir, libs_dir)
+        self.documents = Documents(templates_dir, libs_dir, self._run_quick)
+
+    async def _run_quick(self, fn):
+        """`fn()` on the quick lane (resource reads, prompts); a full lane is an MCP error."""
+        try:
+            return await self.lanes.quick.run(fn)
+        except LaneBusy as busy:
+            raise MCPError(code=types.INTERNAL_ERROR,
+                           message=f"server busy: the {busy.lane.name} lane is full; retry") from None
 
     async def list_tools(self, ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=self._listing)
