@@ -44,3 +44,15 @@ def test_responses_too_deep_for_the_sdk_come_as_text_only():
     shallow = tool_result(ok(result=deep[0][0], steps=1, ui_output=[]))
     assert shallow.structured_content["result"] == deep[0][0]
     shallow.model_dump_json(by_alias=True)
+
+
+def test_a_response_over_the_output_budget_is_reported_as_the_failure_it_became():
+    from boruna.service.envelope import DEFAULT_MAX_OUTPUT_BYTES
+
+    result = tool_result(ok(result="x" * DEFAULT_MAX_OUTPUT_BYTES, steps=7, ui_output=[]))
+    assert result.is_error is True
+    assert result.structured_content == json.loads(result.content[0].text) == {
+        "success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
+        "message": f"serialized output exceeded {DEFAULT_MAX_OUTPUT_BYTES} bytes",
+        "limit_kind": "output_bytes", "limit": DEFAULT_MAX_OUTPUT_BYTES,
+        "phase": "serialization", "steps": 7}

@@ -47,9 +47,10 @@ class CompileFailure(_Failure):
 
 
 def failure(kinds: tuple[str, ...], name: str) -> type[_Failure]:
-    """A failure model whose `error_kind` is one of `kinds`, plus the two any tool can meet:
-    internal_error, and server_busy (the server refused the call: its lane is full)."""
-    every = set(kinds) | {"internal_error", "server_busy"}
+    """A failure model whose `error_kind` is one of `kinds`, plus those any tool can meet:
+    internal_error, server_busy (the server refused the call: its lane is full) and
+    limit_exceeded (the response exceeded the output budget)."""
+    every = set(kinds) | {"internal_error", "server_busy", "limit_exceeded"}
     kind_type = Literal[tuple(sorted(every))]  # type: ignore[misc]
     return type(name, (_Failure,), {
         "__doc__": "A domain failure: switch on error_kind.",

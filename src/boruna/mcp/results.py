@@ -1,9 +1,11 @@
 """A tool response as an MCP `CallToolResult`: the seed's JSON text item, the same JSON as
 `structuredContent`, and `isError` exactly when `success` is false.
 
-A response nesting deeper than STRUCTURED_DEPTH levels (a run result such as `l = [l]` in a
-loop) comes as the text item only: the SDK cannot serialize, and clients cannot parse,
-structured content that deep (pydantic stops near 200 levels).
+Both are taken from the rendered text, which may differ from the response given (`render`
+replaces a response over the output budget by the `limit_exceeded` one). A response nesting
+deeper than STRUCTURED_DEPTH levels (a run result such as `l = [l]` in a loop) comes as the
+text item only: the SDK cannot serialize, and clients cannot parse, structured content that
+deep (pydantic stops near 200 levels).
 """
 from __future__ import annotations
 
@@ -15,13 +17,23 @@ from boruna.service import render
 from boruna.service.json_text import deeper_than
 
 STRUCTURED_DEPTH = 128
+SMALL_TEXT = 4096
+"""Text this short is parsed even when the response was deep (it was replaced)."""
+
+SUCCESS_PREFIX = '{\n  "success": true,'
+"""How every successful response's text starts (`success` first, pretty-printed)."""
 
 
 def tool_result(response: dict) -> types.CallToolResult:
     """The result of one tools/call for a service response."""
     text = render(response)
     fields = {}
-    if not deeper_than(response, STRUCTURED_DEPTH):
-        fields["structured_content"] = json.loads(text)
+    if not deeper_than(response, STRUCTURED_DEPTH) or len(text) <= SMALL_TEXT:
+        try:
+            parsed = json.loads(text)
+        except RecursionError:
+            parsed = None
+        if parsed is not None and not deeper_than(parsed, STRUCTURED_DEPTH):
+            fields["structured_content"] = parsed
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                is_error=response.get("success") is False, **fields)
+                                is_error=not text.startswith(SUCCESS_PREFIX), **fields)
