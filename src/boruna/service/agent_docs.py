@@ -9,7 +9,6 @@ diagnostic registry, libraries and templates from the directories the caller ser
 """
 from __future__ import annotations
 
-import json
 import re
 from importlib import resources
 
@@ -24,21 +23,14 @@ def _text(*parts: str) -> str:
     return resources.files("boruna").joinpath("docs_agent", *parts).read_text(encoding="utf-8")
 
 
-def builtin_signatures() -> dict[str, str]:
-    """The builtins' type signatures (`docs_agent/builtin_signatures.json`, documentation
-    data; tests pin that its names are exactly the compiler's builtin table and that every
-    signature has the table's arity)."""
-    return json.loads(_text("builtin_signatures.json"))
-
-
 def builtins_table() -> str:
-    """Every builtin with its arity and signature, in the compiler's table order."""
-    from boruna.language.names import BUILTIN_ARITIES
+    """Every builtin with its arity, signature and doc, from the one builtin table
+    (`core.builtins.BUILTINS`, in its order)."""
+    from boruna.core.builtins import BUILTINS
 
-    signatures = builtin_signatures()
-    rows = ["| Builtin | Arity | Signature |", "|---|---|---|"]
-    for name, arity in BUILTIN_ARITIES.items():
-        rows.append(f"| `{name}` | {arity} | `{signatures.get(name, '?')}` |")
+    rows = ["| Builtin | Arity | Signature | What it does |", "|---|---|---|---|"]
+    for b in BUILTINS:
+        rows.append(f"| `{b.name}` | {b.arity} | `{b.signature}` | {b.doc.replace('|', chr(92) + '|')} |")
     return "\n".join(rows)
 
 
