@@ -233,3 +233,15 @@ def call_fresh_server():
                 return portal.call(run_all, opened[0])
 
     return call
+
+
+@pytest.fixture
+def list_fresh_server():
+    """`list_tools(*flags)`: start a server with `flags` and return its tools/list tools."""
+
+    def list_tools(*flags):
+        with start_blocking_portal() as portal:
+            with portal.wrap_async_context_manager(open_session(server_params(*flags), [])) as opened:
+                return portal.call(opened[0].list_tools).tools
+
+    return list_tools

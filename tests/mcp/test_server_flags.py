@@ -148,3 +148,24 @@ def test_live_flags_need_live():
         done = _cli(*flags)
         assert done.returncode == 2
         assert done.stderr.strip().endswith(f"error: {message}")
+
+
+READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
+             "openWorldHint": False}
+REAL_IO = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+           "openWorldHint": True}
+
+
+def _hints(tools):
+    return {tool.name: tool.annotations.model_dump(exclude={"title"}, by_alias=True)
+            for tool in tools}
+
+
+def test_annotations_are_read_only_without_live_and_real_io_for_runs_with_live(
+        tmp_path, list_fresh_server):
+    mocked = _hints(list_fresh_server())
+    live = _hints(list_fresh_server("--live", "--fs-root", str(tmp_path)))
+    assert len(mocked) == 14 and all(hints == READ_ONLY for hints in mocked.values())
+    assert {name: hints for name, hints in live.items() if hints != READ_ONLY} == {
+        "boruna_run": REAL_IO, "boruna_run_sealed": REAL_IO}
+    assert sorted(live) == sorted(mocked)

@@ -57,10 +57,12 @@ INSTRUCTIONS = (
 log = logging.getLogger("boruna.mcp")
 
 
-def _tool_listing() -> list[types.Tool]:
+def _tool_listing(live: bool) -> list[types.Tool]:
+    """The tools/list answer; `live` (the server runs with --live) changes the annotations of
+    the tools that execute capabilities."""
     return [types.Tool(name=t.name, title=t.title, description=t.description,
                        input_schema=input_schema(t.params), output_schema=output_schema(t.name),
-                       annotations=types.ToolAnnotations.model_validate(t.annotations()))
+                       annotations=types.ToolAnnotations.model_validate(t.annotations(live)))
             for t in sorted(TOOLS, key=lambda t: t.name)]
 
 
@@ -98,7 +100,7 @@ class BorunaServer:
         self.templates_dir = templates_dir
         self.libs_dir = libs_dir
         self.handlers = handlers                # service.HandlerConfig; None = the mock
-        self._listing = _tool_listing()
+        self._listing = _tool_listing(handlers is not None)
         self.lanes: Optional[Lanes] = None      # started by serve_stdio
         self.documents = Documents(templates_dir, libs_dir, self._run_quick)
 

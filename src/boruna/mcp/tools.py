@@ -35,18 +35,18 @@ class Tool:
     params: type
     call: Callable[[object, ToolEnv], dict]
     takes_source: bool = True
-    # MCP tool annotations. No tool writes files or reaches the network: `boruna_run` and
-    # `boruna_run_sealed` answer capability calls with the deterministic mock handler.
-    read_only: bool = True
-    idempotent: bool = True
-    destructive: bool = False
-    open_world: bool = False
+    # True for the tools whose capability calls reach the live handlers under --live
+    # (`env.handlers`); every other tool, and these without --live, uses no real I/O.
+    executes_capabilities: bool = False
 
-    def annotations(self) -> dict:
-        """The MCP `annotations` object (camelCase keys as on the wire)."""
-        return {"title": self.title, "readOnlyHint": self.read_only,
-                "destructiveHint": self.destructive, "idempotentHint": self.idempotent,
-                "openWorldHint": self.open_world}
+    def annotations(self, live: bool = False) -> dict:
+        """The MCP `annotations` object (camelCase keys as on the wire). Without --live no
+        tool writes files or reaches the network (capability calls get the deterministic
+        mock); with it a run may write files (fs.write), a database (db.query with
+        --db-write) or the network, and the clock and random answer differently each time."""
+        real_io = live and self.executes_capabilities
+        return {"title": self.title, "readOnlyHint": not real_io, "destructiveHint": real_io,
+                "idempotentHint": not real_io, "openWorldHint": real_io}
 
 TOOLS: tuple[Tool, ...] = (
     Tool("boruna_ast", "Parse to AST",
@@ -125,7 +125,8 @@ TOOLS: tuple[Tool, ...] = (
              limits=None if a.limits is None else a.limits.model_dump(),
              output_schema=a.output_schema, libs_dir=env.libs_dir,
              on_progress=env.on_progress, cancel_event=env.cancel_event,
-             handlers=env.handlers)),
+             handlers=env.handlers),
+         executes_capabilities=True),
     Tool("boruna_run_sealed", "Run with a replay proof",
          "Use when you need evidence that a run is reproducible: runs like boruna_run, then "
          "replays it against the recorded capability results and returns result, steps, "
@@ -137,7 +138,8 @@ TOOLS: tuple[Tool, ...] = (
          lambda a, env: service.run_sealed_tool(a.source, policy=a.policy, max_steps=a.max_steps,
                                                 libs_dir=env.libs_dir,
                                                 cancel_event=env.cancel_event,
-                                                handlers=env.handlers)),
+                                                handlers=env.handlers),
+         executes_capabilities=True),
     Tool("boruna_symbols", "List declared symbols",
          "Use to learn a module's real API instead of guessing (a library's source, or your own "
          "file): the top-level functions, records and enums with exact signatures, parameter "
