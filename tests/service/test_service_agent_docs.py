@@ -10,7 +10,7 @@ from boruna.assets.libraries import list_libraries
 from boruna.assets.templates import list_templates
 from boruna.diagnostics.registry import ALL_CODES
 from boruna.language.names import BUILTIN_ARITIES
-from boruna.service import agent_docs, check_tool, run_tool
+from boruna.service import agent_docs, check_tool, repair_tool, run_tool
 
 AX_BLOCK = re.compile(r"```ax\n(.*?)```", re.S)
 
@@ -24,8 +24,20 @@ def test_builtins_table_is_the_one_builtin_table():
 
     table = agent_docs.builtins_table()
     rows = [line for line in table.splitlines()[2:]]
-    assert len(rows) == len(BUILTINS) == len(BUILTIN_ARITIES) == 42
+    assert len(rows) == len(BUILTINS) == len(BUILTIN_ARITIES) == 50
     assert rows[0] == "| `list_len` | 1 | `(List<T>) -> Int` | number of elements |"
+    assert rows[42:] == [
+        "| `net_fetch` | 1 | `(String) -> String` | the body of an HTTP GET of the URL |",
+        "| `fs_read` | 1 | `(String) -> String` | the text of a file under the file root |",
+        "| `fs_write` | 2 | `(String, String) -> Bool` | writes the text to a file under the file "
+        "root |",
+        "| `db_query` | 1 | `(String) -> List<Map<String, T>>` | the rows of one SQL statement, "
+        "each a Map from column name to value |",
+        "| `time_now` | 0 | `() -> Int` | the time in Unix seconds |",
+        "| `random` | 0 | `() -> Float` | a Float in [0, 1) |",
+        "| `llm_call` | 1 | `(String) -> T` | the LLM handler's answer to the prompt |",
+        "| `map_new` | 0 | `() -> Map<String, V>` | an empty Map |",
+    ]
 
 
 def test_guide_lists_every_builtin_and_capability():
@@ -33,8 +45,9 @@ def test_guide_lists_every_builtin_and_capability():
     assert "<!--" not in guide
     for name, arity in BUILTIN_ARITIES.items():
         assert f"| `{name}` | {arity} | `" in guide
-    assert "| `net.fetch` | `net.fetch`, `net` |" in guide
-    assert "| `actor.spawn` | `actor_spawn` |" in guide
+    assert "| `net.fetch` | `net.fetch`, `net` | `net_fetch` |" in guide
+    assert "| `step.input` | `step.input`, `step_input` | `step_input` |" in guide
+    assert "| `actor.spawn` | `actor_spawn` | — |" in guide
 
 
 def test_guide_programs_check_clean_and_run():
@@ -57,6 +70,19 @@ def test_every_code_is_explained_with_an_example_that_triggers_it_and_a_clean_fi
     assert reported == ({"E003"} if code == "E004" else {code})
     assert [e for e in _errors(fixed) if e[1] == "error"] == []
     assert _errors(fixed) == []
+
+
+def test_e007_example_is_undeclared_use_directly_and_through_a_callee():
+    erroneous, fixed = AX_BLOCK.findall(agent_docs.explain("E007"))
+    assert [(d["id"], d["severity"], d["message"].split(" \u2014 ")[0], d["location"]["line"])
+            for d in check_tool(erroneous)["diagnostics"]] == [
+        ("E007", "error", "capability violation: `load` uses `fs.read` but does not declare it", 2),
+        ("E007", "error", "capability violation: `main` uses `fs.read` through `load` but does "
+         "not declare it", 6),
+    ]
+    assert check_tool(fixed)["diagnostics"] == []
+    assert repair_tool(erroneous)["repaired_source"] == fixed
+    assert run_tool(fixed, policy="deny-all")["message"] == "capability denied: fs.read"
 
 
 def test_unknown_code_and_uri_have_no_document():

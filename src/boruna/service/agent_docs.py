@@ -35,16 +35,19 @@ def builtins_table() -> str:
 
 
 def capabilities_table() -> str:
-    """Every capability: the name policies use and the spellings `!{...}` accepts."""
+    """Every capability: the name policies use, the spellings `!{...}` accepts and the
+    builtins that call it (`core.builtins.BUILTINS`)."""
+    from boruna.core.builtins import BUILTINS
     from boruna.core.capabilities import sorted_by_name
     from boruna.language.tokens import KEYWORDS
 
-    rows = ["| Capability (policy name) | Spellings in `!{...}` |", "|---|---|"]
+    rows = ["| Capability (policy name) | Spellings in `!{...}` | Builtin |", "|---|---|---|"]
     for cap in sorted_by_name():
         writable = [s for s in (cap.wire_name, *cap.aliases)
                     if not any(part in KEYWORDS for part in s.split("."))]
         spellings = ", ".join(f"`{s}`" for s in writable)
-        rows.append(f"| `{cap.wire_name}` | {spellings} |")
+        callers = ", ".join(f"`{b.name}`" for b in BUILTINS if b.capability == cap.wire_name)
+        rows.append(f"| `{cap.wire_name}` | {spellings} | {callers or '—'} |")
     return "\n".join(rows)
 
 
