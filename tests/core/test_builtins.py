@@ -190,7 +190,7 @@ NOT_THE_BUILTIN = {"parse_int": {os.path.join("core", "jsonread.py"),
 # the App effect kinds, policy texts and the live handler spell that, not the builtin.
 RANDOM_ELSEWHERE = {os.path.join(*p) for p in (
     ("core", "capabilities.py"), ("framework", "effects.py"), ("mcp", "params.py"),
-    ("mcp", "server.py"), ("cli", "parser.py"), ("runtime", "live.py"))}
+    ("mcp", "launch.py"), ("cli", "parser.py"), ("runtime", "live.py"))}
 NOT_THE_BUILTIN["random"] = RANDOM_ELSEWHERE
 
 

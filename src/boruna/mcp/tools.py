@@ -43,7 +43,8 @@ class Tool:
         """The MCP `annotations` object (camelCase keys as on the wire). Without --live no
         tool writes files or reaches the network (capability calls get the deterministic
         mock); with it a run may write files (fs.write), a database (db.query with
-        --db-write) or the network, and the clock and random answer differently each time."""
+        --db-write) or the network, and the clock and OS randomness answer differently each
+        time."""
         real_io = live and self.executes_capabilities
         return {"title": self.title, "readOnlyHint": not real_io, "destructiveHint": real_io,
                 "idempotentHint": not real_io, "openWorldHint": real_io}
