@@ -6,7 +6,7 @@ boruna_run and boruna_run_sealed answer `internal_error: input is nested too dee
 import json
 
 from boruna.service import render, run_sealed_tool, run_tool
-from boruna.service.json_text import compact_json, deeper_than
+from boruna.core.json_text import compact_json, deeper_than
 
 DEPTH = 100_000
 NESTED = ("fn main() -> List<Int> { let mut l = []\n let mut i = 0\n"

@@ -7,7 +7,7 @@ import pytest
 
 from boruna.service import framework_test_tool, ok, render, run_sealed_tool, run_tool
 from boruna.service.envelope import DEFAULT_MAX_OUTPUT_BYTES, PRETTY_DEPTH
-from boruna.service.json_text import compact_json, json_size
+from boruna.core.json_text import compact_json, json_size
 from boruna.service.output_budget import OutputBudget, OutputLimitExceeded
 
 PEAK_BYTES = 300 * 1024 * 1024

@@ -14,7 +14,7 @@ import json
 import mcp_types as types
 
 from boruna.service import render
-from boruna.service.json_text import deeper_than
+from boruna.core.json_text import deeper_than
 
 STRUCTURED_DEPTH = 128
 SMALL_TEXT = 4096
