@@ -3,7 +3,7 @@
 The models describe what `boruna.service` returns today (success and failure shapes); they
 are never used to build responses, only to advertise them. Every model allows additional
 properties: the seed's stability rules let new fields appear without a version bump.
-`tests/mcp/test_mcp_responses.py` validates real responses of every tool against these schemas.
+`tests/mcp/test_responses.py` validates real responses of every tool against these schemas.
 """
 from __future__ import annotations
 
