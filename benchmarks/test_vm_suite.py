@@ -1,0 +1,94 @@
+"""The VM benchmark suite of issue 11: 13 programs, each timed in the VM, in plain Python
+running the same algorithm, and in Lua 5.4 and LuaJIT `-joff` when `lua5.4` / `luajit` are on
+PATH (skipped otherwise), all in the same run.
+
+Run: `python -m pytest benchmarks/test_vm_suite.py --benchmark-only -s`.
+Each program prints its steps, ns/step and the ratios VM / CPython, VM / Lua 5.4 and
+VM / LuaJIT -joff (min of ROUNDS each); the last one prints the whole table with geometric
+means (the table in docs/performance.md). Nothing here asserts a timing.
+"""
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from boruna import _vm
+from boruna.compiler import compile_source
+from boruna.core.values import MapValue
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vm_suite_programs import LUA, SUITE  # noqa: E402
+
+ROUNDS = 3
+PEERS = {"lua54": ["lua5.4"], "luajit": ["luajit", "-joff"]}
+RESULTS = {}
+
+
+def _machine(module, takes_map):
+    m = _vm.Machine(module, max_steps=10**9)
+    if takes_map:
+        main = next(i for i, f in enumerate(module.functions) if f.name == "main")
+        m.set_entry(main, (MapValue({}),))
+    return m
+
+
+def _run_vm(module, takes_map):
+    m = _machine(module, takes_map)
+    status = m.run()
+    assert status == _vm.FINISHED, m.error
+    return m
+
+
+def _lua_time(argv, chunk, expected):
+    """CPU seconds of the chunk inside the interpreter (os.clock around it, start-up excluded)."""
+    wrapped = ("local __t0 = os.clock()\n" + chunk +
+               "\nio.stderr:write(string.format('%.9f', os.clock() - __t0))\n")
+    out = subprocess.run(argv + ["-e", wrapped], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == str(expected), (argv, out.stdout, out.stderr)
+    return float(out.stderr.strip())
+
+
+@pytest.mark.parametrize("name", list(SUITE))
+def test_vm_suite(benchmark, name):
+    source, py, takes_map = SUITE[name]
+    module = compile_source(source)
+    machine = benchmark.pedantic(_run_vm, args=(module, takes_map), rounds=ROUNDS, iterations=1,
+                                 warmup_rounds=0)
+    expected = machine.result
+    times = {"python": [], **{peer: [] for peer, argv in PEERS.items() if shutil.which(argv[0])}}
+    for _ in range(ROUNDS):   # interleaved: one round of each peer at a time
+        t0 = time.perf_counter()
+        assert py() == expected
+        times["python"].append(time.perf_counter() - t0)
+        for peer in times:
+            if peer != "python":
+                times[peer].append(_lua_time(PEERS[peer], LUA[name], expected))
+    vm_time = benchmark.stats.stats.min
+    row = {"steps": machine.steps, "ns_per_step": vm_time / machine.steps * 1e9, "vm_s": vm_time}
+    for peer, ts in times.items():
+        row[peer] = vm_time / min(ts)
+    RESULTS[name] = row
+    benchmark.extra_info.update(row)
+    ratios = " ".join(f"/{peer}={row[peer]:.2f}" for peer in times)
+    print(f"\n{name}: steps={machine.steps} vm={vm_time * 1000:.1f} ms "
+          f"{row['ns_per_step']:.1f} ns/step {ratios}")
+    if len(RESULTS) == len(SUITE):
+        _print_table()
+
+
+def _print_table():
+    """The table of the programs run (markdown), with geometric means."""
+    peers = ["python"] + [p for p in PEERS if all(p in r for r in RESULTS.values())]
+    lines = ["| program | steps | ns/step | " + " | ".join(f"/{p}" for p in peers) + " |",
+             "|---|---|---|" + "---|" * len(peers)]
+    for name, r in RESULTS.items():
+        lines.append(f"| {name} | {r['steps'] / 1e6:.1f} M | {r['ns_per_step']:.1f} | "
+                     + " | ".join(f"{r[p]:.2f}" for p in peers) + " |")
+    geo = {p: math.exp(sum(math.log(r[p]) for r in RESULTS.values()) / len(RESULTS))
+           for p in peers}
+    lines.append("| geometric mean | | | " + " | ".join(f"{geo[p]:.2f}" for p in peers) + " |")
+    print("\n" + "\n".join(lines))
