@@ -42,7 +42,7 @@ cdef int _list_op(Machine self, int op) except -1:
     return _cold(self, OP_LISTGET)
 
 
-cdef int64_t _builder_items_size(Machine self, object o):
+cdef int64_t _builder_items_size(Machine self, object o) noexcept:
     """What _memory_walk adds for the items of builder tuple `o`, or -1 (not a builder,
     or an item whose size depends on what else the walk saw)."""
     cdef int k

@@ -9,7 +9,7 @@ FINISH_CODE[2] = 0
 FINISH_CODE[3] = 0
 
 
-cdef void _drop_frames(Machine self):
+cdef void _drop_frames(Machine self) noexcept:
     cdef int64_t k
     for k in range(self.lp):
         vclear(&self.locals[k])
@@ -690,8 +690,8 @@ cdef int _equal(Machine self, Val* a, Val* b) except -1:
     return c
 
 
-cdef inline int64_t _cdiv(int64_t a, int64_t b):
+cdef inline int64_t _cdiv(int64_t a, int64_t b) noexcept:
     return a // b
 
-cdef inline int64_t _cmod(int64_t a, int64_t b):
+cdef inline int64_t _cmod(int64_t a, int64_t b) noexcept:
     return a % b

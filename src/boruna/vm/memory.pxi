@@ -3,7 +3,7 @@
 # live-value walk that enforces max_value_memory, growth of the locals array, and the
 # work budget of size-dependent builtins (max_work).
 
-cdef inline int64_t work_size(object o):
+cdef inline int64_t work_size(object o) noexcept:
     """Work units of an operand or result: its characters or elements (0 for other values)."""
     t = type(o)
     if t is str or t is tuple or t is MapValue:
@@ -62,7 +62,7 @@ cdef int64_t cf_size(object o, int depth):
 
 
 
-cdef bint _ensure_locals(Machine self, int64_t n):
+cdef bint _ensure_locals(Machine self, int64_t n) noexcept:
     cdef int64_t cap
     cdef Val* p
     if self.lp + n <= self.locals_cap:

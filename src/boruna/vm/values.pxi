@@ -9,12 +9,12 @@ except Exception:
     REC_FAST = False
 
 
-cdef inline void vclear(Val* v):
+cdef inline void vclear(Val* v) noexcept:
     if v.tag == T_OBJ:
         _decref(v.o)
     v.tag = T_UNIT
 
-cdef inline void vcopy(Val* dst, Val* src):
+cdef inline void vcopy(Val* dst, Val* src) noexcept:
     dst[0] = src[0]
     if src.tag == T_OBJ:
         _incref(src.o)
@@ -76,7 +76,7 @@ cdef int from_py(Val* d, object o) except -1:
         _incref(p)
     return 0
 
-cdef inline bint truthy(Val* v):
+cdef inline bint truthy(Val* v) noexcept:
     cdef int t = v.tag
     if t == T_BOOL or t == T_INT:
         return v.i != 0
@@ -86,7 +86,7 @@ cdef inline bint truthy(Val* v):
         return False
     return obj_truthy(<object>v.o)
 
-cdef bint obj_truthy(object o):
+cdef bint obj_truthy(object o) noexcept:
     t = type(o)
     if t is str or t is tuple or t is MapValue:
         return len(o) != 0
