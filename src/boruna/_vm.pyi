@@ -22,6 +22,7 @@ TRACE_LIMIT: Final[int]
 EVENT_BYTES: Final[int]
 TRACE_ENTRY_BYTES: Final[int]
 PUSH_IN_PLACE: Final[bool]
+MAP_IN_PLACE: Final[bool]
 
 # opcode name (and OP_* pseudo-op) -> the tag this build dispatches on (bytecode/opcodes.py)
 COMPILED_TAGS: Final[dict[str, int]]

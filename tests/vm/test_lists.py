@@ -7,6 +7,7 @@ import pytest
 from boruna import _vm
 from boruna.compiler import compile_source
 from boruna.api import run
+from boruna.core.values import MapValue
 
 PUSHERS = ["list_push", "__builtin_list_append"]
 
@@ -263,3 +264,84 @@ def test_collection_limit_error_is_unchanged():
     assert out.ok is False
     assert out.error == ("collection too large: 1000001 elements exceeds the limit of "
                          "1000000 elements")
+
+
+# ---------------------------------------------------------------- maps set/removed in place
+# `m = __builtin_map_set(m, k, v)` / `m = __builtin_map_remove(m, k)` change the map itself
+# when the local and the operand hold its only references; nothing observable changes.
+
+MAP_SRC = """fn main(m0: Map<String, Int>) -> Map<String, Int> {
+    let mut m = m0
+    let mut i = 0
+    while i < N {
+        m = __builtin_map_set(m, "k" ++ __builtin_int_to_string((i * 7) % 23), i)
+        if i % 5 == 0 { m = __builtin_map_remove(m, "k" ++ __builtin_int_to_string(i % 11)) }
+        i = i + 1
+    }
+    m
+}
+"""
+
+
+def map_machine(src, arg, **kw):
+    module = compile_source(src)
+    m = _vm.Machine(module, **kw)
+    m.set_entry(next(i for i, f in enumerate(module.functions) if f.name == "main"), (arg,))
+    return m
+
+
+def map_outcome(src, arg, cap=None, trace=False, slice_steps=0):
+    kw = {"trace": trace, "max_steps": 10_000_000}
+    if cap is not None:
+        kw["max_value_memory"] = cap
+    m = map_machine(src, arg, **kw)
+    if slice_steps:
+        while m.execute_bounded(slice_steps) == _vm.PAUSED:
+            pass
+    else:
+        m.run()
+    if m.error is not None:
+        return ("error", str(m.error), m.steps, tuple(m.trace))
+    result = tuple(m.result.items()) if type(m.result) is MapValue else m.result
+    return ("ok", result, m.steps, tuple(m.trace))
+
+
+def expected_map(n, start=()):
+    d = dict(start)
+    for i in range(n):
+        d["k" + str((i * 7) % 23)] = i
+        if i % 5 == 0:
+            d.pop("k" + str(i % 11), None)
+    return tuple(sorted(d.items()))
+
+
+def test_map_loop_result_keys_sorted_and_steps():
+    got = map_outcome(MAP_SRC.replace("N", "300"), MapValue())
+    assert got[:3] == ("ok", expected_map(300), 8651)
+
+
+def test_host_map_argument_is_unchanged():
+    arg = MapValue({"a": 1, "k5": 2})
+    got = map_outcome(MAP_SRC.replace("N", "50"), arg)
+    assert got[1] == expected_map(50, {"a": 1, "k5": 2})
+    assert dict(arg) == {"a": 1, "k5": 2}
+
+
+def test_map_alias_in_another_local_is_unchanged():
+    src = ("fn main(m0: Map<String, Int>) -> List<Int> {\n    let mut m = m0\n"
+           "    m = __builtin_map_set(m, \"b\", 1)\n    let keep = m\n"
+           "    m = __builtin_map_set(m, \"a\", 2)\n    m = __builtin_map_remove(m, \"b\")\n"
+           "    [__builtin_map_len(keep), __builtin_map_len(m)]\n}\n")
+    assert map_outcome(src, MapValue())[1] == (1, 1)
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_map_in_place_matches_the_copying_vm(trace, monkeypatch):
+    src = MAP_SRC.replace("N", "400")
+    for cap in (None, 3_000, 6_000, 20_000, 200_000):
+        for size in (0, 1, 7, 100_000):
+            fast = map_outcome(src, MapValue({"z": 0}), cap, trace, size)
+            monkeypatch.setattr(_vm, "MAP_IN_PLACE", False)
+            slow = map_outcome(src, MapValue({"z": 0}), cap, trace, size)
+            monkeypatch.setattr(_vm, "MAP_IN_PLACE", True)
+            assert fast == slow, (cap, size)

@@ -182,7 +182,7 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_FINISH", "the entry frame returned"),
     ("OP_FAIL", "a = index into the machine's static error list (b = 1: pop first)"),
     ("OP_COLD", "a = original tag (a builtin of vm/builtins.py)"),
-    ("OP_PUSH_STORE", "ListPush/ListAppend (a = tag) followed by StoreLocal(b)"),
+    ("OP_PUSH_STORE", "ListPush/ListAppend/MapSet/MapRemove (a = tag) followed by StoreLocal(b)"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the

@@ -156,3 +156,77 @@ cdef int _push_into(Machine self, Val* dst) except -1:
         if err is not None:
             raise err
     return 1
+
+
+# maps set or removed in place (_map_into); False runs every MapSet/MapRemove as a copy
+MAP_IN_PLACE = True
+
+
+cdef int _map_into(Machine self, Val* dst, int tag) except -1:
+    """`m = MapSet(m, k, v)` / `m = MapRemove(m, k)`, then StoreLocal, in place.
+
+    As _push_into: the op is followed by StoreLocal into `dst`. When the map operand is a
+    map held only by that local and this operand, nothing else can observe it, so the key
+    is set (in sorted position) or removed in the map itself. The work and the allocation
+    charge are those of the copying builtin. Returns 0, touching nothing, when any
+    condition fails or the result could differ (a wrong operand type, the length limit, a
+    memory walk or a trace charge's walk landing before the StoreLocal): the caller then
+    runs the ordinary copy."""
+    cdef Val* s = self.stack
+    cdef int n = 3 if tag == OP_MAPSET else 2
+    cdef Val* mv
+    cdef Val* kv
+    cdef Py_ssize_t size
+    cdef int64_t charge, work
+    cdef bint present
+    if self.sp < n:
+        return 0
+    mv = &s[self.sp - n]
+    kv = &s[self.sp - n + 1]
+    if mv.tag != T_OBJ or dst.tag != T_OBJ or dst.o != mv.o or kv.tag != T_OBJ:
+        return 0
+    if Py_REFCNT_raw(mv.o) != 2:      # the local and this operand
+        return 0
+    m = <object>mv.o
+    k = <object>kv.o
+    if type(m) is not MapValue or type(k) is not str:
+        return 0
+    present = k in m
+    size = len(m)
+    if tag == OP_MAPSET:
+        if not present:
+            if size + 1 > MAX_COLLECTION_LEN:
+                return 0
+            size += 1
+    elif present:
+        size -= 1
+    charge = 232 + 100 * size
+    if self.alloc_bytes + charge >= self.next_walk:
+        return 0
+    if (self.tracing and self.trace_total < self.trace_keep
+            and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk):
+        return 0
+    work = len(m) + len(k)
+    if tag == OP_MAPSET and s[self.sp - 1].tag == T_OBJ:
+        work += work_size(<object>s[self.sp - 1].o)
+    _spend(self, work)
+    if tag == OP_MAPSET:
+        v = to_py(&s[self.sp - 1])
+        if present or not m or k > next(reversed(m)):
+            m[k] = v
+        else:       # a new key before the last: re-insert the keys after it
+            after = [(x, m.pop(x)) for x in [x for x in m if x > k]]
+            m[k] = v
+            m.update(after)
+        v = None
+    elif present:
+        del m[k]
+    for _ in range(n - 1):
+        self.sp -= 1
+        vclear(&s[self.sp])
+    self.alloc_bytes += charge
+    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return 1

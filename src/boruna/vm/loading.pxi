@@ -80,6 +80,13 @@ cdef int _translate(Machine self, module) except -1:
                         and w[W] == OP_STORELOCAL):
                     w[0] = OP_PUSH_STORE
                     w[2] = w[W + 1]
+        if MAP_IN_PLACE:
+            for j in range(flen - 1):
+                w = &self.code[(base + j) * W]
+                if (w[0] == OP_COLD and (w[1] == OP_MAPSET or w[1] == OP_MAPREMOVE)
+                        and w[W] == OP_STORELOCAL):
+                    w[0] = OP_PUSH_STORE
+                    w[2] = w[W + 1]
         pos = (base + flen) * W
         self.code[pos] = OP_IMPLICIT_RET
         self.code[pos + 1] = 0

@@ -582,7 +582,10 @@ cdef object _loop(Machine self, int64_t budget):
                 sp = self.sp
             elif op == OP_PUSH_STORE:
                 self.sp = sp
-                if not _push_into(self, &loc[ins[2]]):
+                if ins[1] == OP_MAPSET or ins[1] == OP_MAPREMOVE:
+                    if not _map_into(self, &loc[ins[2]], <int>ins[1]):
+                        _cold(self, <int>ins[1])
+                elif not _push_into(self, &loc[ins[2]]):
                     _cold(self, <int>ins[1])
                 sp = self.sp
             elif op == OP_FINISH:
