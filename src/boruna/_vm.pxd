@@ -13,6 +13,7 @@ cdef extern from "Python.h":
     void _decref "Py_DECREF"(PyObject*)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
     int PyUnicode_IS_ASCII(object)
+    void* PyUnicode_1BYTE_DATA_raw "PyUnicode_1BYTE_DATA"(object)
     const char* PyUnicode_AsUTF8AndSize(object, Py_ssize_t*) except NULL
     Py_ssize_t PyTuple_GET_SIZE(object)
     PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)

@@ -2,10 +2,127 @@
 # Builtins on Python values (the cold path): operands popped, the implementation of
 # vm/builtins.py called, its result pushed and charged.
 
+from boruna.core.unicode import trim as _u_trim
+
+# White_Space of boruna.core.unicode (the pinned Unicode tables) among the ASCII characters
+cdef bint ASCII_WS[128]
+for _c in range(128):
+    ASCII_WS[_c] = _u_trim(chr(_c)) == ""
+
+# whether a builtin tag is in WORK_INPUTS / WORK_RESULTS (tags < 256, the builtin range)
+cdef bint WORK_IN[256]
+cdef bint WORK_OUT[256]
+for _c in range(256):
+    WORK_IN[_c] = _c in WORK_INPUTS
+    WORK_OUT[_c] = _c in WORK_RESULTS
+
+
+cdef inline bint _ascii_trimmed(str s, Py_ssize_t* lo, Py_ssize_t* hi) noexcept:
+    """The bounds of ASCII `s` without its leading and trailing White_Space."""
+    cdef const char* d
+    cdef Py_ssize_t n, a = 0, b
+    d = <const char*>PyUnicode_1BYTE_DATA_raw(s)
+    n = PyUnicode_GET_LENGTH(s)
+    b = n
+    while a < b and ASCII_WS[<unsigned char>d[a]]:
+        a += 1
+    while b > a and ASCII_WS[<unsigned char>d[b - 1]]:
+        b -= 1
+    lo[0] = a
+    hi[0] = b
+    return True
+
+
+cdef inline bint _ascii_parse_i64(str s, Py_ssize_t a, Py_ssize_t b, int64_t* out) noexcept:
+    """Rust `str::parse::<i64>` of the ASCII characters s[a:b]: optional sign, then ASCII
+    digits only, in range."""
+    cdef const char* d = <const char*>PyUnicode_1BYTE_DATA_raw(s)
+    cdef bint neg = False
+    cdef int64_t r = 0
+    cdef int dig
+    if a < b and (d[a] == 43 or d[a] == 45):    # '+' / '-'
+        neg = d[a] == 45
+        a += 1
+    if a >= b:
+        return False
+    while a < b:
+        dig = d[a] - 48
+        if dig < 0 or dig > 9:
+            return False
+        if bor_mul(r, 10, &r):
+            return False
+        if (bor_sub(r, dig, &r) if neg else bor_add(r, dig, &r)):
+            return False
+        a += 1
+    out[0] = r
+    return True
+
+
+cdef int _cold_fast(Machine self, int tag) except -1:
+    """ParseInt and StringTrim on ASCII strings, StrStartsWith / StringStartsWith on
+    strings, in C; the same work, result and charge as `_cold`. Returns 0, touching
+    nothing, for any other operands (the caller then runs `_cold`)."""
+    cdef Val* s = self.stack
+    cdef Val* a
+    cdef Py_ssize_t lo, hi
+    cdef int64_t v = 0
+    cdef object res
+    if tag == OP_PARSEINT or tag == OP_STRINGTRIM:
+        if self.sp < 1:
+            return 0
+        a = &s[self.sp - 1]
+        if a.tag != T_OBJ or type(<object>a.o) is not str or not PyUnicode_IS_ASCII(<object>a.o):
+            return 0
+        if WORK_IN[tag]:
+            _spend(self, PyUnicode_GET_LENGTH(<object>a.o))
+        _ascii_trimmed(<str>a.o, &lo, &hi)
+        if tag == OP_PARSEINT:
+            if not _ascii_parse_i64(<str>a.o, lo, hi, &v):
+                v = 0
+            vclear(a)
+            a.tag = T_INT
+            a.i = v
+            _charge(self, 48)
+        else:
+            res = (<str>a.o)[lo:hi]
+            vclear(a)
+            from_py(a, res)
+            if WORK_OUT[tag]:
+                _spend(self, PyUnicode_GET_LENGTH(res))
+            _charge(self, 49 + PyUnicode_GET_LENGTH(res))
+    elif tag == OP_STRSTARTSWITH or tag == OP_STRINGSTARTSWITH:
+        if self.sp < 2:
+            return 0
+        a = &s[self.sp - 2]
+        if (a.tag != T_OBJ or s[self.sp - 1].tag != T_OBJ or type(<object>a.o) is not str
+                or type(<object>s[self.sp - 1].o) is not str):
+            return 0
+        if WORK_IN[tag]:
+            _spend(self, PyUnicode_GET_LENGTH(<object>a.o)
+                   + PyUnicode_GET_LENGTH(<object>s[self.sp - 1].o))
+        v = (<str>a.o).startswith(<str>s[self.sp - 1].o)
+        self.sp -= 1
+        vclear(&s[self.sp])
+        vclear(a)
+        a.tag = T_BOOL
+        a.i = v
+        _charge(self, 48)
+    else:
+        return 0
+    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return 1
+
+
 cdef int _cold(Machine self, int tag) except -1:
     """A builtin on Python values: pop its operands, push its result."""
     cdef int n, k
     cdef Val* s = self.stack
+    if (tag == OP_PARSEINT or tag == OP_STRINGTRIM or tag == OP_STRSTARTSWITH
+            or tag == OP_STRINGSTARTSWITH) and _cold_fast(self, tag):
+        return 0
     n, fn = COLD_OPS[tag]
     if self.sp < n:
         raise verr.stack_underflow()

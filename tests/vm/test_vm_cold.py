@@ -1,0 +1,66 @@
+"""The C fast paths of the cold builtins (vm/cold.pxi): ParseInt and StringTrim on ASCII
+strings, StrStartsWith / StringStartsWith on strings give exactly what the Python
+implementations of vm/builtins.py give (which they fall back to for everything else),
+with the same steps, work and memory accounting."""
+import pytest
+
+from boruna import _vm
+from boruna.bytecode.module import Function, Module
+from boruna.runtime.execute import run
+from boruna.vm.builtins import IMPLEMENTATIONS
+
+TEXTS = [
+    "", " ", "0", "-0", "+0", "+", "-", "12", " 12 ", "\t\n\x0b\x0c\r42\r\n", "\x1c7", "7\x1f",
+    "1 2", "12a", "a12", "--1", "+-1", "0x10", "1_000", "007", "-007",
+    "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+    "-9223372036854775809", "99999999999999999999", "\u00a012\u00a0", "\u008512", "12\u3000",
+    "\u0661\u0662", "\uff11", "1\u0301", "\U0001f600", "   ", "x", "xy", "yx", "\u00e9t\u00e9",
+]
+PREFIXES = ["", "x", "xy", "1", " ", "\u00e9", "\U0001f600", "9223"]
+
+
+def _one(op, args):
+    code = [("PushConst", k) for k in range(len(args))] + [(op,), ("Ret",)]
+    return run(Module("m", constants=list(args), functions=[Function("main", 0, 0, code)]))
+
+
+@pytest.mark.parametrize("op", ["ParseInt", "StringTrim"])
+def test_one_string_builtins_match_the_python_implementation(op):
+    for text in TEXTS:
+        out = _one(op, [text])
+        assert out.ok, (op, text, out.error)
+        want = IMPLEMENTATIONS[op](text)
+        assert (type(out.result), out.result, out.steps) == (type(want), want, 4), (op, text)
+
+
+@pytest.mark.parametrize("op", ["StrStartsWith", "StringStartsWith"])
+def test_starts_with_matches_the_python_implementation(op):
+    for text in TEXTS:
+        for prefix in PREFIXES + TEXTS[:8]:
+            out = _one(op, [text, prefix])
+            assert (out.result, out.steps) == (text.startswith(prefix), 5), (text, prefix)
+
+
+def test_exact_values_and_type_errors():
+    assert _one("ParseInt", [" -9223372036854775808\n"]).result == -9223372036854775808
+    assert _one("ParseInt", ["9223372036854775808"]).result == 0
+    assert _one("StringTrim", ["\x0b a b \x0c"]).result == "a b"
+    assert _one("StringTrim", ["\u00a0a\u2003"]).result == "a"
+    out = _one("ParseInt", [5])
+    assert (out.ok, out.error) == (False, "type error: expected String, got Int")
+    out = _one("StrStartsWith", ["ab", 1])
+    assert (out.ok, out.error) == (False, "type error: expected String, got Int")
+
+
+def test_work_limit_and_memory_cap_as_the_python_path():
+    text = " " * 50 + "12" + " " * 50
+    code = [("PushConst", 0), ("ParseInt",), ("PushConst", 0), ("StringTrim",), ("MakeList", 2),
+            ("Ret",)]
+    module = Module("m", constants=[text], functions=[Function("main", 0, 0, code)])
+    m = _vm.Machine(module, max_work=150)
+    assert m.run() == _vm.FAILED
+    assert (m.error, m.steps) == ("work limit exceeded: builtins processed more than 150 "
+                                  "characters or elements", 4)
+    m = _vm.Machine(module, max_work=204)
+    assert m.run() == _vm.FINISHED
+    assert m.result == (12, "12")
