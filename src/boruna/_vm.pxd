@@ -185,6 +185,8 @@ cdef class Machine:
     cdef int64_t bld_sub[BLD_SLOTS]     # what _memory_walk adds for its items, or -1
     cdef int64_t ghost                  # bytes _memory_walk adds for a list _push_into grew
     cdef int bld_next
+    cdef bint push_mutates              # PUSH_IN_PLACE when the module was loaded
+    cdef int64_t push_pend              # a declined _push_into's charge for _cold, or -1
     cdef readonly object module
     cdef readonly object gateway
     cdef readonly object result

@@ -120,6 +120,8 @@ cdef int _cold(Machine self, int tag) except -1:
     """A builtin on Python values: pop its operands, push its result."""
     cdef int n, k
     cdef Val* s = self.stack
+    cdef int64_t pend = self.push_pend
+    self.push_pend = -1
     if (tag == OP_PARSEINT or tag == OP_STRINGTRIM or tag == OP_STRSTARTSWITH
             or tag == OP_STRINGSTARTSWITH) and _cold_fast(self, tag):
         return 0
@@ -140,7 +142,7 @@ cdef int _cold(Machine self, int tag) except -1:
     self.sp += 1
     if tag in WORK_RESULTS:
         _spend(self, work_size(res))
-    _charge(self, approx_size(res))
+    _charge(self, pend if pend >= 0 else approx_size(res))
     if self.max_wall_ms_obj is not None or self.cancel_event is not None:
         # builtins can be slow (large strings and lists): check limits after each one
         err = _wall_check(self)

@@ -53,6 +53,17 @@ cdef int64_t _builder_items_size(Machine self, object o) noexcept:
     return -1
 
 
+cdef inline int64_t _push_charge(Py_ssize_t n):
+    """The allocation charge of `x = ListPush(x, v)` on a list of `n` elements held only by
+    `x`: what growing it in a builder allocates, amortised (a new tuple of the whole list when
+    n + 1 is at most 16 or a power of two, else one 8-byte slot), so building a list of n
+    elements charges O(n), not the O(n^2) of a copy per push."""
+    n += 1
+    if n <= 16 or (n & (n - 1)) == 0:
+        return 56 + 8 * n
+    return 8
+
+
 cdef int _push_into(Machine self, Val* dst) except -1:
     """`x = ListPush(x, v)` / `x = ListAppend(x, v)`, then StoreLocal, in amortised O(1).
 
@@ -62,7 +73,10 @@ cdef int _push_into(Machine self, Val* dst) except -1:
     early and the element written into spare capacity (or the list moved into a new
     builder with doubled capacity). Returns 0, touching nothing, when any condition
     fails or the result would differ in any way (length limit, a memory walk or trace
-    charge landing before the StoreLocal): the caller then runs the ordinary copy."""
+    charge landing before the StoreLocal): the caller then runs the ordinary copy.
+    Whenever the list is a tuple held only by that local and this operand, the charge is
+    `_push_charge(n)` on either path (the copy, freed by the StoreLocal at once, adds no more
+    live memory than growing in place): a declined push leaves it in `push_pend` for _cold."""
     cdef Val* s = self.stack
     cdef PyObject* t
     cdef PyObject* nt
@@ -87,15 +101,19 @@ cdef int _push_into(Machine self, Val* dst) except -1:
             slot = <int>k
     if Py_REFCNT_raw(t) != (3 if slot >= 0 else 2):
         return 0
-    charge = 56 + 8 * (n + 1)
+    charge = _push_charge(n)
     walk = self.alloc_bytes + charge >= self.next_walk
-    if (self.tracing and self.trace_total < self.trace_keep
+    if not self.push_mutates or (
+            self.tracing and self.trace_total < self.trace_keep
             and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk):
-        return 0        # a walk at the StoreLocal's trace line would miss the old list
+        # (a walk at the StoreLocal's trace line would miss the old list)
+        self.push_pend = charge
+        return 0
     if walk:
         # the copying path walks with the old list still in the local: count it as a
         # ghost, which needs its items' size to be independent of the rest of the walk
         if slot < 0 or self.bld_sub[slot] < 0:
+            self.push_pend = charge
             return 0
         ghost = 56 + 8 * n + self.bld_sub[slot]
     # the local's reference goes now (its StoreLocal is the next op)

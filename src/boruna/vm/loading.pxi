@@ -8,6 +8,7 @@ cdef int _translate(Machine self, module) except -1:
     cdef int64_t* w
     functions = list(module.functions)
     constants = list(module.constants)
+    self.push_mutates = PUSH_IN_PLACE
     self.nfuncs = len(functions)
     self.nconsts = len(constants)
     self.consts = <Val*>malloc(sizeof(Val) * (self.nconsts + 1))
@@ -73,13 +74,14 @@ cdef int _translate(Machine self, module) except -1:
         base = self.fn_start[k]
         for j, ins in enumerate(f.code):
             _encode(self, &self.code[(base + j) * W], ins, flen, int(f.locals))
-        if PUSH_IN_PLACE:
-            for j in range(flen - 1):
-                w = &self.code[(base + j) * W]
-                if (w[0] == OP_COLD and (w[1] == OP_LISTPUSH or w[1] == OP_LISTAPPEND)
-                        and w[W] == OP_STORELOCAL):
-                    w[0] = OP_PUSH_STORE
-                    w[2] = w[W + 1]
+        # fused even without PUSH_IN_PLACE: the charge of `x = ListPush(x, v)` is the same
+        # on both paths (_push_into)
+        for j in range(flen - 1):
+            w = &self.code[(base + j) * W]
+            if (w[0] == OP_COLD and (w[1] == OP_LISTPUSH or w[1] == OP_LISTAPPEND)
+                    and w[W] == OP_STORELOCAL):
+                w[0] = OP_PUSH_STORE
+                w[2] = w[W + 1]
         if MAP_IN_PLACE:
             for j in range(flen - 1):
                 w = &self.code[(base + j) * W]

@@ -34,6 +34,7 @@ cdef class Machine:
         self.lp = 0
         self.nconsts = 0
         self.nglobals = 0
+        self.push_pend = -1
 
     def __init__(self, module, *, gateway=None, max_steps=DEFAULT_MAX_STEPS, trace=False,
                  max_wall_ms=None, max_value_memory=MAX_VALUE_MEMORY, trace_limit=TRACE_LIMIT,
