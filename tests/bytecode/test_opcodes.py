@@ -122,7 +122,8 @@ def test_the_built_extension_uses_the_tables_tags():
 def test_pseudo_ops_order():
     # the VM traces every op but the first two pseudo-ops (implicit return, finish)
     assert [name for name, _ in O.PSEUDO_OPS] == [
-        "OP_IMPLICIT_RET", "OP_FINISH", "OP_FAIL", "OP_COLD", "OP_PUSH_STORE"]
+        "OP_IMPLICIT_RET", "OP_FINISH", "OP_FAIL", "OP_COLD", "OP_PUSH_STORE", "OP_SUPER_CMPJ",
+        "OP_SUPER_ARITH"]
 
 
 def test_setup_reads_the_table_without_the_package(tmp_path):

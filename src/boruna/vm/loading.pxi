@@ -82,6 +82,8 @@ cdef int _translate(Machine self, module) except -1:
                     and w[W] == OP_STORELOCAL):
                 w[0] = OP_PUSH_STORE
                 w[2] = w[W + 1]
+        if SUPERINSTRUCTIONS and not self.tracing:
+            _fuse(self, &self.code[base * W], flen)
         if MAP_IN_PLACE:
             for j in range(flen - 1):
                 w = &self.code[(base + j) * W]
@@ -96,6 +98,33 @@ cdef int _translate(Machine self, module) except -1:
         self.code[pos + 3] = 0
     if self.tracing:
         self.dbg = [[_debug(ins) for ins in f.code] for f in functions]
+    return 0
+
+
+# superinstructions (_fuse); False runs every op as a single step
+SUPERINSTRUCTIONS = True
+
+
+cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
+    """Rewrite the first op of each frequent 4-op sequence into a superinstruction that runs
+    the four when it can (vm/loop.pxi: ints, no overflow, no checkpoint among them) and
+    else runs as the op it replaced. The other three ops stay, so jumps into the sequence
+    run them one by one. Untraced machines only."""
+    cdef int64_t j
+    cdef int64_t* w
+    for j in range(flen - 3):
+        w = &code[j * W]
+        if w[0] != OP_LOADLOCAL or w[W] != OP_PUSHCONST:
+            continue
+        if ((w[2 * W] == OP_LT or w[2 * W] == OP_LTE or w[2 * W] == OP_GT or w[2 * W] == OP_GTE)
+                and w[3 * W] == OP_JMPIFNOT):
+            w[0] = OP_SUPER_CMPJ
+        elif (w[2 * W] == OP_ADD or w[2 * W] == OP_SUB) and w[3 * W] == OP_STORELOCAL:
+            w[0] = OP_SUPER_ARITH
+        else:
+            continue
+        w[2] = w[W + 1]
+        w[3] = w[2 * W]
     return 0
 
 

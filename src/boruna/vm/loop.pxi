@@ -122,6 +122,44 @@ cdef object _loop(Machine self, int64_t budget):
                     break
                 vcopy(&stack[sp], &loc[ins[1]])
                 sp += 1
+            elif op == OP_SUPER_CMPJ or op == OP_SUPER_ARITH:
+                a = &loc[ins[1]]
+                b = &self.consts[ins[2]]
+                # the three further steps pass no checkpoint, need no stack error, and the
+                # operands are Ints (and the sum fits): run them at once, else LoadLocal
+                if (steps + 2 < check_at and sp + 1 < C_MAX_STACK and a.tag == T_INT
+                        and b.tag == T_INT):
+                    k = ins[3]
+                    if op == OP_SUPER_CMPJ:
+                        x = a.i
+                        y = b.i
+                        if k == OP_LT:
+                            c = x < y
+                        elif k == OP_LTE:
+                            c = x <= y
+                        elif k == OP_GT:
+                            c = x > y
+                        else:
+                            c = x >= y
+                        steps += 3
+                        if c:
+                            ip += 3
+                        else:
+                            ip = cur[(ip + 2) * W + 1]
+                        continue
+                    if not (bor_add(a.i, b.i, &r) if k == OP_ADD else bor_sub(a.i, b.i, &r)):
+                        steps += 3
+                        v = &loc[cur[(ip + 2) * W + 1]]
+                        vclear(v)
+                        v.tag = T_INT
+                        v.i = r
+                        ip += 3
+                        continue
+                if sp >= C_MAX_STACK:
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                vcopy(&stack[sp], a)
+                sp += 1
             elif op == OP_PUSHCONST:
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
