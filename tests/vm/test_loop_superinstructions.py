@@ -1,5 +1,5 @@
-"""Superinstructions (vm/loading.pxi `_fuse`, vm/loop.pxi): LoadLocal/PushConst/compare/
-JmpIfNot and LoadLocal/PushConst/Add-or-Sub/StoreLocal run as one dispatch charging their
+"""Superinstructions (vm/loading.pxi `_fuse`, vm/loop.pxi): LoadLocal/PushConst-or-LoadLocal/
+compare/JmpIfNot and LoadLocal/PushConst-or-LoadLocal/Add-or-Sub/StoreLocal run as one dispatch charging their
 four steps, and fall back to single steps wherever a difference could show. On random loop
 programs (Int and Float locals, overflow, step limits) runs with and without them, in slices
 of 1, 7 and 100,000 steps, and traced (never fused) give identical results, errors and steps."""
@@ -22,17 +22,17 @@ def _expr(rng, names):
 def _stmt(rng, names, depth):
     v = rng.choice(names)
     kind = rng.randrange(6 if depth < 2 else 3)
+    w = rng.choice(names)
     if kind == 0:
-        return f"{v} = {v} + {rng.randint(0, 7)}"
+        return rng.choice([f"{v} = {v} + {rng.randint(0, 7)}", f"{v} = {v} + {w}"])
     if kind == 1:
-        return f"{v} = {v} - {rng.randint(0, 7)}"
+        return rng.choice([f"{v} = {v} - {rng.randint(0, 7)}", f"{v} = {v} - {w}"])
     if kind == 2:
         return f"{v} = {_expr(rng, names)}"
     op = rng.choice(["<", "<=", ">", ">="])
     body = "\n".join(_stmt(rng, names, depth + 1) for _ in range(rng.randint(1, 3)))
     if kind == 3:
-        return f"if {v} {op} {rng.randint(-3, 40)} {{\n{body}\n}}"
-    w = rng.choice(names)
+        return f"if {v} {op} {rng.choice([str(rng.randint(-3, 40)), w])} {{\n{body}\n}}"
     return (f"let mut g{depth} = 0\nwhile g{depth} < {rng.randint(0, 30)} {{\n{body}\n"
             f"g{depth} = g{depth} + 1\nif {w} {op} {rng.randint(-3, 40)} {{ {w} = {w} + 1 }}\n}}")
 
@@ -42,7 +42,7 @@ def random_program(seed):
     start = rng.choice(["0", "3", BIG, "-" + BIG])
     lines = [f"let mut a = {start}", "let mut b = 1", "let mut i = 0"]
     body = "\n".join(_stmt(rng, ["a", "b", "i"], 0) for _ in range(rng.randint(1, 4)))
-    lines.append(f"while i < {rng.randint(1, 60)} {{\n{body}\ni = i + 1\n}}")
+    lines.append(f"let n = {rng.randint(1, 60)}\nwhile i < n {{\n{body}\ni = i + 1\n}}")
     lines.append("let mut f = 0.5\nwhile f < 4.0 { f = f + 1.25 }")
     return "fn main() -> Int {\n" + "\n".join(lines) + "\na + b + i\n}\n"
 

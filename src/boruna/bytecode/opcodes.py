@@ -185,6 +185,8 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_PUSH_STORE", "ListPush/ListAppend/MapSet/MapRemove (a = tag) followed by StoreLocal(b)"),
     ("OP_SUPER_CMPJ", "LoadLocal(a) PushConst(b) Lt/Lte/Gt/Gte (c = tag) JmpIfNot: 4 steps"),
     ("OP_SUPER_ARITH", "LoadLocal(a) PushConst(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
+    ("OP_SUPER_CMPJ_L", "LoadLocal(a) LoadLocal(b) Lt/Lte/Gt/Gte (c = tag) JmpIfNot: 4 steps"),
+    ("OP_SUPER_ARITH_L", "LoadLocal(a) LoadLocal(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the

@@ -106,7 +106,8 @@ SUPERINSTRUCTIONS = True
 
 
 cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
-    """Rewrite the first op of each frequent 4-op sequence into a superinstruction that runs
+    """Rewrite the first op of each frequent 4-op sequence (LoadLocal, PushConst or LoadLocal,
+    compare + JmpIfNot or Add/Sub + StoreLocal) into a superinstruction that runs
     the four when it can (vm/loop.pxi: ints, no overflow, no checkpoint among them) and
     else runs as the op it replaced. The other three ops stay, so jumps into the sequence
     run them one by one. Untraced machines only."""
@@ -114,13 +115,13 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
     cdef int64_t* w
     for j in range(flen - 3):
         w = &code[j * W]
-        if w[0] != OP_LOADLOCAL or w[W] != OP_PUSHCONST:
+        if w[0] != OP_LOADLOCAL or (w[W] != OP_PUSHCONST and w[W] != OP_LOADLOCAL):
             continue
         if ((w[2 * W] == OP_LT or w[2 * W] == OP_LTE or w[2 * W] == OP_GT or w[2 * W] == OP_GTE)
                 and w[3 * W] == OP_JMPIFNOT):
-            w[0] = OP_SUPER_CMPJ
+            w[0] = OP_SUPER_CMPJ if w[W] == OP_PUSHCONST else OP_SUPER_CMPJ_L
         elif (w[2 * W] == OP_ADD or w[2 * W] == OP_SUB) and w[3 * W] == OP_STORELOCAL:
-            w[0] = OP_SUPER_ARITH
+            w[0] = OP_SUPER_ARITH if w[W] == OP_PUSHCONST else OP_SUPER_ARITH_L
         else:
             continue
         w[2] = w[W + 1]

@@ -122,15 +122,19 @@ cdef object _loop(Machine self, int64_t budget):
                     break
                 vcopy(&stack[sp], &loc[ins[1]])
                 sp += 1
-            elif op == OP_SUPER_CMPJ or op == OP_SUPER_ARITH:
+            elif (op == OP_SUPER_CMPJ or op == OP_SUPER_ARITH or op == OP_SUPER_CMPJ_L
+                  or op == OP_SUPER_ARITH_L):
                 a = &loc[ins[1]]
-                b = &self.consts[ins[2]]
+                if op == OP_SUPER_CMPJ or op == OP_SUPER_ARITH:
+                    b = &self.consts[ins[2]]
+                else:
+                    b = &loc[ins[2]]
                 # the three further steps pass no checkpoint, need no stack error, and the
                 # operands are Ints (and the sum fits): run them at once, else LoadLocal
                 if (steps + 2 < check_at and sp + 1 < C_MAX_STACK and a.tag == T_INT
                         and b.tag == T_INT):
                     k = ins[3]
-                    if op == OP_SUPER_CMPJ:
+                    if op == OP_SUPER_CMPJ or op == OP_SUPER_CMPJ_L:
                         x = a.i
                         y = b.i
                         if k == OP_LT:
