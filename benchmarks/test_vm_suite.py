@@ -23,7 +23,7 @@ from boruna.core.values import MapValue
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vm_suite_programs import LUA, SUITE  # noqa: E402
 
-ROUNDS = 3
+ROUNDS = 5
 PEERS = {"lua54": ["lua5.4"], "luajit": ["luajit", "-joff"]}
 RESULTS = {}
 

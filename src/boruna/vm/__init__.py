@@ -8,10 +8,10 @@ here, one per concern (declarations in `boruna/_vm.pxd`, the Python API in `_vm.
 | `values.pxi` | tagged values: moving in and out of the C slots, truthiness, equality |
 | `memory.pxi` | value sizes, allocation charges, the live-value walk, locals growth, the work budget |
 | `machine.pxi` | the `Machine` class: construction, `set_entry`, `execute_bounded`, `run`, ... |
-| `loading.pxi` | a Module flattened into C arrays, every index bounded once |
+| `loading.pxi` | a Module flattened into C arrays, every index bounded once; superinstructions |
 | `loop.pxi` | the interpreter loop (the fast path), match tables, traces, checkpoints |
-| `lists.pxi` | ListLen/ListGet on tuples, in-place list building |
-| `cold.pxi` | builtins on Python values (calls `builtins.py`) |
+| `lists.pxi` | ListLen/ListGet on tuples, in-place list building, in-place MapSet/MapRemove |
+| `cold.pxi` | builtins on Python values (calls `builtins.py`; C fast paths for a few) |
 | `effects.pxi` | ops out of line: capabilities, UI, contracts, actors, globals |
 | `builtins.py` | the builtins' implementations by opcode name, work-charged opcodes, `normalize_value` |
 """
