@@ -18,52 +18,10 @@ import pytest
 from boruna import _vm
 from boruna.compiler import compile_source
 
-FIB = """fn fib(n: Int) -> Int {
-    if n < 2 { n } else { fib(n - 1) + fib(n - 2) }
-}
-fn main() -> Int { fib(27) }
-"""
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vm_suite_programs import (FIB, LOOP, RECORDS, STRINGS, py_fib, py_loop,  # noqa: E402
+                               py_records, py_strings)
 
-LOOP = """fn main() -> Int {
-    let mut acc = 0
-    let mut i = 0
-    while i < 3000000 {
-        acc = acc + i % 7
-        i = i + 1
-    }
-    acc
-}
-"""
-
-# Two fields and 23 steps per iteration, the shape issue 3 measures (11.5 M steps).
-RECORDS = """type P { x: Int, y: Int }
-fn step(p: P, k: Int) -> P {
-    P { x: p.y + k, y: p.x }
-}
-fn main() -> Int {
-    let mut p = P { x: 0, y: 0 }
-    let mut i = 0
-    while i < 500000 {
-        p = step(p, i % 3)
-        i = i + 1
-    }
-    p.x + p.y
-}
-"""
-
-STRINGS = """fn main() -> Int {
-    let mut total = 0
-    let mut i = 0
-    while i < 200000 {
-        let s = __builtin_int_to_string(i) ++ "x"
-        total = total + __builtin_string_len(s)
-        i = i + 1
-    }
-    total
-}
-"""
-
-# Builds a 200,000-element list one push at a time (in place in the VM: amortised O(1) each).
 PUSHES = """fn main() -> Int {
     let mut xs = []
     let mut i = 0
@@ -74,50 +32,6 @@ PUSHES = """fn main() -> Int {
     list_len(xs) + list_get(xs, 199999)
 }
 """
-
-
-def py_fib(n):
-    return n if n < 2 else py_fib(n - 1) + py_fib(n - 2)
-
-
-def py_loop():
-    acc = 0
-    i = 0
-    while i < 3000000:
-        acc = acc + i % 7
-        i = i + 1
-    return acc
-
-
-class P:
-    __slots__ = ("x", "y")
-
-    def __init__(self, x, y):
-        self.x = x
-        self.y = y
-
-
-def py_step(p, k):
-    return P(p.y + k, p.x)
-
-
-def py_records():
-    p = P(0, 0)
-    i = 0
-    while i < 500000:
-        p = py_step(p, i % 3)
-        i = i + 1
-    return p.x + p.y
-
-
-def py_strings():
-    total = 0
-    i = 0
-    while i < 200000:
-        s = str(i) + "x"
-        total = total + len(s.encode("utf-8"))
-        i = i + 1
-    return total
 
 
 def py_pushes():
