@@ -47,3 +47,24 @@ def test_type_check_1mb(benchmark, megabyte_context):
 
     found = benchmark.pedantic(run, rounds=3, iterations=1)
     assert found == []
+
+
+def test_check_source_1mb(benchmark, megabyte_context):
+    """The whole `boruna check` pipeline (parse, names, every analyzer, codegen) on 1 MB;
+    printed with its ratio to parsing alone, timed in the same run. Target: ≤ 1 s."""
+    import time
+
+    from boruna.diagnostics.collector import check_source
+
+    source, _program = megabyte_context
+    parse_best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        parse(source)
+        parse_best = min(parse_best, time.perf_counter() - start)
+    found = benchmark.pedantic(check_source, args=(source,), rounds=3, iterations=1)
+    assert [d.id for d in found.diagnostics] == ["MISSING_MAIN"]    # no `fn main` in it
+    if benchmark.stats is not None:
+        best = benchmark.stats.stats.min
+        print(f"\ncheck_source 1 MB: {best:.3f} s, parse alone {parse_best:.3f} s, "
+              f"ratio {best / parse_best:.2f}")

@@ -5,7 +5,7 @@ import pytest
 from boruna.language import ast
 from boruna.language.frontend import parse
 from boruna.language.type_text import type_text
-from boruna.language.walk import child_nodes, iter_exprs, iter_nodes, pattern_binding
+from boruna.language.walk import child_nodes, iter_exprs, iter_nodes, pattern_binding, preorder
 
 SOURCE = """
 type P { x: Int, y: Int }
@@ -70,6 +70,23 @@ def test_iter_nodes_includes_containers():
     assert kinds.count("Assign") == 1 and kinds.count("ExprStmt") == 1
 
 
+def test_preorder_is_iter_nodes_as_a_list():
+    fn = function()
+    walked = preorder(fn)
+    assert [describe(n) for n in walked] == [describe(n) for n in iter_nodes(fn)]
+    assert all(a is b for a, b in zip(walked, iter_nodes(fn)))
+    assert len(walked) == 28      # 21 expressions + FnDef, 2 Blocks, Let, While, Assign, ExprStmt
+    assert [describe(n) for n in preorder(ast.IntLit(4))] == ["IntLit:4"]
+
+
+def test_preorder_leaves_the_tree_unchanged():
+    fn = function()
+    before = [describe(n) for n in child_nodes(fn.body)]
+    preorder(fn)
+    preorder(fn)
+    assert [describe(n) for n in child_nodes(fn.body)] == before == ["Let", "While", "ExprStmt"]
+
+
 def test_deep_tree_walks_without_recursion():
     depth = 200_000
     node = ast.IntLit(7)
@@ -78,6 +95,7 @@ def test_deep_tree_walks_without_recursion():
     walked = list(iter_exprs(node))
     assert len(walked) == depth + 1
     assert describe(walked[-1]) == "IntLit:7"
+    assert len(preorder(node)) == depth + 1
 
 
 @pytest.mark.parametrize("pattern, expected", [

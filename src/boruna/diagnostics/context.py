@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from boruna.language import ast as A
+from boruna.language.walk import preorder
 
 from .model import SourceLocation
 from .source_text import byte_col_to_index, code_mask, split_lines
@@ -66,6 +67,20 @@ class CheckContext:
         for fn in [*self.program.functions(), *self.library_functions]:
             out.setdefault(fn.name, fn)
         return out
+
+    def nodes(self, fn: A.FnDef) -> list:
+        """Every node of `fn` in pre-order (`walk.iter_nodes`), walked once per check and
+        shared by the analyzers."""
+        key = ("preorder", id(fn))
+        found = self.cache.get(key)
+        if found is None or found[0] is not fn:
+            found = self.cache[key] = (fn, preorder(fn))
+        return found[1]
+
+    def nodes_of(self, fn: A.FnDef, kinds) -> list:
+        """The nodes of `fn` that are instances of `kinds` (a class or a tuple), in
+        pre-order."""
+        return [node for node in self.nodes(fn) if isinstance(node, kinds)]
 
     def line_text(self, line: int) -> Optional[str]:
         """The raw text of 1-based `line`, or None when out of range."""

@@ -10,7 +10,6 @@ from typing import Optional
 from boruna.core.builtins import by_opcode
 from boruna.language import ast as A
 from boruna.language.type_text import type_text
-from boruna.language.walk import iter_exprs
 
 import boruna.diagnostics.registry as R
 from .context import CheckContext
@@ -81,9 +80,7 @@ def check_exhaustiveness(ctx: CheckContext) -> list[Diagnostic]:
             if cases is not None:
                 param_cases[param.name] = cases
         param_types = {param.name: param.ty for param in fn.params}
-        for expr in iter_exprs(fn):
-            if not isinstance(expr, A.Match):
-                continue
+        for expr in ctx.nodes_of(fn, A.Match):
             if isinstance(expr.value, A.Ident):
                 scrutinee, cases = expr.value.name, param_cases.get(expr.value.name)
             else:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.language import ast as A
-from boruna.language.walk import iter_exprs
 
 import boruna.diagnostics.registry as R
 from .context import CheckContext
@@ -28,9 +27,8 @@ ZERO_VALUES = {"Int": "0", "Float": "0.0", "String": '""', "Bool": "false"}
 def check_missing_fields(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
-        for expr in iter_exprs(fn):
-            if (isinstance(expr, A.RecordLit) and expr.spread is None
-                    and expr.type_name in ctx.records):
+        for expr in ctx.nodes_of(fn, A.RecordLit):
+            if expr.spread is None and expr.type_name in ctx.records:
                 diag = _check(ctx, expr)
                 if diag is not None:
                     out.append(diag)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.language import ast as A
-from boruna.language.walk import iter_exprs
 
 import boruna.diagnostics.registry as R
 from .context import CheckContext
@@ -19,8 +18,8 @@ from .source_text import is_word_char
 def check_record_fields(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
-        for expr in iter_exprs(fn):
-            if isinstance(expr, A.RecordLit) and expr.type_name in ctx.records:
+        for expr in ctx.nodes_of(fn, A.RecordLit):
+            if expr.type_name in ctx.records:
                 out.extend(_check_literal(ctx, expr))
     return out
 

@@ -21,7 +21,6 @@ from .context import CheckContext
 from .fix import Applicability, Edit, Fix
 from .model import Diagnostic
 from .naming import closest_name
-from boruna.language.walk import iter_exprs
 
 BUILTIN_VARIANTS = ("Some", "None", "Ok", "Err")
 
@@ -42,7 +41,7 @@ def _findings(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
         params = {p.name: p.ty.name for p in fn.params if isinstance(p.ty, A.Named)}
-        for expr in iter_exprs(fn):
+        for expr in ctx.nodes_of(fn, (A.EnumVariant, A.RecordLit, A.Match)):
             if isinstance(expr, A.EnumVariant):
                 out.extend(_enum_variant(ctx, expr))
             elif isinstance(expr, A.RecordLit) and expr.type_name not in ctx.records:

@@ -151,11 +151,10 @@ def enclosing_function(program: A.Program, line: int) -> Optional[A.FnDef]:
 
 def call_arity_at(ctx: CheckContext, name: str, line: int, col: int) -> Optional[int]:
     """The argument count when `name` at (line, col) is the callee of a call, else None."""
-    from boruna.language.walk import iter_exprs
     fn = enclosing_function(ctx.program, line) if ctx.program is not None else None
     if fn is not None:
-        for expr in iter_exprs(fn):
-            if (isinstance(expr, A.Call) and isinstance(expr.func, A.Ident)
+        for expr in ctx.nodes_of(fn, A.Call):
+            if (isinstance(expr.func, A.Ident)
                     and expr.func.name == name and expr.func.line == line
                     and (not col or expr.func.col == col)):
                 return len(expr.args)

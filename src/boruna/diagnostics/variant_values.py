@@ -18,15 +18,14 @@ def owning_enums(ctx: CheckContext, name: str) -> list[str]:
 def _value_uses(ctx: CheckContext, line: int) -> dict[str, list[int]]:
     """Identifier expressions on `line` (values, never patterns): name -> character indexes."""
     from boruna.language import ast as A
-    from boruna.language.walk import iter_nodes
 
     text = ctx.line_text(line) or ""
     out: dict[str, list[int]] = {}
     if ctx.program is None:
         return out
     for fn in ctx.program.functions():
-        for node in iter_nodes(fn):
-            if isinstance(node, A.Ident) and node.line == line and node.col:
+        for node in ctx.nodes_of(fn, A.Ident):
+            if node.line == line and node.col:
                 index = ctx.index_of(line, node.col)
                 if index is not None and text[index:index + len(node.name)] == node.name:
                     out.setdefault(node.name, []).append(index)

@@ -94,6 +94,25 @@ def iter_nodes(node: A.Node) -> Iterator[A.Node]:
         stack.extend(reversed(child_nodes(current)))
 
 
+def preorder(node: A.Node) -> list:
+    """The nodes of `iter_nodes(node)` as a list, built in one pass (for callers that walk
+    the same tree several times: build it once, filter it many times)."""
+    out: list = []
+    append = out.append
+    stack: list = [node]
+    pop, extend, children_of = stack.pop, stack.extend, _CHILDREN.get
+    while stack:
+        current = pop()
+        append(current)
+        children = children_of(type(current))
+        if children is not None:
+            kids = children(current)
+            if kids:
+                kids.reverse()
+                extend(kids)
+    return out
+
+
 def iter_exprs(node: A.Node) -> Iterator[A.Node]:
     """Every expression under `node` (itself included when it is one), in pre-order."""
     for current in iter_nodes(node):

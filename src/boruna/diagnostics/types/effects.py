@@ -20,7 +20,6 @@ from typing import Optional
 from boruna.core.builtins import BUILTINS, DECLARED_BY_COMPILER, REFERENCE_COUNT
 from boruna.core.capabilities import from_source_name
 from boruna.language import ast as A
-from boruna.language.walk import iter_exprs, iter_nodes
 
 from ..context import CheckContext
 from ..fix import Applicability, Edit, Fix
@@ -47,23 +46,26 @@ def _declared(fn: A.FnDef) -> set[str]:
     return out
 
 
-def _calls(fn: A.FnDef) -> list[A.Call]:
+def _calls(ctx: CheckContext, fn: A.FnDef) -> list[A.Call]:
     """Direct calls by name in `fn` (a call through a parameter or local is not followed:
     its callee is not known statically)."""
     local = {p.name for p in fn.params}
-    for node in iter_nodes(fn):
+    calls = []
+    for node in ctx.nodes_of(fn, (A.Let, A.For, A.Call)):
         if isinstance(node, A.Let):
             local.add(node.name)
         elif isinstance(node, A.For):
             local.add(node.var)
-    return [e for e in iter_exprs(fn) if isinstance(e, A.Call) and isinstance(e.func, A.Ident)
-            and e.func.name not in local]
+        elif isinstance(node.func, A.Ident):
+            calls.append(node)
+    return [call for call in calls if call.func.name not in local]
 
 
-def used_capabilities(functions: dict[str, A.FnDef]) -> dict[str, dict[str, tuple]]:
+def used_capabilities(ctx: CheckContext, functions: dict[str, A.FnDef]
+                      ) -> dict[str, dict[str, tuple]]:
     """Function name -> {capability: (call, callee)} of the first call that brings it in,
     through any depth of calls (a fixpoint over the call graph)."""
-    calls = {name: _calls(fn) for name, fn in functions.items()}
+    calls = {name: _calls(ctx, fn) for name, fn in functions.items()}
     used: dict[str, dict[str, tuple]] = {name: {} for name in functions}
     for name, sites in calls.items():
         for call in sites:
@@ -86,7 +88,7 @@ def used_capabilities(functions: dict[str, A.FnDef]) -> dict[str, dict[str, tupl
 
 def check_effects(ctx: CheckContext) -> list[Diagnostic]:
     functions = ctx.function_defs()
-    used = used_capabilities(functions)
+    used = used_capabilities(ctx, functions)
     spans: list[Spans] = []          # made on the first report only
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():

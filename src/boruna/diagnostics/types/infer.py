@@ -45,7 +45,7 @@ def ordinal(n: int) -> str:
 def show(t: Type) -> str:
     """A type as `.ax` writes it; an unknown part is `_`."""
     t = find(t)
-    if not isinstance(t, Con) or t == ERROR:
+    if not isinstance(t, Con) or t is ERROR:
         return "_"
     if t.name == "Fn":
         params, result = fn_parts(t)
@@ -266,7 +266,7 @@ class Checker:
             self.condition(clause, env, "this `requires` clause")
         body_env = dict(env)
         stmts = fn.body.stmts
-        if fn.return_type is not None and ret != ERROR and stmts and isinstance(
+        if fn.return_type is not None and ret is not ERROR and stmts and isinstance(
                 stmts[-1], A.ExprStmt):
             label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
                                                   f"`{show(ret)}` here")
@@ -400,7 +400,7 @@ class Checker:
             except Mismatch:
                 pass
             return
-        if t == ERROR or t == BOOL:
+        if t is ERROR or t == BOOL:
             return
         self.report("warning", f"{what} is `{show(t)}`, not `Bool`", expr,
                     help_text=self.truthiness_help(t), fixes=self.explicit_test_fix(expr, t))
@@ -447,7 +447,7 @@ class Checker:
             self.block(expr.block, env, expected, why)
             return
         target = find(expected)
-        if isinstance(target, Con) and target != ERROR:
+        if isinstance(target, Con) and target is not ERROR:
             if isinstance(expr, A.ListLit) and target.name == "List" and expr.items:
                 before = len(self.out)
                 for item in expr.items:
@@ -474,60 +474,24 @@ class Checker:
 
     # ------------------------------------------------------------ inference mode
     def infer(self, expr, env: Env, used: bool = True) -> Type:
-        if isinstance(expr, A.IntLit):
-            return INT
-        if isinstance(expr, A.FloatLit):
-            return FLOAT
-        if isinstance(expr, A.StringLit):
-            return STRING
-        if isinstance(expr, A.BoolLit):
-            return BOOL
-        if isinstance(expr, A.NoneLit):
-            return option_of(self.supply.fresh())
-        if isinstance(expr, A.Ident):
-            return self.ident(expr, env)
-        if isinstance(expr, A.Binary):
-            return self.binary(expr, env)
-        if isinstance(expr, A.Unary):
-            return self.unary(expr, env)
-        if isinstance(expr, A.Call):
-            return self.call(expr, env)
-        if isinstance(expr, A.FieldAccess):
-            return self.field(expr, env)
-        if isinstance(expr, A.If):
-            return self.if_expr(expr, env, used)
-        if isinstance(expr, A.Match):
-            return self.match(expr, env, used)
-        if isinstance(expr, A.RecordLit):
-            return self.record(expr, env)
-        if isinstance(expr, A.EnumVariant):
-            return self.variant(expr, env)
-        if isinstance(expr, A.ListLit):
-            return self.list_lit(expr, env)
-        if isinstance(expr, A.SomeExpr):
-            return option_of(self.infer(expr.expr, env))
-        if isinstance(expr, A.OkExpr):
-            return result_of(self.infer(expr.expr, env), self.supply.fresh())
-        if isinstance(expr, A.ErrExpr):
-            return result_of(self.supply.fresh(), self.infer(expr.expr, env))
-        if isinstance(expr, A.Emit):
-            return self.infer(expr.expr, env)
-        if isinstance(expr, A.BlockExpr):
-            return self.block(expr.block, env, None, None, used)
-        if isinstance(expr, A.Send):
-            target = find(self.infer(expr.target, env))
-            if isinstance(target, Var):
-                unify(target, ACTOR_ID)
-            elif target not in (ACTOR_ID, ERROR):
-                self.report("error", f"type mismatch: `send` needs an `ActorId` (from "
-                            f"`spawn`), but this is `{show(target)}`", expr.target)
-            self.infer(expr.message, env)
-            return ERROR
-        if isinstance(expr, A.Spawn):
-            if not isinstance(expr.expr, A.Ident):
-                self.infer(expr.expr, env)
-            return ACTOR_ID
-        return ERROR        # receive: any message
+        """The type of `expr` (`used`: whether its value is used, for `if`/`match`/blocks)."""
+        rule = _INFER.get(expr.__class__)
+        return ERROR if rule is None else rule(self, expr, env, used)   # None: receive
+
+    def send(self, expr: A.Send, env: Env) -> Type:
+        target = find(self.infer(expr.target, env))
+        if isinstance(target, Var):
+            unify(target, ACTOR_ID)
+        elif target not in (ACTOR_ID, ERROR):
+            self.report("error", f"type mismatch: `send` needs an `ActorId` (from "
+                        f"`spawn`), but this is `{show(target)}`", expr.target)
+        self.infer(expr.message, env)
+        return ERROR
+
+    def spawn(self, expr: A.Spawn, env: Env) -> Type:
+        if not isinstance(expr.expr, A.Ident):
+            self.infer(expr.expr, env)
+        return ACTOR_ID
 
     def ident(self, expr: A.Ident, env: Env) -> Type:
         binding = env.get(expr.name)
@@ -587,7 +551,7 @@ class Checker:
         symbol = ARITHMETIC[expr.op]
         numeric = (INT, FLOAT)
         for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
-            if isinstance(t, Con) and t != ERROR and t not in numeric:
+            if isinstance(t, Con) and t is not ERROR and t not in numeric:
                 help_text = ("join strings with `++`" if expr.op == "Add" and t == STRING
                              else None)
                 fixes = []
@@ -619,7 +583,7 @@ class Checker:
     def ordering(self, expr: A.Binary, lt: Type, rt: Type) -> None:
         symbol = ORDERING[expr.op]
         for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
-            if isinstance(t, Con) and t != ERROR and t.name not in ORDERED:
+            if isinstance(t, Con) and t is not ERROR and t.name not in ORDERED:
                 self.report("error", f"type mismatch: the {side} operand of `{symbol}` should "
                             f"be `Int`, `Float` or `String`, but it is `{show(t)}`", node)
                 return
@@ -631,15 +595,15 @@ class Checker:
                         f"`{show(rt)}`; both sides must have the same type", expr.right,
                         labels=[self.label_at(expr.left, f"this is `{show(lt)}`")],
                         help_text=help_text)
-        elif isinstance(lt, Con) and lt != ERROR and not isinstance(rt, Con):
+        elif isinstance(lt, Con) and lt is not ERROR and not isinstance(rt, Con):
             unify(rt, lt)
-        elif isinstance(rt, Con) and rt != ERROR and not isinstance(lt, Con):
+        elif isinstance(rt, Con) and rt is not ERROR and not isinstance(lt, Con):
             unify(lt, rt)
 
     def boolean_operand(self, node, t: Type, what: str) -> None:
         if not isinstance(t, Con):
             unify(t, BOOL)
-        elif t != ERROR and t != BOOL:
+        elif t is not ERROR and t != BOOL:
             self.report("warning", f"{what} is `{show(t)}`, not `Bool`", node,
                         help_text=self.truthiness_help(t))
 
@@ -721,7 +685,7 @@ class Checker:
                 func, A.Ident))
         for arg in expr.args:
             self.infer(arg, env)
-        if isinstance(callee, Con) and callee != ERROR:
+        if isinstance(callee, Con) and callee is not ERROR:
             self.report("error", f"type mismatch: this is `{show(callee)}`, not a function, "
                         f"so it cannot be called", func)
             return ERROR
@@ -757,7 +721,7 @@ class Checker:
     # ------------------------------------------------------------ records, enums, lists
     def field(self, expr: A.FieldAccess, env: Env) -> Type:
         owner = find(self.infer(expr.object, env))
-        if not isinstance(owner, Con) or owner == ERROR:
+        if not isinstance(owner, Con) or owner is ERROR:
             return ERROR
         fields = self.records.get(owner.name)
         if fields is None:
@@ -929,7 +893,7 @@ class Checker:
         owners = self.variant_owners.get(pat.name, [])
         if not owners:              # no enum declares it: type_names' finding
             return None
-        if isinstance(resolved, Var) or resolved == ERROR:
+        if isinstance(resolved, Var) or resolved is ERROR:
             if len(owners) != 1:
                 return None
             if isinstance(resolved, Var):
@@ -961,6 +925,33 @@ class Checker:
             self.pattern(pat.inner, ERROR, env, scrutinee)
             return
         self.pattern(pat.inner, payload, env, scrutinee)
+
+
+# expression class -> how `Checker.infer` types it (checker, expression, env, used)
+_INFER = {
+    A.IntLit: lambda c, e, env, used: INT,
+    A.FloatLit: lambda c, e, env, used: FLOAT,
+    A.StringLit: lambda c, e, env, used: STRING,
+    A.BoolLit: lambda c, e, env, used: BOOL,
+    A.NoneLit: lambda c, e, env, used: option_of(c.supply.fresh()),
+    A.Ident: lambda c, e, env, used: c.ident(e, env),
+    A.Binary: lambda c, e, env, used: c.binary(e, env),
+    A.Unary: lambda c, e, env, used: c.unary(e, env),
+    A.Call: lambda c, e, env, used: c.call(e, env),
+    A.FieldAccess: lambda c, e, env, used: c.field(e, env),
+    A.If: lambda c, e, env, used: c.if_expr(e, env, used),
+    A.Match: lambda c, e, env, used: c.match(e, env, used),
+    A.RecordLit: lambda c, e, env, used: c.record(e, env),
+    A.EnumVariant: lambda c, e, env, used: c.variant(e, env),
+    A.ListLit: lambda c, e, env, used: c.list_lit(e, env),
+    A.SomeExpr: lambda c, e, env, used: option_of(c.infer(e.expr, env)),
+    A.OkExpr: lambda c, e, env, used: result_of(c.infer(e.expr, env), c.supply.fresh()),
+    A.ErrExpr: lambda c, e, env, used: result_of(c.supply.fresh(), c.infer(e.expr, env)),
+    A.Emit: lambda c, e, env, used: c.infer(e.expr, env),
+    A.BlockExpr: lambda c, e, env, used: c.block(e.block, env, None, None, used),
+    A.Send: lambda c, e, env, used: c.send(e, env),
+    A.Spawn: lambda c, e, env, used: c.spawn(e, env),
+}
 
 
 def checked(ctx: CheckContext) -> Checker:

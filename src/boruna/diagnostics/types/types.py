@@ -8,17 +8,36 @@ with everything, so one mistake is reported once (no cascade).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional, Union
 
 PRIMITIVES = ("Int", "Float", "String", "Bool", "Unit", "ActorId")   # ActorId: what spawn gives
 GENERIC_ARITY = {"List": 1, "Option": 1, "Result": 2, "Map": 2}
 
 
-@dataclass(frozen=True)
 class Con:
-    name: str
-    args: tuple["Type", ...] = ()
+    """A type constructor applied to its arguments; immutable, equal by value."""
+
+    __slots__ = ("name", "args")
+
+    def __init__(self, name: str, args: tuple = ()):
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "args", args)
+
+    def __setattr__(self, key, value):
+        raise AttributeError("Con is immutable")
+
+    def __eq__(self, other) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not Con:
+            return NotImplemented
+        return self.name == other.name and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.args))
+
+    def __repr__(self) -> str:
+        return f"Con(name={self.name!r}, args={self.args!r})"
 
 
 class Var:
@@ -39,7 +58,7 @@ class Var:
 
 Type = Union[Con, Var]
 
-ERROR = Con("?")
+ERROR = Con("?")          # the only Con named "?": compared by identity
 INT, FLOAT, STRING, BOOL, UNIT, ACTOR_ID = (Con(name) for name in PRIMITIVES)
 
 

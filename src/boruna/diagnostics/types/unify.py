@@ -53,6 +53,12 @@ def _occurs(v: Var, t: Type) -> bool:
 
 def unify(a: Type, b: Type) -> None:
     """Make `a` and `b` equal, or raise `Mismatch` with nothing bound."""
+    if a is b:
+        return
+    if a.__class__ is Con and b.__class__ is Con and not a.args and not b.args:
+        if a.name == b.name or a is ERROR or b is ERROR:    # the common case: two plain types
+            return
+        raise Mismatch()
     trail: list[tuple[Var, str]] = []
     try:
         _unify(a, b, trail)
@@ -86,7 +92,7 @@ def _unify(a: Type, b: Type, trail: list) -> None:
     while stack:
         x, y = stack.pop()
         x, y = find(x), find(y)
-        if x is y or x == ERROR or y == ERROR:
+        if x is y or x is ERROR or y is ERROR:      # ERROR is the one Con named "?"
             continue
         if isinstance(x, Var) or isinstance(y, Var):
             var, other = (x, y) if isinstance(x, Var) else (y, x)
