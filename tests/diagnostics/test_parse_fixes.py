@@ -41,7 +41,13 @@ def test_unclosed_blocks_are_closed_at_the_end():
     assert diag.patches[0].description == "close 2 open blocks at the end of the file"
     result = repair_source(src)
     assert result.repaired_source == src + "    }\n}\n"
-    assert result.verify_passed
+    # the closed program parses, but `main` returns `()` when `x > 0` is false (issue 12)
+    [left] = check_source(result.repaired_source).diagnostics
+    assert (left.id, left.severity, left.location.line, left.location.col) == (
+        "E009", "error", 3, 5)
+    assert left.message.startswith("type mismatch: this `if` has no `else`, so the result "
+                                   "of `main` is `()` when the condition is false")
+    assert not result.verify_passed
 
 
 def test_braces_inside_strings_do_not_count():

@@ -260,7 +260,24 @@ ILL_TYPED = [
      [('E009', 'error', 2, 12, 16, 'unknown type `Intt`')]),
     ('unknown_param_type',
      'type Point { x: Int }\nfn f(p: Pointt) -> Int { p.x }\nfn main() -> Int { 0 }\n',
-     [('E009', 'error', 2, 9, 15, 'unknown type `Pointt`')]),]
+     [('E009', 'error', 2, 9, 15, 'unknown type `Pointt`')]),
+    # an `if` without `else` whose value is used: `()` when the condition is false
+    ('if_no_else_result',
+     'fn abs(n: Int) -> Int {\n    if n < 0 { 0 - n }\n}\nfn main() -> Int { abs(3) }\n',
+     [('E009', 'error', 2, 5, 7, 'type mismatch: this `if` has no `else`, so the result of `abs` is `()` when the condition is false and `Int` when it is true')]),
+    ('if_no_else_let_annotated',
+     'fn main() -> Int {\n    let n: Int = if true { 5 }\n    n\n}\n',
+     [('E009', 'error', 2, 18, 20, 'type mismatch: this `if` has no `else`, so the value of `n` is `()` when the condition is false and `Int` when it is true')]),
+    ('if_no_else_argument',
+     'fn f(s: String) -> Int { __builtin_string_len(s) }\nfn main() -> Int {\n    let c = 1\n    f(if c > 0 { "a" })\n}\n',
+     [('E009', 'error', 4, 7, 9, 'type mismatch: this `if` has no `else`, so the 1st argument of `f` is `()` when the condition is false and `String` when it is true')]),
+    ('if_no_else_let_unannotated',
+     'fn main() -> Int {\n    let c = 2\n    let x = if c > 5 { 1 }\n    0\n}\n',
+     [('E009', 'warning', 3, 13, 15, 'type mismatch: this `if` has no `else`, so its value is `()` when the condition is false and `Int` when it is true')]),
+    ('if_no_else_unit_then_is_unit',
+     'fn nothing() -> Unit { }\nfn main() -> Int {\n    let u = if true { nothing() }\n    let n: Int = u\n    n\n}\n',
+     [('E009', 'error', 4, 18, 19, 'type mismatch: the value of `n` should be `Int`, but it is `Unit`')]),
+]
 
 
 @pytest.mark.parametrize("name, src, expected", ILL_TYPED, ids=[c[0] for c in ILL_TYPED])
@@ -313,6 +330,9 @@ WELL_TYPED.update({
     'fn_in_record': 'type H { f: Fn(Int) -> Int }\nfn inc(n: Int) -> Int { n + 1 }\nfn main() -> Int {\n    let h = H { f: inc }\n    let g = h.f\n    g(1)\n}\n',
     'guard_placeholder': 'enum E { A, B }\nfn f(e: E) -> String {\n    match e {\n        A => "a",\n        B => __builtin_guard(0, false, "TODO")\n    }\n}\nfn main() -> String { f(E::A) }\n',
     'string_match_bind': 'fn f(s: String) -> Int {\n    match s { "a" => 1, other => __builtin_string_len(other) }\n}\nfn main() -> Int { f("xy") }\n',
+    'if_no_else_statement': 'fn main() -> Int {\n    let n = 3\n    if n > 2 { __builtin_debug(n) }\n    if n > 5 { n + 1 }\n    n\n}\n',
+    'if_no_else_unit_result': 'fn tell(n: Int) -> Unit {\n    if n > 0 { __builtin_debug(n) }\n}\nfn main() -> Int {\n    tell(2)\n    0\n}\n',
+    'if_no_else_return_inside': 'fn f(n: Int) -> Int {\n    if n < 0 { return 0 }\n    n\n}\nfn main() -> Int { f(2) }\n',
     'unit_fn_stmt_if': 'fn log(n: Int) -> Unit {\n    if n > 0 { emit "pos" }\n}\nfn main() -> Int {\n    log(1)\n    0\n}\n',
     'parse_chain': 'fn main() -> Int {\n    match __builtin_int_parse(__builtin_string_trim(" 4 ")) { Some(n) => n, None => match try_parse_int("5") { Ok(m) => m, Err(_) => 0 } }\n}\n',
     'bool_ops': 'fn main() -> Bool {\n    let a = 1 < 2\n    let b = "x" == "y"\n    !a || b && a != b\n}\n',

@@ -446,6 +446,13 @@ class Checker:
         if isinstance(expr, A.BlockExpr):
             self.block(expr.block, env, expected, why)
             return
+        if isinstance(expr, A.If):          # no `else`: its value is `()` when false
+            found = self.if_without_else(expr, env, expected, why)
+            try:
+                unify(found, expected)
+            except Mismatch:
+                self.mismatch(expr, found, expected, why)
+            return
         target = find(expected)
         if isinstance(target, Con) and target is not ERROR:
             if isinstance(expr, A.ListLit) and target.name == "List" and expr.items:
@@ -803,6 +810,8 @@ class Checker:
 
     # ------------------------------------------------------------ if and match
     def if_expr(self, expr: A.If, env: Env, used: bool) -> Type:
+        if expr.else_block is None and used:
+            return self.if_without_else(expr, env, None, None)
         self.condition(expr.condition, env, "the condition of this `if`")
         if expr.else_block is None or not used:
             self.block(expr.then_block, env, None, None, used=False)
@@ -814,6 +823,32 @@ class Checker:
         label = self.label_at(tail, f"the `then` branch is `{show(then)}`")
         self.block(expr.else_block, env, then, Why("the `else` branch", label))
         return then
+
+    def if_without_else(self, expr: A.If, env: Env, expected: Optional[Type],
+                        why: Optional[Why]) -> Type:
+        """The type of an `if` without `else` whose value is used: the VM gives the `then`
+        branch's value when the condition holds and `()` otherwise, so it is `Unit` when
+        that branch is; any other branch type is reported here (ERROR afterwards: one
+        report). An error when an annotation expects that other type (the value contradicts
+        it whenever the condition is false), else a warning."""
+        self.condition(expr.condition, env, "the condition of this `if`")
+        then = find(self.block(expr.then_block, env, None, None))
+        if then is ERROR or can_unify(then, UNIT):
+            if not isinstance(then, Con):
+                unify(then, UNIT)
+            return UNIT
+        target = find(expected) if expected is not None else None
+        if target == UNIT:          # a `-> Unit` body or slot: the value is dropped anyway
+            return UNIT
+        annotated = isinstance(target, Con) and target is not ERROR
+        place = why.what if annotated else "its value"
+        labels = [why.label] if annotated and why.label is not None else []
+        self.report("error" if annotated else "warning",
+                    f"type mismatch: this `if` has no `else`, so {place} is `()` when the "
+                    f"condition is false and `{show(then)}` when it is true", expr,
+                    labels=labels, length=len("if"),
+                    help_text="add an `else` branch with the value for the other case")
+        return ERROR
 
     @staticmethod
     def tail(block: A.Block):
