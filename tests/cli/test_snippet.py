@@ -107,3 +107,33 @@ def test_split_message_dash_advice_becomes_help():
     assert split_message(message) == (
         "expected item, found 'fnn'",
         ["did you mean: 'fn'?", "check for mismatched braces or a missing expression"], [])
+
+
+def test_labels_are_drawn_in_line_order_with_gaps():
+    source = "fn f(a: Int) -> Int { a }\n\nfn main() -> Int {\n    f(\"x\")\n}\n" + "\n" * 5 + "x\n"
+    labels = [(1, 9, 12, "declared here"), (4, 5, 6, "the callee"), (11, 1, 2, "later")]
+    assert render_snippet(source, "p.ax", 4, 7, PLAIN, end_col=10, labels=labels) == [
+        "  --> p.ax:4:7",
+        "   |",
+        " 1 | fn f(a: Int) -> Int { a }",
+        "   |         --- declared here",
+        "...",
+        ' 4 |     f("x")',
+        "   |       ^^^",
+        "   |     - the callee",
+        "...",
+        "11 | x",
+        "   | - later",
+    ]
+
+
+def test_a_label_on_the_next_line_has_no_gap_marker():
+    source = "let a = 1\nlet b = a\n"
+    assert render_snippet(source, "p.ax", 1, 5, PLAIN, labels=[(2, 9, 10, "used")]) == [
+        " --> p.ax:1:5",
+        "  |",
+        "1 | let a = 1",
+        "  |     ^",
+        "2 | let b = a",
+        "  |         - used",
+    ]

@@ -57,46 +57,50 @@ def _underline_length(text: str, start: int) -> int:
 
 
 def render_snippet(source: str, path: str, line: int, col: int | None, style: Style,
-                   underline_word: bool = True, end_col: int | None = None) -> list[str]:
+                   underline_word: bool = True, end_col: int | None = None,
+                   labels=()) -> list[str]:
     """The `--> path:line:col` header and the excerpt lines (no trailing newline); with
-    `end_col` (exclusive, on the same line) the caret underlines exactly that span."""
+    `end_col` (exclusive, on the same line) the caret underlines exactly that span.
+
+    Secondary `labels` `(line, col, end_col, message)` are underlined with `-` and their
+    message, in line order as rustc draws them: a label on an earlier line above the
+    reported line, one on the same line under its caret, `...` for skipped lines."""
     where = f"{path}:{line}:{col}" if col else f"{path}:{line}"
     text = source_line(source, line)
-    width = len(str(line))
+    marks: dict[int, list] = {}
+    for label_line, label_col, label_end, message in labels:
+        if source_line(source, label_line) is not None:
+            marks.setdefault(label_line, []).append((label_col, label_end, message))
+    width = len(str(max([line, *marks]))) if text is not None else len(str(line))
     pad = " " * width
     lines = [f"{pad}{style.gutter('-->')} {where}"]
     if text is None:
         return lines
     bar = style.gutter("|")
     lines.append(f"{pad} {bar}")
-    lines.append(f"{style.gutter(str(line))} {bar} {_display(text)}")
-    if col:
-        start = min(char_index(text, col), len(text))
-        offset = sum(_cell_width(ch) for ch in text[:start] if ch.isprintable() or ch == "\t")
-        length = _underline_length(text, start) if underline_word else 1
-        if end_col is not None and end_col > col:
-            length = max(min(char_index(text, end_col), len(text)) - start, 1)
-        caret_cells = sum(_cell_width(ch) for ch in text[start:start + length]) or 1
-        lines.append(f"{pad} {bar} {' ' * offset}{style.error('^' * caret_cells)}")
+    previous = None
+    for number in sorted({line, *marks}):
+        if previous is not None and number > previous + 1:
+            lines.append(style.gutter("..."))
+        previous = number
+        shown = source_line(source, number)
+        lines.append(f"{style.gutter(str(number).rjust(width))} {bar} {_display(shown)}")
+        if number == line and col:
+            start = min(char_index(text, col), len(text))
+            offset = _cells(text[:start])
+            length = _underline_length(text, start) if underline_word else 1
+            if end_col is not None and end_col > col:
+                length = max(min(char_index(text, end_col), len(text)) - start, 1)
+            caret_cells = _cells(text[start:start + length]) or 1
+            lines.append(f"{pad} {bar} {' ' * offset}{style.error('^' * caret_cells)}")
+        for label_col, label_end, message in marks.get(number, ()):
+            start = min(char_index(shown, label_col), len(shown))
+            stop = max(min(char_index(shown, label_end), len(shown)), start + 1)
+            dashes = style.note("-" * (_cells(shown[start:stop]) or 1))
+            lines.append(f"{pad} {bar} {' ' * _cells(shown[:start])}{dashes} {message}")
     return lines
 
 
-def render_label(source: str, line: int, col: int, end_col: int, message: str, style: Style,
-                 width: int, shown_line: int | None = None) -> list[str]:
-    """A secondary label: its source line (unless it is `shown_line`, the excerpt just
-    drawn) and a `-` underline of the span, then the message (the gutter `width` is the
-    primary excerpt's)."""
-    text = source_line(source, line)
-    if text is None:
-        return []
-    pad = " " * max(width, len(str(line)))
-    bar = style.gutter("|")
-    start = min(char_index(text, col), len(text))
-    stop = max(min(char_index(text, end_col), len(text)), start + 1)
-    offset = sum(_cell_width(ch) for ch in text[:start] if ch.isprintable() or ch == "\t")
-    cells = sum(_cell_width(ch) for ch in text[start:stop]) or 1
-    number = str(line).rjust(len(pad))
-    underline = f"{pad} {bar} {' ' * offset}{style.note('-' * cells)} {message}"
-    if line == shown_line:
-        return [underline]
-    return [f"{style.gutter(number)} {bar} {_display(text)}", underline]
+def _cells(text: str) -> int:
+    """The display width of `text` (non-printable characters are not drawn)."""
+    return sum(_cell_width(ch) for ch in text if ch.isprintable() or ch == "\t")

@@ -211,15 +211,16 @@ def test_check_draws_a_type_error_with_both_labels(cli, tmp_path):
                            '    area(2, "3")\n}\n')
     result = cli("check", path)
     assert result.code == 1
-    assert result.out.splitlines()[:7] == [
+    assert result.out.splitlines()[:8] == [
         "error[E009]: type mismatch: the 2nd argument of `area` should be `Int`, but it is "
         "`String`",
         f" --> {path}:3:13",
         "  |",
-        '3 |     area(2, "3")',
-        "  |             ^^^",
         "1 | fn area(w: Int, h: Int) -> Int { w * h }",
         "  |                    --- `area` declares `h: Int` here",
+        "...",
+        '3 |     area(2, "3")',
+        "  |             ^^^",
     ]
 
 

@@ -13,6 +13,8 @@ from boruna.language.lexer import lex
 from boruna.language.errors import CompileError
 
 _OPEN = {"LParen": "RParen", "LBracket": "RBracket", "LBrace": "RBrace"}
+# generic type annotations -> the field holding their last type argument
+_GENERIC = {A.OptionType: "inner", A.ListType: "inner", A.ResultType: "err", A.MapType: "value"}
 
 
 class Spans:
@@ -82,10 +84,12 @@ class Spans:
         return None
 
     def _last_child(self, node):
-        """The sub-expression an expression ends with, True when it ends with a bracket or
-        token of its own, None when it is a single token."""
+        """The sub-expression an expression (or a type annotation) ends with, True when it
+        ends with a bracket or token of its own, None when it is a single token."""
         if isinstance(node, (A.Binary,)):
             return node.right
+        if isinstance(node, A.FnType) and node.ret is not None:
+            return node.ret
         if isinstance(node, (A.Unary, A.Spawn, A.Emit)):
             return node.expr
         if isinstance(node, A.Send):
@@ -108,6 +112,10 @@ class Spans:
         if isinstance(node, A.If):
             block = node.else_block if node.else_block is not None else node.then_block
             return self._closing(self.index.get((block.line, block.col)))
+        if type(node) in _GENERIC:      # `List<T>`: the `>` after its last argument
+            inner = self.end(getattr(node, _GENERIC[type(node)]))
+            close = self._after(inner, "Gt")
+            return self._token_end(close) if close is not None else None
         if isinstance(node, A.FieldAccess):
             obj_end = self.end(node.object)
             dot = self._after(obj_end, "Dot")
