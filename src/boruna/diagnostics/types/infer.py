@@ -438,9 +438,7 @@ class Checker:
             return
         if isinstance(expr, A.Match) and expr.arms:
             scrutinee = self.infer(expr.value, env)
-            for arm in expr.arms:
-                arm_env = dict(env)
-                self.pattern(arm.pattern, scrutinee, arm_env, expr.value)
+            for arm, arm_env in zip(expr.arms, self.arm_envs(expr, scrutinee, env)):
                 self.check(arm.body, expected, why, arm_env)
             return
         if isinstance(expr, A.BlockExpr):
@@ -860,9 +858,8 @@ class Checker:
         scrutinee = self.infer(expr.value, env)
         result: Optional[Type] = None
         label = None
-        for index, arm in enumerate(expr.arms):
-            arm_env = dict(env)
-            self.pattern(arm.pattern, scrutinee, arm_env, expr.value)
+        for index, (arm, arm_env) in enumerate(zip(expr.arms, self.arm_envs(expr, scrutinee,
+                                                                             env))):
             if not used:
                 self.infer(arm.body, arm_env, used=False)
             elif result is None:
@@ -872,6 +869,21 @@ class Checker:
                 self.check(arm.body, result, Why(f"the {ordinal(index + 1)} arm of this "
                                                  f"`match`", label), arm_env)
         return result if result is not None else ERROR
+
+    def arm_envs(self, expr: A.Match, scrutinee: Type, env: Env) -> list[Env]:
+        """Each arm's environment with its pattern's binding; of the patterns that can
+        never match the scrutinee, only the first is reported (one root cause)."""
+        envs, reported = [], False
+        for arm in expr.arms:
+            arm_env = dict(env)
+            before = len(self.out)
+            self.pattern(arm.pattern, scrutinee, arm_env, expr.value)
+            if len(self.out) > before:
+                if reported:
+                    del self.out[before:]
+                reported = True
+            envs.append(arm_env)
+        return envs
 
     def pattern(self, pat, t: Type, env: Env, scrutinee) -> None:
         """Bind a pattern's name in `env`; report a pattern that can never match a value of

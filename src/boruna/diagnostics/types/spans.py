@@ -105,6 +105,9 @@ class Spans:
         if isinstance(node, (A.Call, A.SomeExpr, A.OkExpr, A.ErrExpr, A.EnumVariant)):
             return self._closing(self._after((node.line, node.col), "LParen")) \
                 if not isinstance(node, A.Call) else self._call_end(node)
+        if isinstance(node, (A.SomePat, A.OkPat, A.ErrPat, A.VariantPat)) and getattr(
+                node, "inner", None) is not None:           # `Some(v)`: to its `)`
+            return self._closing(self._after((node.line, node.col), "LParen"))
         if isinstance(node, (A.ListLit, A.BlockExpr)):
             return self._closing(start)
         if isinstance(node, (A.RecordLit, A.Match)):
