@@ -28,6 +28,7 @@ cdef extern from "Python.h":
     bint PyFloat_CheckExact_raw "PyFloat_CheckExact"(PyObject*)
     double PyFloat_AS_DOUBLE_raw "PyFloat_AS_DOUBLE"(PyObject*)
     long long PyLong_AsLongLongAndOverflow(object, int*) except? -1
+    long long PyLong_AsLongLong(object) except? -1
     Py_ssize_t Py_REFCNT_raw "Py_REFCNT"(PyObject*)
     Py_ssize_t Py_SIZE_raw "Py_SIZE"(PyObject*)
     void Py_SET_SIZE_raw "Py_SET_SIZE"(PyObject*, Py_ssize_t)
@@ -88,6 +89,25 @@ cdef extern from *:
         return 1;
     }
     static inline int bor_is_record(PyObject* o) { return Py_TYPE(o) == bor_rec_type; }
+    /* The other value classes (Enum, Some/Ok/Err, FnRef) are read and built the same way:
+       the offset of a __slots__ member from its descriptor (-1: not a plain slot). */
+    static Py_ssize_t bor_slot_offset(PyObject* d) {
+        if (Py_TYPE(d) != &PyMemberDescr_Type) return -1;
+        Py_ssize_t off = ((PyMemberDescrObject*)d)->d_member->offset;
+        return off > 0 ? off : -1;
+    }
+    /* a slot's value, borrowed (NULL when unset) */
+    static inline PyObject* bor_slot(PyObject* o, Py_ssize_t off) {
+        return *(PyObject**)((char*)o + off);
+    }
+    /* a new instance of `type` (slots unset) */
+    static inline PyObject* bor_alloc(PyObject* type) {
+        return ((PyTypeObject*)type)->tp_alloc((PyTypeObject*)type, 0);
+    }
+    /* sets an unset slot, stealing v */
+    static inline void bor_set_slot(PyObject* o, Py_ssize_t off, PyObject* v) {
+        *(PyObject**)((char*)o + off) = v;
+    }
     static inline PyObject* bor_rec_fields(PyObject* o) {
         return *(PyObject**)((char*)o + bor_rec_fields_off);
     }
@@ -108,6 +128,11 @@ cdef extern from *:
     int bor_init_record(object, object, object)
     bint bor_is_record(PyObject*)
     PyObject* bor_rec_fields(PyObject*)
+    Py_ssize_t bor_slot_offset(object)
+    PyObject* bor_slot(PyObject*, Py_ssize_t)
+    object bor_alloc(PyObject*)
+    void bor_set_slot(PyObject*, Py_ssize_t, PyObject*)
+    PyObject* Py_TYPE_raw "(PyObject*)Py_TYPE"(PyObject*)
     PyObject* bor_new_record(PyObject*, PyObject*) except NULL
     PyObject* bor_int_to_str(int64_t) except NULL
     int bor_add(int64_t a, int64_t b, int64_t *r)

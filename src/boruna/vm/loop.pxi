@@ -289,10 +289,10 @@ cdef object _loop(Machine self, int64_t budget):
                         err = verr.stack_underflow()
                         break
                     v = &stack[sp - 1]
-                    if v.tag != T_OBJ or type(<object>v.o) is not FnRef:
+                    if v.tag != T_OBJ or Py_TYPE_raw(v.o) != FNREF_T:
                         err = verr.type_error("function reference", vtype_name(v))
                         break
-                    target = (<object>v.o).index
+                    target = PyLong_AsLongLong(slot_get(v.o, FNREF_IDX_OFF, "index"))
                     sp -= 1
                     vclear(v)
                 else:
@@ -583,18 +583,7 @@ cdef object _loop(Machine self, int64_t budget):
                     err = verr.stack_underflow()
                     break
                 a = &stack[sp - 1]
-                o = to_py(a)
-                x = ins[1]
-                y = ins[2]
-                if x == SOME_TID and y == 1:
-                    o = Some(o)
-                elif x == RESULT_TID and y == 0:
-                    o = Ok(o)
-                elif x == RESULT_TID and y == 1:
-                    o = Err(o)
-                else:
-                    o = Enum(x, y, o)
-                vclear(a)
+                o = new_enum(ins[1], ins[2], a)
                 a.tag = T_OBJ
                 a.o = <PyObject*>o
                 _incref(a.o)
@@ -679,7 +668,8 @@ cdef int64_t _match(Machine self, Val* v, int64_t table) except? -2:
     cdef int64_t tag = MATCH_ANY, k, start, n, at, t, code
     cdef int64_t itag = MATCH_ANY   # exact Int tag (codegen.match_tag_int), else none
     cdef object payload = None
-    cdef object o
+    cdef PyObject* p
+    cdef PyObject* t_
     cdef int64_t etype = -1, evar = -1
     if v.tag == T_BOOL:
         tag = 1 if v.i else 0
@@ -687,24 +677,18 @@ cdef int64_t _match(Machine self, Val* v, int64_t table) except? -2:
         if 0 <= v.i < INT_TAG_LIMIT_C:
             itag = -INT_TAG_BASE_C - v.i
     elif v.tag == T_OBJ:
-        o = <object>v.o
-        t_ = type(o)
-        if t_ is Enum:
-            tag = o.variant
-            etype = o.type_id
-            evar = o.variant
-            payload = o.payload
-        elif t_ is OptNone:
+        p = v.o
+        t_ = Py_TYPE_raw(p)
+        if t_ == ENUM_T:
+            tag = PyLong_AsLongLong(slot_get(p, ENUM_VAR_OFF, "variant"))
+            etype = PyLong_AsLongLong(slot_get(p, ENUM_TID_OFF, "type_id"))
+            evar = tag
+            payload = slot_get(p, ENUM_PAY_OFF, "payload")
+        elif t_ == NONE_T:
             tag = MATCH_NONE
-        elif t_ is Some:
-            tag = MATCH_SOME
-            payload = o.value
-        elif t_ is Ok:
-            tag = MATCH_OK
-            payload = o.value
-        elif t_ is Err:
-            tag = MATCH_ERR
-            payload = o.value
+        elif t_ == SOME_T or t_ == OK_T or t_ == ERR_T:
+            tag = MATCH_SOME if t_ == SOME_T else (MATCH_OK if t_ == OK_T else MATCH_ERR)
+            payload = slot_get(p, WRAP_VAL_OFF, "value")
     start = self.tbl_start[table]
     n = self.tbl_len[table]
     for k in range(n):

@@ -8,6 +8,51 @@ try:
 except Exception:
     REC_FAST = False
 
+# Enum, Some/Ok/Err and FnRef are built and read in C through their __slots__ (bor_slot):
+# the classes and the slots' offsets, taken once from boruna.core.values
+cdef PyObject* ENUM_T = <PyObject*>Enum
+cdef PyObject* SOME_T = <PyObject*>Some
+cdef PyObject* OK_T = <PyObject*>Ok
+cdef PyObject* ERR_T = <PyObject*>Err
+cdef PyObject* NONE_T = <PyObject*>OptNone
+cdef PyObject* FNREF_T = <PyObject*>FnRef
+cdef Py_ssize_t ENUM_TID_OFF = bor_slot_offset(Enum.type_id)
+cdef Py_ssize_t ENUM_VAR_OFF = bor_slot_offset(Enum.variant)
+cdef Py_ssize_t ENUM_PAY_OFF = bor_slot_offset(Enum.payload)
+cdef Py_ssize_t WRAP_VAL_OFF = bor_slot_offset(Some.value)
+cdef Py_ssize_t FNREF_IDX_OFF = bor_slot_offset(FnRef.index)
+if (min(ENUM_TID_OFF, ENUM_VAR_OFF, ENUM_PAY_OFF, WRAP_VAL_OFF, FNREF_IDX_OFF) < 0
+        or Ok.value is not Some.value or Err.value is not Some.value):
+    raise ImportError("boruna.core.values: Enum, Some/Ok/Err and FnRef need plain __slots__")
+
+
+cdef inline object slot_get(PyObject* p, Py_ssize_t off, str name):
+    """Slot `name` (at `off`) of p; unset, the AttributeError of reading the attribute."""
+    cdef PyObject* r = bor_slot(p, off)
+    if r == NULL:
+        return getattr(<object>p, name)
+    return <object>r
+
+
+cdef object new_enum(int64_t tid, int64_t var, Val* payload):
+    """MakeEnum's value: Some / Ok / Err for their reserved (type, variant), else
+    Enum(tid, var, payload); moves `payload` out (Unit after)."""
+    cdef PyObject* t = ENUM_T
+    if tid == SOME_TID and var == 1:
+        t = SOME_T
+    elif tid == RESULT_TID and var == 0:
+        t = OK_T
+    elif tid == RESULT_TID and var == 1:
+        t = ERR_T
+    cdef object r = bor_alloc(t)
+    if t == ENUM_T:
+        bor_set_slot(<PyObject*>r, ENUM_TID_OFF, PyLong_FromLongLong_raw(tid))
+        bor_set_slot(<PyObject*>r, ENUM_VAR_OFF, PyLong_FromLongLong_raw(var))
+        bor_set_slot(<PyObject*>r, ENUM_PAY_OFF, take_owned(payload))
+    else:
+        bor_set_slot(<PyObject*>r, WRAP_VAL_OFF, take_owned(payload))
+    return r
+
 
 cdef inline void vclear(Val* v) noexcept:
     if v.tag == T_OBJ:
