@@ -2,8 +2,9 @@
 the top-level `templates/` and `libs/` trees into the package as `boruna/_bundled/`.
 
 Before compiling, it writes the VM's opcode constants (`src/boruna/vm/opcodes.pxi`, generated,
-not in git) from the opcode table `src/boruna/bytecode/opcodes.py`, which it executes as a
-file (the package itself is not imported).
+not in git) from the opcode table `src/boruna/bytecode/opcodes.py`, and the VM's limits as C
+constants (`src/boruna/vm/limits_c.pxi`, likewise) from `src/boruna/core/limits.py`,
+executing each as a file (the package itself is not imported).
 
 Everything else in the package is plain Python and is described in pyproject.toml.
 """
@@ -21,14 +22,17 @@ ROOT = Path(__file__).resolve().parent
 BUNDLED_TREES = ("templates", "libs")
 OPCODE_TABLE = ROOT / "src" / "boruna" / "bytecode" / "opcodes.py"
 OPCODE_PXI = ROOT / "src" / "boruna" / "vm" / "opcodes.pxi"
+LIMITS_TABLE = ROOT / "src" / "boruna" / "core" / "limits.py"
+LIMITS_PXI = ROOT / "src" / "boruna" / "vm" / "limits_c.pxi"
 
 
-def write_opcode_pxi():
-    """(Re)generate the VM's opcode include from the table; rewritten only when it changed."""
-    text = runpy.run_path(str(OPCODE_TABLE))["pxi_text"]()
-    if not OPCODE_PXI.exists() or OPCODE_PXI.read_text(encoding="utf-8") != text:
-        OPCODE_PXI.parent.mkdir(parents=True, exist_ok=True)
-        OPCODE_PXI.write_text(text, encoding="utf-8")
+def write_pxi(table, pxi):
+    """(Re)generate a VM include from the `pxi_text()` of `table`; rewritten only when it
+    changed."""
+    text = runpy.run_path(str(table))["pxi_text"]()
+    if not pxi.exists() or pxi.read_text(encoding="utf-8") != text:
+        pxi.parent.mkdir(parents=True, exist_ok=True)
+        pxi.write_text(text, encoding="utf-8")
 
 
 class build_py_with_data(build_py):
@@ -45,7 +49,8 @@ class build_py_with_data(build_py):
                 shutil.rmtree(target)
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
 
-write_opcode_pxi()
+write_pxi(OPCODE_TABLE, OPCODE_PXI)
+write_pxi(LIMITS_TABLE, LIMITS_PXI)
 
 # Release builds carry no debug info: on Linux the extension is linked stripped (2.7 MB
 # -> 0.4 MB). Set BORUNA_DEBUG_SYMBOLS=1 to keep the symbols for a debugger.

@@ -74,6 +74,19 @@ cdef extern from *:
         memcpy(PyUnicode_1BYTE_DATA(s), buf + pos, (size_t)(24 - pos));
         return s;
     }
+    /* 1 and *r = the value when int `o` is compact (one digit), else 0 */
+    static inline int bor_small_long(PyObject* o, long long* r) {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (!PyUnstable_Long_IsCompact((PyLongObject*)o)) return 0;
+        *r = (long long)PyUnstable_Long_CompactValue((PyLongObject*)o);
+        return 1;
+    #else
+        Py_ssize_t n = Py_SIZE(o);
+        if (n < -1 || n > 1) return 0;
+        *r = n == 0 ? 0 : (long long)n * (long long)((PyLongObject*)o)->ob_digit[0];
+        return 1;
+    #endif
+    }
     static PyTypeObject* bor_rec_type = NULL;
     static Py_ssize_t bor_rec_tid_off = 0, bor_rec_fields_off = 0;
     /* Record instances are built and read through their __slots__ offsets (set once from the
@@ -128,6 +141,7 @@ cdef extern from *:
     int bor_init_record(object, object, object)
     bint bor_is_record(PyObject*)
     PyObject* bor_rec_fields(PyObject*)
+    bint bor_small_long(PyObject*, long long*)
     Py_ssize_t bor_slot_offset(object)
     PyObject* bor_slot(PyObject*, Py_ssize_t)
     object bor_alloc(PyObject*)

@@ -61,3 +61,29 @@ DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 
 U64_MAX = 2**64 - 1
 """The largest `max_steps` or limit a request may carry (a Rust u64)."""
+
+
+# ---------------------------------------------------------------- the VM's compiled copies
+
+C_LIMITS = ("MAX_STACK", "MAX_CALL_DEPTH", "MAX_LOCAL_SLOTS", "MAX_VALUE_MEMORY",
+            "MAX_STRING_BYTES", "MAX_COLLECTION_LEN", "MAX_WORK")
+"""The limits the VM's C code compares against: compiled in as constants (`pxi_text`)."""
+
+GENERATED_HEADER = ("# generated — do not edit: written by setup.py from "
+                    "src/boruna/core/limits.py (pxi_text)\n")
+
+
+def pxi_text() -> str:
+    """The Cython include `setup.py` writes to `src/boruna/vm/limits_c.pxi` (this file runs
+    on the standard library alone): each of `C_LIMITS` as a C constant `C_<name>`, and
+    `COMPILED_LIMITS` (name -> the value built in), so the extension can refuse to load
+    when its build and this file disagree."""
+    values = globals()
+    lines = [GENERATED_HEADER, '\ncdef extern from *:\n    """\n']
+    lines += [f"    #define C_{name} {values[name]}LL\n" for name in C_LIMITS]
+    lines.append('    """\n')
+    lines += [f"    int64_t C_{name}\n" for name in C_LIMITS]
+    lines.append("\nCOMPILED_LIMITS = {\n")
+    lines += [f"    {name!r}: C_{name},\n" for name in C_LIMITS]
+    lines.append("}\n")
+    return "".join(lines)

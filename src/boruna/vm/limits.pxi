@@ -1,7 +1,8 @@
 # Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
-# Resource limits (read from boruna.core.limits; Python-visible and C copies) and the run
-# status codes.
+# Resource limits (read from boruna.core.limits; Python-visible, and compiled in as C constants
+# by vm/limits_c.pxi) and the run status codes.
 
+from boruna.core import limits as _core_limits
 from boruna.core.limits import (
     DEFAULT_MAX_STEPS, MAX_CALL_DEPTH, MAX_COLLECTION_LEN, MAX_LOCAL_SLOTS, MAX_STACK,
     MAX_STRING_BYTES, MAX_TRACE_LIMIT, MAX_VALUE_MEMORY, MAX_WORK, TRACE_LIMIT,
@@ -9,11 +10,15 @@ from boruna.core.limits import (
 EVENT_BYTES = 200          # accounted size of one event-log entry
 TRACE_ENTRY_BYTES = 100    # accounted size of one kept trace line
 
-cdef int C_MAX_STACK = MAX_STACK
-cdef int C_MAX_DEPTH = MAX_CALL_DEPTH
-cdef int64_t C_MAX_LOCALS = MAX_LOCAL_SLOTS
-cdef int64_t C_MAX_STR_CHARS_FAST = MAX_STRING_BYTES // 4
-cdef int64_t C_WALK_MIN = 64 * 1024 * 1024
+# the C constants (vm/limits_c.pxi) are compiled in; a build older than core/limits.py fails
+if COMPILED_LIMITS != {name: getattr(_core_limits, name) for name in _core_limits.C_LIMITS}:
+    raise ImportError("boruna._vm was built with other limits than boruna.core.limits: "
+                      "rebuild (pip install -e .)")
+cdef extern from *:
+    int64_t C_MAX_DEPTH "C_MAX_CALL_DEPTH"
+    int64_t C_MAX_LOCALS "C_MAX_LOCAL_SLOTS"
+    int64_t C_MAX_STR_CHARS_FAST "(C_MAX_STRING_BYTES / 4)"
+    int64_t C_WALK_MIN "(64LL * 1024 * 1024)"
 cdef int64_t I64_MAX_C = BOR_I64_MAX
 cdef int64_t I64_MIN_C = BOR_I64_MIN
 # exact match tag of an Int scrutinee n (0 <= n < limit) is -(base + n): codegen.match_tag_int

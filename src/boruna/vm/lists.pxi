@@ -94,7 +94,7 @@ cdef int _push_into(Machine self, Val* dst) except -1:
     if not PyTuple_CheckExact_raw(t):
         return 0
     n = Py_SIZE_raw(t)
-    if n + 1 > MAX_COLLECTION_LEN:
+    if n + 1 > C_MAX_COLLECTION_LEN:
         return 0
     for k in range(BLD_SLOTS):
         if self.bld[k] == t:
@@ -213,7 +213,7 @@ cdef int _map_into(Machine self, Val* dst, int tag) except -1:
     size = len(m)
     if tag == OP_MAPSET:
         if not present:
-            if size + 1 > MAX_COLLECTION_LEN:
+            if size + 1 > C_MAX_COLLECTION_LEN:
                 return 0
             size += 1
     elif present:

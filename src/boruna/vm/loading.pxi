@@ -106,26 +106,42 @@ SUPERINSTRUCTIONS = True
 
 
 cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
-    """Rewrite the first op of each frequent 4-op sequence (LoadLocal, PushConst or LoadLocal,
-    compare + JmpIfNot or Add/Sub + StoreLocal) into a superinstruction that runs
-    the four when it can (vm/loop.pxi: ints, no overflow, no checkpoint among them) and
-    else runs as the op it replaced. The other three ops stay, so jumps into the sequence
-    run them one by one. Untraced machines only."""
-    cdef int64_t j
+    """Rewrite the first op of each frequent sequence into a superinstruction that runs
+    the sequence when it can (vm/loop.pxi: the operand types it expects, no error, no
+    checkpoint among the steps) and else runs as the op it replaced: LoadLocal, PushConst
+    or LoadLocal, then compare + JmpIfNot or Add/Sub + StoreLocal (4 steps); LoadLocal,
+    PushConst, Add/Sub/Mul/Mod and LoadLocal, LoadLocal, ListGet (3); LoadLocal, then
+    GetField or CallIndirect (2). The other ops stay, so jumps into the sequence run them
+    one by one. Untraced machines only."""
+    cdef int64_t j, nxt, third
     cdef int64_t* w
-    for j in range(flen - 3):
+    for j in range(flen - 1):
         w = &code[j * W]
-        if w[0] != OP_LOADLOCAL or (w[W] != OP_PUSHCONST and w[W] != OP_LOADLOCAL):
+        if w[0] != OP_LOADLOCAL:
             continue
-        if ((w[2 * W] == OP_LT or w[2 * W] == OP_LTE or w[2 * W] == OP_GT or w[2 * W] == OP_GTE)
+        nxt = w[W]
+        if nxt == OP_GETFIELD or nxt == OP_CALLINDIRECT:
+            w[0] = OP_SUPER_FIELD if nxt == OP_GETFIELD else OP_SUPER_CALLV
+            w[2] = w[W + 1]
+            continue
+        if j + 2 >= flen or (nxt != OP_PUSHCONST and nxt != OP_LOADLOCAL):
+            continue
+        third = w[2 * W]
+        if (j + 3 < flen and (third == OP_LT or third == OP_LTE or third == OP_GT or third == OP_GTE)
                 and w[3 * W] == OP_JMPIFNOT):
-            w[0] = OP_SUPER_CMPJ if w[W] == OP_PUSHCONST else OP_SUPER_CMPJ_L
-        elif (w[2 * W] == OP_ADD or w[2 * W] == OP_SUB) and w[3 * W] == OP_STORELOCAL:
-            w[0] = OP_SUPER_ARITH if w[W] == OP_PUSHCONST else OP_SUPER_ARITH_L
+            w[0] = OP_SUPER_CMPJ if nxt == OP_PUSHCONST else OP_SUPER_CMPJ_L
+        elif (j + 3 < flen and (third == OP_ADD or third == OP_SUB)
+                and w[3 * W] == OP_STORELOCAL):
+            w[0] = OP_SUPER_ARITH if nxt == OP_PUSHCONST else OP_SUPER_ARITH_L
+        elif nxt == OP_PUSHCONST and (third == OP_ADD or third == OP_SUB or third == OP_MUL
+                                      or third == OP_MOD):
+            w[0] = OP_SUPER_BINOP
+        elif nxt == OP_LOADLOCAL and third == OP_LISTGET:
+            w[0] = OP_SUPER_LISTGET
         else:
             continue
         w[2] = w[W + 1]
-        w[3] = w[2 * W]
+        w[3] = third
     return 0
 
 

@@ -164,6 +164,55 @@ cdef object _loop(Machine self, int64_t budget):
                     break
                 vcopy(&stack[sp], a)
                 sp += 1
+            elif op == OP_SUPER_BINOP or op == OP_SUPER_LISTGET or op == OP_SUPER_FIELD:
+                a = &loc[ins[1]]
+                # the further steps pass no checkpoint, need no stack error, and the
+                # operands are what the fast path expects: run them at once, else LoadLocal
+                if op == OP_SUPER_BINOP:
+                    b = &self.consts[ins[2]]
+                    if (steps + 1 < check_at and sp + 1 < C_MAX_STACK and a.tag == T_INT
+                            and b.tag == T_INT):
+                        k = ins[3]
+                        if k == OP_ADD:
+                            c = bor_add(a.i, b.i, &r)
+                        elif k == OP_SUB:
+                            c = bor_sub(a.i, b.i, &r)
+                        elif k == OP_MUL:
+                            c = bor_mul(a.i, b.i, &r)
+                        else:
+                            c = b.i == 0 or (a.i == I64_MIN_C and b.i == -1)
+                            if not c:
+                                r = _cmod(a.i, b.i)
+                        if not c:
+                            steps += 2
+                            ip += 2
+                            stack[sp].tag = T_INT
+                            stack[sp].i = r
+                            sp += 1
+                            continue
+                elif op == OP_SUPER_LISTGET:
+                    b = &loc[ins[2]]
+                    if (steps + 1 < check_at and sp + 1 < C_MAX_STACK and b.tag == T_INT
+                            and a.tag == T_OBJ and PyTuple_CheckExact_raw(a.o)
+                            and 0 <= b.i < Py_SIZE_raw(a.o)):
+                        from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(a.o, b.i))
+                        steps += 2
+                        ip += 2
+                        sp += 1
+                        continue
+                elif (steps < check_at and sp < C_MAX_STACK and a.tag == T_OBJ and REC_FAST
+                        and bor_is_record(a.o)
+                        and ins[2] < PyTuple_GET_SIZE(<object>bor_rec_fields(a.o))):
+                    from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(bor_rec_fields(a.o), ins[2]))
+                    steps += 1
+                    ip += 1
+                    sp += 1
+                    continue
+                if sp >= C_MAX_STACK:
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                vcopy(&stack[sp], a)
+                sp += 1
             elif op == OP_PUSHCONST:
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
@@ -282,8 +331,23 @@ cdef object _loop(Machine self, int64_t budget):
                     ip = ins[1]
             elif op == OP_JMP:
                 ip = ins[1]
-            elif op == OP_CALL or op == OP_CALLINDIRECT:
-                if op == OP_CALLINDIRECT:
+            elif op == OP_CALL or op == OP_CALLINDIRECT or op == OP_SUPER_CALLV:
+                if op == OP_SUPER_CALLV:
+                    # LoadLocal(f) CallIndirect: the call when f is a function reference and
+                    # the CallIndirect passes no checkpoint, else the LoadLocal alone
+                    v = &loc[ins[1]]
+                    if sp >= C_MAX_STACK:
+                        err = verr.stack_overflow(MAX_STACK)
+                        break
+                    if steps >= check_at or v.tag != T_OBJ or Py_TYPE_raw(v.o) != FNREF_T:
+                        vcopy(&stack[sp], v)
+                        sp += 1
+                        continue
+                    target = slot_int(v.o, FNREF_IDX_OFF, "index")
+                    argc = ins[2]
+                    steps += 1
+                    ip += 1
+                elif op == OP_CALLINDIRECT:
                     argc = ins[1]
                     if sp <= 0:
                         err = verr.stack_underflow()
@@ -292,7 +356,7 @@ cdef object _loop(Machine self, int64_t budget):
                     if v.tag != T_OBJ or Py_TYPE_raw(v.o) != FNREF_T:
                         err = verr.type_error("function reference", vtype_name(v))
                         break
-                    target = PyLong_AsLongLong(slot_get(v.o, FNREF_IDX_OFF, "index"))
+                    target = slot_int(v.o, FNREF_IDX_OFF, "index")
                     sp -= 1
                     vclear(v)
                 else:
@@ -604,6 +668,17 @@ cdef object _loop(Machine self, int64_t budget):
                     break
                 ip = target
             elif op == OP_LISTLEN or op == OP_LISTGET:
+                if op == OP_LISTGET and sp >= 2:
+                    a = &stack[sp - 2]
+                    b = &stack[sp - 1]
+                    if (b.tag == T_INT and a.tag == T_OBJ and PyTuple_CheckExact_raw(a.o)
+                            and 0 <= b.i < Py_SIZE_raw(a.o)):
+                        tmp.tag = T_UNIT
+                        from_py(&tmp, <object>PyTuple_GET_ITEM_raw(a.o, b.i))
+                        vclear(a)
+                        a[0] = tmp
+                        sp -= 1
+                        continue
                 self.sp = sp
                 _list_op(self, op)
                 sp = self.sp
@@ -680,8 +755,8 @@ cdef int64_t _match(Machine self, Val* v, int64_t table) except? -2:
         p = v.o
         t_ = Py_TYPE_raw(p)
         if t_ == ENUM_T:
-            tag = PyLong_AsLongLong(slot_get(p, ENUM_VAR_OFF, "variant"))
-            etype = PyLong_AsLongLong(slot_get(p, ENUM_TID_OFF, "type_id"))
+            tag = slot_int(p, ENUM_VAR_OFF, "variant")
+            etype = slot_int(p, ENUM_TID_OFF, "type_id")
             evar = tag
             payload = slot_get(p, ENUM_PAY_OFF, "payload")
         elif t_ == NONE_T:

@@ -34,6 +34,15 @@ cdef inline object slot_get(PyObject* p, Py_ssize_t off, str name):
     return <object>r
 
 
+cdef inline int64_t slot_int(PyObject* p, Py_ssize_t off, str name) except? -1:
+    """Int slot `name` (at `off`) of p, read as attribute access and int conversion would."""
+    cdef PyObject* r = bor_slot(p, off)
+    cdef long long v
+    if r != NULL and PyLong_CheckExact_raw(r) and bor_small_long(r, &v):
+        return v
+    return PyLong_AsLongLong(slot_get(p, off, name))
+
+
 cdef object new_enum(int64_t tid, int64_t var, Val* payload):
     """MakeEnum's value: Some / Ok / Err for their reserved (type, variant), else
     Enum(tid, var, payload); moves `payload` out (Unit after)."""
@@ -102,6 +111,10 @@ cdef int from_py(Val* d, object o) except -1:
     cdef long long v
     cdef PyObject* p = <PyObject*>o
     if PyLong_CheckExact_raw(p):
+        if bor_small_long(p, &v):
+            d.tag = T_INT
+            d.i = v
+            return 0
         v = PyLong_AsLongLongAndOverflow(o, &overflow)
         if overflow != 0:
             raise VmError("integer overflow in conversion", "overflow")
