@@ -86,3 +86,84 @@ def test_random_loops_fused_equal_single_steps_sliced_and_traced(block, monkeypa
                 monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
                 assert got == want, (seed, cap)
                 assert outcome(module, slice_steps=7, max_steps=cap) == want, (seed, cap)
+
+
+# ------------------------------------------- enums, matches, records, lists, function values
+
+ENUM_PRELUDE = """enum Shape { Dot, Seg(Int), Box(Int) }
+type P { x: Int, y: Int }
+fn inc(x: Int) -> Int { x + 1 }
+fn dbl(x: Int) -> Int { x * 2 }
+fn neg(x: Int) -> Int { 0 - x }
+fn pick(k: Int) -> Fn(Int) -> Int { if k % 3 == 0 { inc } else { if k % 3 == 1 { dbl } else { neg } } }
+fn shape(k: Int) -> Shape { if k % 3 == 0 { Shape::Dot } else { if k % 3 == 1 { Shape::Seg(k) } else { Shape::Box(k * 2) } } }
+fn opt(k: Int) -> Option<Int> { if k % 2 == 0 { Some(k) } else { None } }
+fn res(k: Int) -> Result<Int, String> { if k % 4 == 0 { Err("e") } else { Ok(k) } }
+fn apply(f: Fn(Int) -> Int, v: Int) -> Int { f(v) }
+"""
+
+
+def _enum_stmt(rng, k):
+    c = rng.randint(0, 9)
+    kind = rng.randrange(9)
+    if kind == 0:
+        return f"let g{k} = pick(i + {c})\nacc = g{k}(acc) % 100003"
+    if kind == 1:
+        return (f"let s{k} = match shape(i + {c}) {{ Dot => 1, Seg(n) => n, Box(n) => n * 3, }}\n"
+                f"acc = acc + s{k}")
+    if kind == 2:
+        return (f"match opt(acc % 5 + {c}) {{ Some(v) => {{ acc = acc + v }}, "
+                f"None => {{ acc = acc - 1 }}, }}")
+    if kind == 3:
+        return f"match res(i + {c}) {{ Ok(v) => {{ acc = acc + v }}, Err(e) => {{ acc = acc * 2 }}, }}"
+    if kind == 4:
+        # sometimes one past the end: the index error, fused or not
+        return f"let j{k} = (i + {c}) % {rng.choice([5, 5, 5, 6])}\nacc = acc + list_get(xs, j{k})"
+    if kind == 5:
+        return f"p = P {{ x: p.y + acc % 7, y: p.x + {c} }}\nacc = acc + p.x"
+    if kind == 6:
+        return f"acc = apply(pick(acc + {c}), acc) % 100003"
+    if kind == 7:
+        return f"let h{k} = shape(acc % 3)\nmatch h{k} {{ Seg(n) => {{ acc = acc + n }}, _ => {{ acc = acc + {c} }}, }}"
+    return rng.choice([f"acc = acc * {rng.choice([2, 3, 1000003])}", f"acc = acc % {c + 1}",
+                       f"acc = acc - {c}"])
+
+
+def random_enum_program(seed):
+    """Enum / Option / Result construction and matches, records, list reads and calls through
+    function values, in a loop; some overflow or index past the end."""
+    rng = random.Random(seed)
+    start = rng.choice(["0", "7", BIG])
+    body = "\n".join(_enum_stmt(rng, k) for k in range(rng.randint(1, 5)))
+    return (ENUM_PRELUDE + "fn main() -> Int {\n"
+            f"let mut acc = {start}\nlet xs = [3, 1, 4, 1, 5]\nlet mut p = P {{ x: 1, y: 2 }}\n"
+            f"let mut i = 0\nwhile i < {rng.randint(1, 40)} {{\n{body}\ni = i + 1\n}}\n"
+            "acc + p.x + p.y\n}\n")
+
+
+def test_random_enum_program_compiles_and_runs():
+    m = _vm.Machine(compile_source(random_enum_program(0)))
+    assert m.run() in (_vm.FINISHED, _vm.FAILED)
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_random_enum_programs_fused_equal_single_steps_sliced_and_traced(block, monkeypatch):
+    for seed in range(block * 25, block * 25 + 25):
+        module = compile_source(random_enum_program(seed))
+        fused = outcome(module)
+        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+        single = outcome(module)
+        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+        assert fused == single, seed
+        for size in (1, 7, 100_000):
+            assert outcome(module, slice_steps=size) == fused, (seed, size)
+        assert outcome(module, trace=True) == fused, seed
+        steps = fused[2]
+        for cap in {1, 2, 3, steps // 3, steps // 2 + 1, steps - 1}:
+            if cap > 0:
+                got = outcome(module, max_steps=cap)
+                monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+                want = outcome(module, max_steps=cap)
+                monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+                assert got == want, (seed, cap)
+                assert outcome(module, slice_steps=7, max_steps=cap) == want, (seed, cap)
