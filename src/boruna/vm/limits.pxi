@@ -19,8 +19,8 @@ cdef extern from *:
     int64_t C_MAX_LOCALS "C_MAX_LOCAL_SLOTS"
     int64_t C_MAX_STR_CHARS_FAST "(C_MAX_STRING_BYTES / 4)"
     int64_t C_WALK_MIN "(64LL * 1024 * 1024)"
-cdef int64_t I64_MAX_C = BOR_I64_MAX
-cdef int64_t I64_MIN_C = BOR_I64_MIN
+    int64_t I64_MAX_C "INT64_MAX"
+    int64_t I64_MIN_C "INT64_MIN"
 # exact match tag of an Int scrutinee n (0 <= n < limit) is -(base + n): codegen.match_tag_int
 cdef int64_t INT_TAG_BASE_C = INT_TAG_BASE
 cdef int64_t INT_TAG_LIMIT_C = INT_TAG_LIMIT

@@ -84,6 +84,8 @@ cdef object _loop(Machine self, int64_t budget):
         loc = self.locals
     m = (steps // 1024 + 1) * 1024 - 1       # next s >= steps with (s + 1) % 1024 == 0
     check_at = min(slice_end, min(max_steps, m))
+    if tracing:
+        check_at = steps        # a traced machine passes the checkpoint at every step
 
     try:
         while True:
@@ -102,18 +104,23 @@ cdef object _loop(Machine self, int64_t budget):
                         break
                 m = ((steps + 1) // 1024 + 1) * 1024 - 1
                 check_at = min(slice_end, min(max_steps, m))
+                if tracing:
+                    # every dispatched op is traced: real tags, and the load-time rewrites
+                    # of real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit
+                    # return and the finishing iteration (OP_IMPLICIT_RET, OP_FINISH) have
+                    # no trace line (docs/spec/vm.md §4.7). The step is counted first.
+                    check_at = steps + 1
+                    op = <int>cur[ip * W]
+                    if op < OP_IMPLICIT_RET or op >= OP_FAIL:
+                        steps += 1
+                        if self.trace_total < self.trace_keep:
+                            _trace(self, func, ip, sp)
+                        else:
+                            self.trace_total += 1
+                        steps -= 1
             steps += 1
             ins = cur + ip * W
             op = <int>ins[0]
-            # every dispatched op is traced: real tags, and the load-time rewrites of
-            # real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit return and
-            # the finishing iteration (OP_IMPLICIT_RET, OP_FINISH) have no trace line
-            # (docs/spec/vm.md §4.7)
-            if tracing and (op < OP_IMPLICIT_RET or op >= OP_FAIL):
-                if self.trace_total < self.trace_keep:
-                    _trace(self, func, ip, sp)
-                else:
-                    self.trace_total += 1
             ip += 1
 
             if op == OP_LOADLOCAL:
