@@ -1,8 +1,11 @@
-"""Superinstructions (vm/loading.pxi `_fuse`, vm/loop.pxi): LoadLocal/PushConst-or-LoadLocal/
-compare/JmpIfNot and LoadLocal/PushConst-or-LoadLocal/Add-or-Sub/StoreLocal run as one dispatch charging their
-four steps, and fall back to single steps wherever a difference could show. On random loop
-programs (Int and Float locals, overflow, step limits) runs with and without them, in slices
-of 1, 7 and 100,000 steps, and traced (never fused) give identical results, errors and steps."""
+"""Superinstructions (vm/loading.pxi `_fuse`, vm/loop.pxi): frequent sequences starting with
+LoadLocal (compare + JmpIfNot, Add/Sub + StoreLocal, a binary op on a constant, ListGet,
+GetField, CallIndirect, a conditional jump on a Bool) run as one dispatch charging their
+steps, and fall back to single steps wherever a difference could show. On random programs
+(Int and Float loops with overflow; enums, Option/Result, matches, records, lists, function
+values, String equality) runs with and without them, in slices of 1, 7 and 100,000 steps,
+traced (never fused), with a wall clock, and under step limits give identical results,
+errors and steps."""
 import random
 
 import pytest
@@ -47,8 +50,8 @@ def random_program(seed):
     return "fn main() -> Int {\n" + "\n".join(lines) + "\na + b + i\n}\n"
 
 
-def outcome(module, slice_steps=0, trace=False, max_steps=10_000_000):
-    m = _vm.Machine(module, trace=trace, max_steps=max_steps)
+def outcome(module, slice_steps=0, trace=False, max_steps=10_000_000, max_wall_ms=None):
+    m = _vm.Machine(module, trace=trace, max_steps=max_steps, max_wall_ms=max_wall_ms)
     if slice_steps:
         while m.execute_bounded(slice_steps) == _vm.PAUSED:
             pass
@@ -105,7 +108,7 @@ fn apply(f: Fn(Int) -> Int, v: Int) -> Int { f(v) }
 
 def _enum_stmt(rng, k):
     c = rng.randint(0, 9)
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     if kind == 0:
         return f"let g{k} = pick(i + {c})\nacc = g{k}(acc) % 100003"
     if kind == 1:
@@ -125,13 +128,22 @@ def _enum_stmt(rng, k):
         return f"acc = apply(pick(acc + {c}), acc) % 100003"
     if kind == 7:
         return f"let h{k} = shape(acc % 3)\nmatch h{k} {{ Seg(n) => {{ acc = acc + n }}, _ => {{ acc = acc + {c} }}, }}"
+    if kind == 8:
+        return rng.choice([
+            f"if acc {rng.choice(['==', '!='])} {c} {{ acc = acc + 2 }}",
+            f"let t{k} = if acc % 2 == 0 {{ \"even\" }} else {{ \"odd\" }}\n"
+            f"if t{k} {rng.choice(['==', '!='])} \"even\" {{ acc = acc + 5 }}",
+            f"let f{k} = acc % 3 == {c % 3}\nif f{k} {{ acc = acc + 1 }} else {{ acc = acc - 1 }}",
+            f"let mut go{k} = true\nwhile go{k} {{ acc = acc + 1  go{k} = acc % 4 != 0 }}",
+        ])
     return rng.choice([f"acc = acc * {rng.choice([2, 3, 1000003])}", f"acc = acc % {c + 1}",
                        f"acc = acc - {c}"])
 
 
 def random_enum_program(seed):
-    """Enum / Option / Result construction and matches, records, list reads and calls through
-    function values, in a loop; some overflow or index past the end."""
+    """Enum / Option / Result construction and matches, records, list reads, calls through
+    function values, Int and String equality and Bool locals as conditions, in a loop; some
+    overflow or index past the end."""
     rng = random.Random(seed)
     start = rng.choice(["0", "7", BIG])
     body = "\n".join(_enum_stmt(rng, k) for k in range(rng.randint(1, 5)))
@@ -158,6 +170,8 @@ def test_random_enum_programs_fused_equal_single_steps_sliced_and_traced(block, 
         for size in (1, 7, 100_000):
             assert outcome(module, slice_steps=size) == fused, (seed, size)
         assert outcome(module, trace=True) == fused, seed
+        # a wall clock turns the String Eq/Neq superinstruction off (Eq checks the clock)
+        assert outcome(module, max_wall_ms=10**9) == fused, seed
         steps = fused[2]
         for cap in {1, 2, 3, steps // 3, steps // 2 + 1, steps - 1}:
             if cap > 0:

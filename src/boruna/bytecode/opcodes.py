@@ -183,14 +183,15 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_FAIL", "a = index into the machine's static error list (b = 1: pop first)"),
     ("OP_COLD", "a = original tag (a builtin of vm/builtins.py)"),
     ("OP_PUSH_STORE", "ListPush/ListAppend/MapSet/MapRemove (a = tag) followed by StoreLocal(b)"),
-    ("OP_SUPER_CMPJ", "LoadLocal(a) PushConst(b) Lt/Lte/Gt/Gte (c = tag) JmpIfNot: 4 steps"),
+    ("OP_SUPER_CMPJ", "LoadLocal(a) PushConst(b) Lt/Lte/Gt/Gte/Eq/Neq (c = tag) JmpIfNot: 4 steps"),
     ("OP_SUPER_ARITH", "LoadLocal(a) PushConst(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
-    ("OP_SUPER_CMPJ_L", "LoadLocal(a) LoadLocal(b) Lt/Lte/Gt/Gte (c = tag) JmpIfNot: 4 steps"),
+    ("OP_SUPER_CMPJ_L", "LoadLocal(a) LoadLocal(b) Lt/Lte/Gt/Gte/Eq/Neq (c = tag) JmpIfNot: 4 steps"),
     ("OP_SUPER_ARITH_L", "LoadLocal(a) LoadLocal(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
     ("OP_SUPER_BINOP", "LoadLocal(a) PushConst(b) Add/Sub/Mul/Mod (c = tag): 3 steps"),
     ("OP_SUPER_LISTGET", "LoadLocal(a) LoadLocal(b) ListGet: 3 steps"),
     ("OP_SUPER_FIELD", "LoadLocal(a) GetField(b): 2 steps"),
     ("OP_SUPER_CALLV", "LoadLocal(a) CallIndirect(b = argc): 2 steps"),
+    ("OP_SUPER_TESTJ", "LoadLocal(a) JmpIfNot/JmpIf (c = tag) to b: 2 steps"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the

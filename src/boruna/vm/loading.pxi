@@ -109,9 +109,9 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
     """Rewrite the first op of each frequent sequence into a superinstruction that runs
     the sequence when it can (vm/loop.pxi: the operand types it expects, no error, no
     checkpoint among the steps) and else runs as the op it replaced: LoadLocal, PushConst
-    or LoadLocal, then compare + JmpIfNot or Add/Sub + StoreLocal (4 steps); LoadLocal,
-    PushConst, Add/Sub/Mul/Mod and LoadLocal, LoadLocal, ListGet (3); LoadLocal, then
-    GetField or CallIndirect (2). The other ops stay, so jumps into the sequence run them
+    or LoadLocal, then compare (Lt/Lte/Gt/Gte/Eq/Neq) + JmpIfNot or Add/Sub + StoreLocal
+    (4 steps); LoadLocal, PushConst, Add/Sub/Mul/Mod and LoadLocal, LoadLocal, ListGet (3);
+    LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2). The other ops stay, so jumps into the sequence run them
     one by one. Untraced machines only."""
     cdef int64_t j, nxt, third
     cdef int64_t* w
@@ -124,10 +124,16 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
             w[0] = OP_SUPER_FIELD if nxt == OP_GETFIELD else OP_SUPER_CALLV
             w[2] = w[W + 1]
             continue
+        if nxt == OP_JMPIFNOT or nxt == OP_JMPIF:
+            w[0] = OP_SUPER_TESTJ
+            w[2] = w[W + 1]
+            w[3] = nxt
+            continue
         if j + 2 >= flen or (nxt != OP_PUSHCONST and nxt != OP_LOADLOCAL):
             continue
         third = w[2 * W]
-        if (j + 3 < flen and (third == OP_LT or third == OP_LTE or third == OP_GT or third == OP_GTE)
+        if (j + 3 < flen and (third == OP_LT or third == OP_LTE or third == OP_GT or third == OP_GTE
+                              or third == OP_EQ or third == OP_NEQ)
                 and w[3 * W] == OP_JMPIFNOT):
             w[0] = OP_SUPER_CMPJ if nxt == OP_PUSHCONST else OP_SUPER_CMPJ_L
         elif (j + 3 < flen and (third == OP_ADD or third == OP_SUB)

@@ -61,7 +61,7 @@ cdef object _loop(Machine self, int64_t budget):
     cdef int64_t x, y, r, k, n, argc, target, tag, base
     cdef double fx, fy
     cdef bint tracing = self.tracing
-    cdef bint c
+    cdef bint c, hit
     cdef object err = None
     cdef object status = PAUSED
     cdef object o, o2
@@ -137,28 +137,43 @@ cdef object _loop(Machine self, int64_t budget):
                 else:
                     b = &loc[ins[2]]
                 # the three further steps pass no checkpoint, need no stack error, and the
-                # operands are Ints (and the sum fits): run them at once, else LoadLocal
-                if (steps + 2 < check_at and sp + 1 < C_MAX_STACK and a.tag == T_INT
-                        and b.tag == T_INT):
+                # operands are Ints (and the sum fits), or for Eq/Neq two Strings on a machine
+                # without a wall clock or cancellation (their Eq would check those): run them
+                # at once, else LoadLocal
+                if steps + 2 < check_at and sp + 1 < C_MAX_STACK:
                     k = ins[3]
                     if op == OP_SUPER_CMPJ or op == OP_SUPER_CMPJ_L:
-                        x = a.i
-                        y = b.i
-                        if k == OP_LT:
-                            c = x < y
-                        elif k == OP_LTE:
-                            c = x <= y
-                        elif k == OP_GT:
-                            c = x > y
+                        hit = True
+                        if a.tag == T_INT and b.tag == T_INT:
+                            x = a.i
+                            y = b.i
+                            if k == OP_LT:
+                                c = x < y
+                            elif k == OP_LTE:
+                                c = x <= y
+                            elif k == OP_GT:
+                                c = x > y
+                            elif k == OP_GTE:
+                                c = x >= y
+                            elif k == OP_EQ:
+                                c = x == y
+                            else:
+                                c = x != y
+                        elif ((k == OP_EQ or k == OP_NEQ) and a.tag == T_OBJ and b.tag == T_OBJ
+                              and type(<object>a.o) is str and type(<object>b.o) is str
+                              and self.max_wall_ms_obj is None and self.cancel_event is None):
+                            c = (a.o == b.o or (<str>a.o) == (<str>b.o)) == (k == OP_EQ)
                         else:
-                            c = x >= y
-                        steps += 3
-                        if c:
-                            ip += 3
-                        else:
-                            ip = cur[(ip + 2) * W + 1]
-                        continue
-                    if not (bor_add(a.i, b.i, &r) if k == OP_ADD else bor_sub(a.i, b.i, &r)):
+                            hit = False
+                        if hit:
+                            steps += 3
+                            if c:
+                                ip += 3
+                            else:
+                                ip = cur[(ip + 2) * W + 1]
+                            continue
+                    elif (a.tag == T_INT and b.tag == T_INT
+                          and not (bor_add(a.i, b.i, &r) if k == OP_ADD else bor_sub(a.i, b.i, &r))):
                         steps += 3
                         v = &loc[cur[(ip + 2) * W + 1]]
                         vclear(v)
@@ -166,6 +181,22 @@ cdef object _loop(Machine self, int64_t budget):
                         v.i = r
                         ip += 3
                         continue
+                if sp >= C_MAX_STACK:
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                vcopy(&stack[sp], a)
+                sp += 1
+            elif op == OP_SUPER_TESTJ:
+                # LoadLocal(a) JmpIfNot/JmpIf on a Bool local, unless a checkpoint falls on the
+                # jump, else LoadLocal
+                a = &loc[ins[1]]
+                if steps < check_at and sp < C_MAX_STACK and a.tag == T_BOOL:
+                    steps += 1
+                    if (a.i != 0) == (ins[3] == OP_JMPIF):
+                        ip = ins[2]
+                    else:
+                        ip += 1
+                    continue
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
                     break
