@@ -233,17 +233,17 @@ cdef object _loop(Machine self, int64_t budget):
                     if (steps + 1 < check_at and sp + 1 < C_MAX_STACK and b.tag == T_INT
                             and a.tag == T_OBJ and PyTuple_CheckExact_raw(a.o)
                             and 0 <= b.i < Py_SIZE_raw(a.o)):
-                        from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(a.o, b.i))
                         steps += 2
                         ip += 2
+                        from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(a.o, b.i))
                         sp += 1
                         continue
                 elif (steps < check_at and sp < C_MAX_STACK and a.tag == T_OBJ and REC_FAST
                         and bor_is_record(a.o)
                         and ins[2] < PyTuple_GET_SIZE(<object>bor_rec_fields(a.o))):
-                    from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(bor_rec_fields(a.o), ins[2]))
                     steps += 1
                     ip += 1
+                    from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(bor_rec_fields(a.o), ins[2]))
                     sp += 1
                     continue
                 if sp >= C_MAX_STACK:
