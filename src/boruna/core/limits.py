@@ -1,7 +1,9 @@
 """Every limit and default of a run, defined once (docs/spec/vm.md §4, docs/spec/mcp.md §2).
 
 The VM (`_vm.pyx`, `vm/`), `runtime`, `service`, the App framework, the CLI and the
-MCP parameter docs read these names; none of them writes the numbers again.
+MCP parameter docs read these names; none of them writes the numbers again. The VM's C code
+compares against compiled-in copies of the caps in `C_LIMITS`, which `setup.py` generates
+from `pxi_text()` at every build, executing this file on its own: it imports nothing.
 """
 from __future__ import annotations
 
