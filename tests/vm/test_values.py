@@ -92,3 +92,46 @@ def test_a_subclass_is_not_the_class():
     # only the exact classes have tags of their own: a subclass hits the catch-all only
     assert _call("unwrap", Sub(3))[1] == "no match found for value"
     assert type(OptNone()) is OptNone
+
+
+# ints around the one-digit (compact) boundary and the i64 range, read from lists and slots
+BOUNDARY_INTS = [0, 1, -1, 255, 256, 2**30 - 1, 2**30, -(2**30) + 1, -(2**30), 2**31,
+                 2**62, 2**63 - 1, -(2**63), -(2**63) + 1]
+
+SUM_LIST = """fn main(xs: List<Int>) -> List<Int> {
+    let mut out = []
+    let mut i = 0
+    let n = list_len(xs)
+    while i < n {
+        let x = list_get(xs, i)
+        out = list_push(out, match Some(x) { Some(v) => v, None => 0, })
+        i = i + 1
+    }
+    out
+}
+"""
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_boundary_ints_read_exactly(fused, monkeypatch):
+    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", fused)
+    m = _vm.Machine(compile_source(SUM_LIST))
+    m.set_entry(0, (tuple(BOUNDARY_INTS),))
+    assert m.run() == _vm.FINISHED, m.error
+    assert m.result == tuple(BOUNDARY_INTS)
+    assert [type(x) for x in m.result] == [int] * len(BOUNDARY_INTS)
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_an_int_beyond_i64_in_a_list_fails_at_the_same_step(fused, monkeypatch):
+    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", fused)
+    m = _vm.Machine(compile_source(SUM_LIST))
+    m.set_entry(0, ((1, 2**63),))
+    m.run()
+    assert (m.error, m.steps) == ("integer overflow in conversion", 38)
+
+
+@pytest.mark.parametrize("payload", BOUNDARY_INTS)
+def test_boundary_int_payloads_match_exactly(payload):
+    assert _call("area", Enum(0, 1, payload))[:2] == (payload, None)
+    assert _call("unwrap", Some(payload))[:2] == (payload, None)
