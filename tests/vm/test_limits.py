@@ -357,3 +357,27 @@ def test_constant_time_builtins_cost_no_work():
     m.run()
     assert (m.result, m.error, m.work) == (4, None, 0)
 
+
+
+@pytest.mark.parametrize("trace", [False, True])
+@pytest.mark.parametrize("slice_steps", [0, 1, 7, 1000])
+def test_a_set_cancel_event_stops_at_the_first_clock_check_traced_or_not(trace, slice_steps):
+    # a traced machine passes its checkpoint at every step (where the trace line is written);
+    # the wall clock and cancellation are still looked at every 1,024 steps only
+    src = ("fn main() -> Int {\n let mut acc = 0\n let mut i = 0\n"
+           " while i < 300000 { acc = acc + i % 7  i = i + 1 }\n acc\n}\n")
+    m = _vm.Machine(compile_source(src), trace=trace, max_steps=10**9, trace_limit=3000)
+    ev = threading.Event()
+    ev.set()
+    m.cancel_event = ev
+    if slice_steps:
+        while m.execute_bounded(slice_steps) == _vm.PAUSED:
+            pass
+    else:
+        m.run()
+    assert (m.error, m.steps) == ("execution cancelled", 1024)
+    if trace:
+        assert (m.trace_total, len(m.trace)) == (1023, 1023)
+        assert m.trace[-1] == "[main:17] StoreLocal(1)  stack_depth=1"
+    else:
+        assert (m.trace_total, m.trace) == (0, [])

@@ -57,7 +57,7 @@ cdef object _loop(Machine self, int64_t budget):
     cdef int64_t steps = self.steps
     cdef int64_t max_steps = self.max_steps
     cdef int64_t slice_end
-    cdef int64_t check_at, m
+    cdef int64_t check_at, next_cp, m
     cdef int64_t x, y, r, k, n, argc, target, tag, base
     cdef double fx, fy
     cdef bint tracing = self.tracing
@@ -83,27 +83,30 @@ cdef object _loop(Machine self, int64_t budget):
         cur = FINISH_CODE
         loc = self.locals
     m = (steps // 1024 + 1) * 1024 - 1       # next s >= steps with (s + 1) % 1024 == 0
-    check_at = min(slice_end, min(max_steps, m))
+    next_cp = min(slice_end, min(max_steps, m))
+    check_at = next_cp
     if tracing:
-        check_at = steps        # a traced machine passes the checkpoint at every step
+        check_at = steps        # a traced machine passes check_at at every step
 
     try:
         while True:
             if steps >= check_at:
-                if steps >= slice_end:
-                    status = PAUSED
-                    break
-                if steps >= max_steps:
-                    steps += 1
-                    err = verr.step_limit(max_steps)
-                    break
-                if (steps + 1) % 1024 == 0:
-                    err = _wall_check(self)
-                    if err is not None:
-                        steps += 1
+                if steps >= next_cp:
+                    if steps >= slice_end:
+                        status = PAUSED
                         break
-                m = ((steps + 1) // 1024 + 1) * 1024 - 1
-                check_at = min(slice_end, min(max_steps, m))
+                    if steps >= max_steps:
+                        steps += 1
+                        err = verr.step_limit(max_steps)
+                        break
+                    if (steps + 1) % 1024 == 0:
+                        err = _wall_check(self)
+                        if err is not None:
+                            steps += 1
+                            break
+                    m = ((steps + 1) // 1024 + 1) * 1024 - 1
+                    next_cp = min(slice_end, min(max_steps, m))
+                check_at = next_cp
                 if tracing:
                     # every dispatched op is traced: real tags, and the load-time rewrites
                     # of real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit
