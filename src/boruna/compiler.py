@@ -4,14 +4,15 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.bytecode.codegen import generate
+from boruna.core.deep_stack import call_deep, paused_gc
 from boruna.bytecode.module import Module
 from boruna.language.errors import CompileError
 
 
 def _generate(program, name: str) -> Module:
-    from boruna.core.deep_stack import call_deep
     try:
-        return call_deep(generate, program, name)
+        with paused_gc():
+            return call_deep(generate, program, name)
     except CompileError:
         raise
     except (RecursionError, MemoryError):
@@ -33,5 +34,7 @@ def compile_source(source: str, name: str = "module", libs_dir: Optional[str] = 
     """
     from boruna.language.frontend import check
 
-    program = check(source, libs_dir=libs_dir)
-    return _generate(program, name)
+    with paused_gc():       # a compile builds no cycles: no collector passes over its nodes
+        # the AST is freed before the collector resumes, so its first pass sees only the module
+        module = _generate(check(source, libs_dir=libs_dir), name)
+    return module

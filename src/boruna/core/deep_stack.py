@@ -12,9 +12,13 @@ starts one more long-lived large-stack thread for a caller that must never wait 
 pool (the MCP server's stdin reader). When no large-stack thread can be started (an
 address-space limit), `fn` runs on the caller's own stack at its usual recursion limit, so
 deep input raises RecursionError instead of crashing.
+
+`paused_gc()` keeps Python's cyclic garbage collector off while any thread is inside it (the
+compiler wraps a compile in it: an AST is acyclic, so nothing waits for the collector).
 """
 from __future__ import annotations
 
+import gc
 import queue
 import sys
 import threading
@@ -50,6 +54,31 @@ def _raised_limit():
                     sys.setrecursionlimit(_saved_limit)
                 except RecursionError:
                     pass
+
+
+_gc_lock = threading.Lock()
+_gc_active = 0
+_gc_was_enabled = False
+
+
+@contextmanager
+def paused_gc():
+    """The cyclic garbage collector disabled while any thread is inside; on the last exit
+    it is enabled again if it was enabled at the first entry. Reference counting still
+    frees everything acyclic at once; cycles made meanwhile wait for the next collection."""
+    global _gc_active, _gc_was_enabled
+    with _gc_lock:
+        if _gc_active == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_active += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_active -= 1
+            if _gc_active == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 _start_lock = threading.Lock()

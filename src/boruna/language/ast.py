@@ -3,7 +3,9 @@
 One class per node of the reference's AST (docs/spec/language.md §5.2). Field names and field order
 are exactly the JSON keys of that catalogue, so `ast_json.py` can serialize any node
 generically. Every node also carries `line` and `col` (1-based, 0 = unknown) of the token
-that starts it; positions are *not* part of the JSON form.
+that starts it, as the last two fields (positional or keyword; `FnDef` adds `caps_line`,
+`caps_col`); positions are *not* part of the JSON form nor of node equality. Nodes use
+`__slots__` (no per-node dict: a 1 MB program builds ~200k of them).
 
 Families:
   items     Function(FnDef), TypeDef, Import(ImportDef)
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 
-@dataclass(eq=True)
+@dataclass(slots=True)
 class Node:
     """Base of every AST node; `line`/`col` are positions, not part of node identity."""
 
@@ -31,12 +33,12 @@ class Node:
 
 
 def _pos():
-    return field(default=0, compare=False, repr=False, kw_only=True)
+    return field(default=0, compare=False, repr=False)
 
 
 # ---------------------------------------------------------------- types
 
-@dataclass
+@dataclass(slots=True)
 class Named(Node):
     name: str
     line: int = _pos()
@@ -44,7 +46,7 @@ class Named(Node):
     JSON_TAG = "Named"
 
 
-@dataclass
+@dataclass(slots=True)
 class OptionType(Node):
     inner: "TypeExpr"
     line: int = _pos()
@@ -52,7 +54,7 @@ class OptionType(Node):
     JSON_TAG = "Option"
 
 
-@dataclass
+@dataclass(slots=True)
 class ResultType(Node):
     ok: "TypeExpr"
     err: "TypeExpr"
@@ -61,7 +63,7 @@ class ResultType(Node):
     JSON_TAG = "Result"
 
 
-@dataclass
+@dataclass(slots=True)
 class ListType(Node):
     inner: "TypeExpr"
     line: int = _pos()
@@ -69,7 +71,7 @@ class ListType(Node):
     JSON_TAG = "List"
 
 
-@dataclass
+@dataclass(slots=True)
 class MapType(Node):
     key: "TypeExpr"
     value: "TypeExpr"
@@ -78,7 +80,7 @@ class MapType(Node):
     JSON_TAG = "Map"
 
 
-@dataclass
+@dataclass(slots=True)
 class FnType(Node):
     params: list["TypeExpr"]
     ret: "TypeExpr"
@@ -97,7 +99,7 @@ BINARY_OPS = ("Add", "Sub", "Mul", "Div", "Mod", "Eq", "Neq", "Lt", "Lte", "Gt",
 UNARY_OPS = ("Neg", "Not")
 
 
-@dataclass
+@dataclass(slots=True)
 class IntLit(Node):
     value: int
     line: int = _pos()
@@ -105,7 +107,7 @@ class IntLit(Node):
     JSON_TAG = "IntLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class FloatLit(Node):
     value: float
     line: int = _pos()
@@ -113,7 +115,7 @@ class FloatLit(Node):
     JSON_TAG = "FloatLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class StringLit(Node):
     value: str          # decoded text (escapes \\ \" \n \t \r are decoded: README rule 3)
     line: int = _pos()
@@ -121,7 +123,7 @@ class StringLit(Node):
     JSON_TAG = "StringLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class BoolLit(Node):
     value: bool
     line: int = _pos()
@@ -129,14 +131,14 @@ class BoolLit(Node):
     JSON_TAG = "BoolLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class NoneLit(Node):
     line: int = _pos()
     col: int = _pos()
     JSON_TAG = "NoneLit"      # unit variant: serializes as the bare string "NoneLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class Ident(Node):
     name: str
     line: int = _pos()
@@ -144,7 +146,7 @@ class Ident(Node):
     JSON_TAG = "Ident"
 
 
-@dataclass
+@dataclass(slots=True)
 class Binary(Node):
     op: str             # one of BINARY_OPS
     left: "Expr"
@@ -154,7 +156,7 @@ class Binary(Node):
     JSON_TAG = "Binary"
 
 
-@dataclass
+@dataclass(slots=True)
 class Unary(Node):
     op: str             # one of UNARY_OPS
     expr: "Expr"
@@ -163,7 +165,7 @@ class Unary(Node):
     JSON_TAG = "Unary"
 
 
-@dataclass
+@dataclass(slots=True)
 class Call(Node):
     func: "Expr"
     args: list["Expr"]
@@ -172,7 +174,7 @@ class Call(Node):
     JSON_TAG = "Call"
 
 
-@dataclass
+@dataclass(slots=True)
 class FieldAccess(Node):
     object: "Expr"
     field: str
@@ -181,7 +183,7 @@ class FieldAccess(Node):
     JSON_TAG = "FieldAccess"
 
 
-@dataclass
+@dataclass(slots=True)
 class Block(Node):
     stmts: list["Stmt"]
     line: int = _pos()
@@ -189,7 +191,7 @@ class Block(Node):
     JSON_TAG = ""       # plain struct, never tagged
 
 
-@dataclass
+@dataclass(slots=True)
 class If(Node):
     condition: "Expr"
     then_block: Block
@@ -199,7 +201,7 @@ class If(Node):
     JSON_TAG = "If"
 
 
-@dataclass
+@dataclass(slots=True)
 class MatchArm(Node):
     pattern: "Pattern"
     body: "Expr"
@@ -208,7 +210,7 @@ class MatchArm(Node):
     JSON_TAG = ""       # plain struct
 
 
-@dataclass
+@dataclass(slots=True)
 class Match(Node):
     value: "Expr"
     arms: list[MatchArm]
@@ -217,7 +219,7 @@ class Match(Node):
     JSON_TAG = "Match"
 
 
-@dataclass
+@dataclass(slots=True)
 class RecordLit(Node):
     type_name: str
     fields: list[tuple[str, "Expr"]]     # in the order the literal lists them
@@ -227,7 +229,7 @@ class RecordLit(Node):
     JSON_TAG = "Record"
 
 
-@dataclass
+@dataclass(slots=True)
 class EnumVariant(Node):
     enum_name: str
     variant: str
@@ -237,7 +239,7 @@ class EnumVariant(Node):
     JSON_TAG = "EnumVariant"
 
 
-@dataclass
+@dataclass(slots=True)
 class ListLit(Node):
     items: list["Expr"]
     line: int = _pos()
@@ -245,7 +247,7 @@ class ListLit(Node):
     JSON_TAG = "List"       # newtype: {"List": [...]}
 
 
-@dataclass
+@dataclass(slots=True)
 class SomeExpr(Node):
     expr: "Expr"
     line: int = _pos()
@@ -253,7 +255,7 @@ class SomeExpr(Node):
     JSON_TAG = "SomeExpr"   # newtype
 
 
-@dataclass
+@dataclass(slots=True)
 class OkExpr(Node):
     expr: "Expr"
     line: int = _pos()
@@ -261,7 +263,7 @@ class OkExpr(Node):
     JSON_TAG = "OkExpr"     # newtype
 
 
-@dataclass
+@dataclass(slots=True)
 class ErrExpr(Node):
     expr: "Expr"
     line: int = _pos()
@@ -269,7 +271,7 @@ class ErrExpr(Node):
     JSON_TAG = "ErrExpr"    # newtype
 
 
-@dataclass
+@dataclass(slots=True)
 class Spawn(Node):
     expr: "Expr"
     line: int = _pos()
@@ -277,7 +279,7 @@ class Spawn(Node):
     JSON_TAG = "Spawn"      # newtype
 
 
-@dataclass
+@dataclass(slots=True)
 class Send(Node):
     target: "Expr"
     message: "Expr"
@@ -286,14 +288,14 @@ class Send(Node):
     JSON_TAG = "Send"
 
 
-@dataclass
+@dataclass(slots=True)
 class Receive(Node):
     line: int = _pos()
     col: int = _pos()
     JSON_TAG = "Receive"    # unit variant: bare string "Receive"
 
 
-@dataclass
+@dataclass(slots=True)
 class Emit(Node):
     expr: "Expr"
     line: int = _pos()
@@ -301,7 +303,7 @@ class Emit(Node):
     JSON_TAG = "Emit"       # newtype
 
 
-@dataclass
+@dataclass(slots=True)
 class BlockExpr(Node):
     block: Block
     line: int = _pos()
@@ -316,14 +318,14 @@ Expr = Union[IntLit, FloatLit, StringLit, BoolLit, NoneLit, Ident, Binary, Unary
 
 # ---------------------------------------------------------------- patterns
 
-@dataclass
+@dataclass(slots=True)
 class WildcardPat(Node):
     line: int = _pos()
     col: int = _pos()
     JSON_TAG = "Wildcard"   # unit
 
 
-@dataclass
+@dataclass(slots=True)
 class IdentPat(Node):
     name: str
     line: int = _pos()
@@ -331,7 +333,7 @@ class IdentPat(Node):
     JSON_TAG = "Ident"
 
 
-@dataclass
+@dataclass(slots=True)
 class IntPat(Node):
     value: int
     line: int = _pos()
@@ -339,7 +341,7 @@ class IntPat(Node):
     JSON_TAG = "IntLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class StringPat(Node):
     value: str
     line: int = _pos()
@@ -347,7 +349,7 @@ class StringPat(Node):
     JSON_TAG = "StringLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class BoolPat(Node):
     value: bool
     line: int = _pos()
@@ -355,14 +357,14 @@ class BoolPat(Node):
     JSON_TAG = "BoolLit"
 
 
-@dataclass
+@dataclass(slots=True)
 class NonePat(Node):
     line: int = _pos()
     col: int = _pos()
     JSON_TAG = "NonePat"    # unit
 
 
-@dataclass
+@dataclass(slots=True)
 class SomePat(Node):
     inner: "Pattern"
     line: int = _pos()
@@ -370,7 +372,7 @@ class SomePat(Node):
     JSON_TAG = "SomePat"
 
 
-@dataclass
+@dataclass(slots=True)
 class OkPat(Node):
     inner: "Pattern"
     line: int = _pos()
@@ -378,7 +380,7 @@ class OkPat(Node):
     JSON_TAG = "OkPat"
 
 
-@dataclass
+@dataclass(slots=True)
 class ErrPat(Node):
     inner: "Pattern"
     line: int = _pos()
@@ -386,7 +388,7 @@ class ErrPat(Node):
     JSON_TAG = "ErrPat"
 
 
-@dataclass
+@dataclass(slots=True)
 class VariantPat(Node):
     name: str
     inner: Optional["Pattern"]
@@ -401,7 +403,7 @@ Pattern = Union[WildcardPat, IdentPat, IntPat, StringPat, BoolPat, NonePat, Some
 
 # ---------------------------------------------------------------- statements
 
-@dataclass
+@dataclass(slots=True)
 class Let(Node):
     name: str
     mutable: bool
@@ -412,7 +414,7 @@ class Let(Node):
     JSON_TAG = "Let"
 
 
-@dataclass
+@dataclass(slots=True)
 class Assign(Node):
     target: str
     value: Expr
@@ -421,7 +423,7 @@ class Assign(Node):
     JSON_TAG = "Assign"
 
 
-@dataclass
+@dataclass(slots=True)
 class ExprStmt(Node):
     expr: Expr
     line: int = _pos()
@@ -429,7 +431,7 @@ class ExprStmt(Node):
     JSON_TAG = "Expr"       # newtype
 
 
-@dataclass
+@dataclass(slots=True)
 class Return(Node):
     value: Optional[Expr]
     line: int = _pos()
@@ -437,7 +439,7 @@ class Return(Node):
     JSON_TAG = "Return"     # newtype of Option: {"Return": null} / {"Return": EXPR}
 
 
-@dataclass
+@dataclass(slots=True)
 class While(Node):
     condition: Expr
     body: Block
@@ -446,7 +448,7 @@ class While(Node):
     JSON_TAG = "While"
 
 
-@dataclass
+@dataclass(slots=True)
 class For(Node):
     var: str
     iter: Expr
@@ -461,7 +463,7 @@ Stmt = Union[Let, Assign, ExprStmt, Return, While, For]
 
 # ---------------------------------------------------------------- items
 
-@dataclass
+@dataclass(slots=True)
 class Param(Node):
     name: str
     ty: TypeExpr
@@ -470,7 +472,7 @@ class Param(Node):
     JSON_TAG = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class FnDef(Node):
     name: str
     params: list[Param]
@@ -489,7 +491,7 @@ class FnDef(Node):
     JSON_TAG = "Function"
 
 
-@dataclass
+@dataclass(slots=True)
 class RecordKind(Node):
     fields: list[tuple[str, TypeExpr]]
     line: int = _pos()
@@ -497,7 +499,7 @@ class RecordKind(Node):
     JSON_TAG = "Record"
 
 
-@dataclass
+@dataclass(slots=True)
 class EnumKind(Node):
     variants: list[tuple[str, Optional[TypeExpr]]]
     line: int = _pos()
@@ -505,7 +507,7 @@ class EnumKind(Node):
     JSON_TAG = "Enum"
 
 
-@dataclass
+@dataclass(slots=True)
 class TypeDef(Node):
     name: str
     kind: Union[RecordKind, EnumKind]
@@ -515,7 +517,7 @@ class TypeDef(Node):
     JSON_TAG = "TypeDef"
 
 
-@dataclass
+@dataclass(slots=True)
 class ImportDef(Node):
     module: str
     items: list[str] = field(default_factory=list)
@@ -527,7 +529,7 @@ class ImportDef(Node):
 Item = Union[FnDef, TypeDef, ImportDef]
 
 
-@dataclass
+@dataclass(slots=True)
 class Program(Node):
     module_name: Optional[str]
     items: list[Item]

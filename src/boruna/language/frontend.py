@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from . import ast
-from boruna.core.deep_stack import call_deep
+from boruna.core.deep_stack import call_deep, paused_gc
 from .errors import CompileError
 from .lexer import lex
 from .parser import NESTING_MESSAGE, parse_tokens
@@ -15,7 +15,8 @@ from .parser import NESTING_MESSAGE, parse_tokens
 
 def _guarded(stage: str, fn, *args):
     try:
-        return fn(*args)
+        with paused_gc():   # the nodes form no cycles: no collector passes while building
+            return fn(*args)
     except CompileError:
         raise
     except (RecursionError, MemoryError):

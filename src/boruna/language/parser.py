@@ -157,7 +157,7 @@ class _Parser:
         while kinds[self.peek()] != EOF:
             self.skip_newlines()
             items.append(self.parse_item())
-        return ast.Program(module_name, items, line=line, col=col)
+        return ast.Program(module_name, items, line, col)
 
     def parse_item(self):
         exported = False
@@ -177,7 +177,7 @@ class _Parser:
         if kind == "import":
             self.advance()
             name = self.values[self.expect_ident()]
-            return ast.ImportDef(name, [], line=self.lines[p], col=self.cols[p])
+            return ast.ImportDef(name, [], self.lines[p], self.cols[p])
         raise self.unexpected("item", p,
                               keyword_suggestion(self.values[p]) if kind == IDENT else None)
 
@@ -193,7 +193,7 @@ class _Parser:
             p = self.expect_ident()
             self.expect("Colon")
             params.append(ast.Param(values[p], self.parse_type(),
-                                    line=self.lines[p], col=self.cols[p]))
+                                    self.lines[p], self.cols[p]))
         self.expect("RParen")
         return_type = None
         if self.check("Arrow"):
@@ -235,8 +235,7 @@ class _Parser:
                 break
         body = self.parse_block()
         return ast.FnDef(name, params, return_type, capabilities, intent, requires, ensures,
-                         body, False, line=self.lines[start], col=self.cols[start],
-                         caps_line=caps_line, caps_col=caps_col)
+                         body, False, self.lines[start], self.cols[start], caps_line, caps_col)
 
     def parse_type_def(self) -> ast.TypeDef:
         values = self.values
@@ -262,9 +261,9 @@ class _Parser:
             else:
                 entries.append((entry_name, None))
         self.expect("RBrace")
-        pos = dict(line=self.lines[brace], col=self.cols[brace])
-        kind = ast.RecordKind(entries, **pos) if is_record else ast.EnumKind(entries, **pos)
-        return ast.TypeDef(name, kind, False, line=self.lines[start], col=self.cols[start])
+        kind_cls = ast.RecordKind if is_record else ast.EnumKind
+        kind = kind_cls(entries, self.lines[brace], self.cols[brace])
+        return ast.TypeDef(name, kind, False, self.lines[start], self.cols[start])
 
     def parse_type(self):
         self.enter()
@@ -273,7 +272,7 @@ class _Parser:
         line, col = self.lines[p], self.cols[p]
         if name not in _SPECIAL_TYPES:
             self.depth -= 1
-            return ast.Named(name, line=line, col=col)
+            return ast.Named(name, line, col)
         if name == "Fn":
             self.expect("LParen")
             params = []
@@ -283,7 +282,7 @@ class _Parser:
                 params.append(self.parse_type())
             self.expect("RParen")
             self.expect("Arrow")
-            result = ast.FnType(params, self.parse_type(), line=line, col=col)
+            result = ast.FnType(params, self.parse_type(), line, col)
         else:
             self.expect("Lt")
             first = self.parse_type()
@@ -292,11 +291,11 @@ class _Parser:
                 second = self.parse_type()
                 self.expect("Gt")
                 cls = ast.ResultType if name == "Result" else ast.MapType
-                result = cls(first, second, line=line, col=col)
+                result = cls(first, second, line, col)
             else:
                 self.expect("Gt")
                 cls = ast.OptionType if name == "Option" else ast.ListType
-                result = cls(first, line=line, col=col)
+                result = cls(first, line, col)
         self.depth -= 1
         return result
 
@@ -317,7 +316,7 @@ class _Parser:
             stmts.append(self.parse_stmt())
         self.pos += 1
         self.depth -= 1
-        return ast.Block(stmts, line=self.lines[start], col=self.cols[start])
+        return ast.Block(stmts, self.lines[start], self.cols[start])
 
     def parse_stmt(self):
         p = self.peek()
@@ -335,29 +334,29 @@ class _Parser:
                 self.advance()
                 ty = self.parse_type()
             self.expect("Eq")
-            return ast.Let(name, mutable, ty, self.parse_expr(), line=line, col=col)
+            return ast.Let(name, mutable, ty, self.parse_expr(), line, col)
         if kind == "return":
             self.pos = p + 1
             nxt = self.kinds[self.peek()]
             value = None if nxt == "RBrace" or nxt == EOF else self.parse_expr()
-            return ast.Return(value, line=line, col=col)
+            return ast.Return(value, line, col)
         if kind == "while":
             self.pos = p + 1
             condition = self.parse_expr()
-            return ast.While(condition, self.parse_block(), line=line, col=col)
+            return ast.While(condition, self.parse_block(), line, col)
         if kind == "for":
             self.pos = p + 1
             var = self.values[self.expect_ident()]
             self.expect("in")
             iterable = self.parse_expr()
-            return ast.For(var, iterable, self.parse_block(), line=line, col=col)
+            return ast.For(var, iterable, self.parse_block(), line, col)
         expr = self.parse_expr()
         if self.check("Eq"):
             self.advance()
             if type(expr) is not ast.Ident:
                 raise self.error("invalid assignment target")
-            return ast.Assign(expr.name, self.parse_expr(), line=line, col=col)
-        return ast.ExprStmt(expr, line=line, col=col)
+            return ast.Assign(expr.name, self.parse_expr(), line, col)
+        return ast.ExprStmt(expr, line, col)
 
     # ------------------------------------------------------------ expressions
 
@@ -382,7 +381,7 @@ class _Parser:
                 raise self.error(NESTING_MESSAGE)
             self.depth = depth
             right = self.parse_expr(info[0] + 1)
-            left = ast.Binary(info[1], left, right, line=left.line, col=left.col)
+            left = ast.Binary(info[1], left, right, left.line, left.col)
         self.depth = entry_depth
         return left
 
@@ -426,15 +425,15 @@ class _Parser:
                         self.expect("Comma")
                     args.append(self.parse_expr())
                 self.expect("RParen")
-                expr = ast.Call(expr, args, line=expr.line, col=expr.col)
+                expr = ast.Call(expr, args, expr.line, expr.col)
             else:
                 field = self.values[self.expect_ident()]
-                expr = ast.FieldAccess(expr, field, line=expr.line, col=expr.col)
+                expr = ast.FieldAccess(expr, field, expr.line, expr.col)
         self.depth = entry_depth
         if prefix is not None:
             lines, cols = self.lines, self.cols
             for q in reversed(prefix):
-                expr = ast.Unary(_PREFIX[kinds[q]], expr, line=lines[q], col=cols[q])
+                expr = ast.Unary(_PREFIX[kinds[q]], expr, lines[q], cols[q])
         return expr
 
     def parse_primary(self):
@@ -455,19 +454,19 @@ class _Parser:
                     self.advance()
                     payload = self.parse_expr()
                     self.expect("RParen")
-                return ast.EnumVariant(name, variant, payload, line=line, col=col)
+                return ast.EnumVariant(name, variant, payload, line, col)
             if "A" <= name[0] <= "Z" and self.check("LBrace"):
                 return self.parse_record(name, line, col)
-            return ast.Ident(name, line=line, col=col)
+            return ast.Ident(name, line, col)
         if kind == INT:
             self.pos = p + 1
-            return ast.IntLit(self.values[p], line=line, col=col)
+            return ast.IntLit(self.values[p], line, col)
         if kind == STRING:
             self.pos = p + 1
-            return ast.StringLit(self.values[p], line=line, col=col)
+            return ast.StringLit(self.values[p], line, col)
         if kind == FLOAT:
             self.pos = p + 1
-            return ast.FloatLit(self.values[p], line=line, col=col)
+            return ast.FloatLit(self.values[p], line, col)
         if kind == "LParen":
             self.pos = p + 1
             expr = self.parse_expr()
@@ -475,17 +474,17 @@ class _Parser:
             return expr
         if kind == "true" or kind == "false":
             self.pos = p + 1
-            return ast.BoolLit(kind == "true", line=line, col=col)
+            return ast.BoolLit(kind == "true", line, col)
         if kind == "None":
             self.pos = p + 1
-            return ast.NoneLit(line=line, col=col)
+            return ast.NoneLit(line, col)
         if kind == "Some" or kind == "Ok" or kind == "Err":
             self.pos = p + 1
             self.expect("LParen")
             inner = self.parse_expr()
             self.expect("RParen")
             cls = ast.SomeExpr if kind == "Some" else ast.OkExpr if kind == "Ok" else ast.ErrExpr
-            return cls(inner, line=line, col=col)
+            return cls(inner, line, col)
         if kind == "if":
             self.pos = p + 1
             condition = self.parse_expr()
@@ -494,9 +493,9 @@ class _Parser:
             if self.check("else"):
                 self.advance()
                 else_block = self.parse_block()
-            return ast.If(condition, then_block, else_block, line=line, col=col)
+            return ast.If(condition, then_block, else_block, line, col)
         if kind == "LBrace":
-            return ast.BlockExpr(self.parse_block(), line=line, col=col)
+            return ast.BlockExpr(self.parse_block(), line, col)
         if kind == "LBracket":
             self.pos = p + 1
             items = []
@@ -507,7 +506,7 @@ class _Parser:
                         break
                 items.append(self.parse_expr())
             self.expect("RBracket")
-            return ast.ListLit(items, line=line, col=col)
+            return ast.ListLit(items, line, col)
         if kind == "match":
             return self.parse_match(p)
         if kind == "spawn" or kind == "emit":
@@ -516,17 +515,17 @@ class _Parser:
             operand = self.parse_primary()
             self.depth -= 1
             cls = ast.Spawn if kind == "spawn" else ast.Emit
-            return cls(operand, line=line, col=col)
+            return cls(operand, line, col)
         if kind == "send":
             self.pos = p + 1
             self.enter()
             target = self.parse_primary()
             message = self.parse_primary()
             self.depth -= 1
-            return ast.Send(target, message, line=line, col=col)
+            return ast.Send(target, message, line, col)
         if kind == "receive":
             self.pos = p + 1
-            return ast.Receive(line=line, col=col)
+            return ast.Receive(line, col)
         raise self.unexpected("expression", p)
 
     def parse_record(self, type_name: str, line: int, col: int) -> ast.RecordLit:
@@ -547,7 +546,7 @@ class _Parser:
             self.expect("Colon")
             fields.append((name, self.parse_expr()))
         self.expect("RBrace")
-        return ast.RecordLit(type_name, fields, spread, line=line, col=col)
+        return ast.RecordLit(type_name, fields, spread, line, col)
 
     def parse_match(self, start: int) -> ast.Match:
         self.pos = start + 1
@@ -562,11 +561,11 @@ class _Parser:
             pattern = self.parse_pattern()
             self.expect("FatArrow")
             body = self.parse_expr()
-            arms.append(ast.MatchArm(pattern, body, line=pattern.line, col=pattern.col))
+            arms.append(ast.MatchArm(pattern, body, pattern.line, pattern.col))
             if self.check("Comma"):
                 self.advance()
         self.pos += 1
-        return ast.Match(value, arms, line=self.lines[start], col=self.cols[start])
+        return ast.Match(value, arms, self.lines[start], self.cols[start])
 
     def parse_pattern(self):
         self.enter()
@@ -582,31 +581,31 @@ class _Parser:
                     self.advance()
                     inner = self.parse_pattern()
                     self.expect("RParen")
-                result = ast.VariantPat(name, inner, line=line, col=col)
+                result = ast.VariantPat(name, inner, line, col)
             else:
-                result = ast.IdentPat(name, line=line, col=col)
+                result = ast.IdentPat(name, line, col)
         elif kind == "Underscore":
             self.pos = p + 1
-            result = ast.WildcardPat(line=line, col=col)
+            result = ast.WildcardPat(line, col)
         elif kind == INT:
             self.pos = p + 1
-            result = ast.IntPat(self.values[p], line=line, col=col)
+            result = ast.IntPat(self.values[p], line, col)
         elif kind == STRING:
             self.pos = p + 1
-            result = ast.StringPat(self.values[p], line=line, col=col)
+            result = ast.StringPat(self.values[p], line, col)
         elif kind == "true" or kind == "false":
             self.pos = p + 1
-            result = ast.BoolPat(kind == "true", line=line, col=col)
+            result = ast.BoolPat(kind == "true", line, col)
         elif kind == "None":
             self.pos = p + 1
-            result = ast.NonePat(line=line, col=col)
+            result = ast.NonePat(line, col)
         elif kind == "Some" or kind == "Ok" or kind == "Err":
             self.pos = p + 1
             self.expect("LParen")
             inner = self.parse_pattern()
             self.expect("RParen")
             cls = ast.SomePat if kind == "Some" else ast.OkPat if kind == "Ok" else ast.ErrPat
-            result = cls(inner, line=line, col=col)
+            result = cls(inner, line, col)
         else:
             raise self.unexpected("pattern", p)
         self.depth -= 1
