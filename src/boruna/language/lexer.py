@@ -1,6 +1,7 @@
 """The `.ax` lexer (docs/spec/language.md §1): source text -> token stream, or the first E001.
 
-One compiled master regex scans the text; Python only dispatches on the matched group.
+One compiled master regex scans the text; Python only dispatches on the matched group's
+number, and one dict lookup tells keywords and punctuation from identifiers.
 Deliberate differences from the reference (README rule 3, docs/compatibility.md):
 `\\r` is whitespace, string escapes `\\\\ \\" \\n \\t \\r` are decoded, columns are true
 byte columns (no multi-line-string quirk), and a lone surrogate (text that is not valid
@@ -21,24 +22,28 @@ I64_MAX = 2**63 - 1
 _NO_SURR = "\ud800-\udfff"
 _STRING_BODY = (f'"[^"\\\\{_NO_SURR}]*'
                 f'(?:\\\\[^\\n{_NO_SURR}][^"\\\\{_NO_SURR}]*)*')
-_OPS = "|".join(re.escape(op) for op in sorted(PUNCTUATION, key=len, reverse=True)
-                if op != "_")
+# the two-character punctuation first, then one class of the single characters (`_` is a word)
+_OPS = ("|".join(re.escape(op) for op in PUNCTUATION if len(op) == 2) + "|["
+        + "".join(re.escape(op) for op in PUNCTUATION if len(op) == 1 and op != "_") + "]")
 
-# Leading blanks are swallowed by each match; the token starts at the group's own start.
+# Leading blanks are swallowed by each match; the token is the one group that matched
+# (`m.lastindex`). A comment is tried before the word group, whose `/` would take its `//`.
 _MASTER = re.compile(
     "[ \\t\\r]*(?:"
-    "(?P<id>[A-Za-z_][A-Za-z0-9_]*)"
-    f"|(?P<cm>//[^\\n{_NO_SURR}]*)"
-    f"|(?P<op>{_OPS})"
-    "|(?P<nl>\\n)"
-    "|(?P<fl>[0-9]+\\.[0-9]+)"
-    "|(?P<int>[0-9]+)"
-    f"|(?P<str>{_STRING_BODY}\")"
-    "|(?P<end>\\Z)"
-    "|(?P<bad>.)"
+    f"(//[^\\n{_NO_SURR}]*)"               # 1 comment
+    f"|([A-Za-z_][A-Za-z0-9_]*|{_OPS})"   # 2 word: identifier, keyword or punctuation
+    "|(\\n)"                              # 3 newline
+    "|([0-9]+\\.[0-9]+)"                  # 4 float
+    "|([0-9]+)"                           # 5 int
+    f"|({_STRING_BODY}\")"                # 6 string
+    "|(\\Z)"                              # 7 end
+    "|(.)"                                # 8 a character that starts no token
     ")",
     re.S,
 )
+_COMMENT, _WORD, _NEWLINE, _FLOAT, _INT, _STRING, _END = range(1, 8)
+# a word's kind when it is a keyword or punctuation (`_` included); any other is an identifier
+_WORD_KINDS = {**{kw: kw for kw in KEYWORD_SET}, **PUNCTUATION}
 _UNTERMINATED = re.compile(_STRING_BODY, re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
@@ -119,38 +124,27 @@ def lex(src: str, comments: bool = False) -> TokenStream:
     lines: list = []
     cols: list = []
     k_app, v_app, l_app, c_app = kinds.append, values.append, lines.append, cols.append
-    kw = KEYWORD_SET
-    op_kind = PUNCTUATION
+    word_kind = _WORD_KINDS.get
     ascii_src = src.isascii()
     line = 1
     line_start = 0
     adj = 0                 # extra UTF-8 bytes of multi-byte chars earlier on this line
     last_nl = False         # the previous pushed token is a Newline
     for m in _MASTER.finditer(src):
-        group = m.lastgroup
-        if group == "id":
-            start = m.start(1)
-            text = m.group(1)
-            if text in kw:
-                k_app(text)
-                v_app(None)
-            elif text == "_":
-                k_app("Underscore")
-                v_app(None)
-            else:
+        group = m.lastindex
+        if group == _WORD:
+            text = m.group(_WORD)
+            kind = word_kind(text)
+            if kind is None:
                 k_app(IDENT)
                 v_app(text)
+            else:
+                k_app(kind)
+                v_app(None)
             l_app(line)
-            c_app(start - line_start + 1 + adj)
+            c_app(m.start(_WORD) - line_start + 1 + adj)
             last_nl = False
-        elif group == "op":
-            start = m.start(3)
-            k_app(op_kind[m.group(3)])
-            v_app(None)
-            l_app(line)
-            c_app(start - line_start + 1 + adj)
-            last_nl = False
-        elif group == "nl":
+        elif group == _NEWLINE:
             line += 1
             line_start = m.end()
             adj = 0
@@ -160,16 +154,9 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 l_app(line)
                 c_app(1)
                 last_nl = True
-        elif group == "cm":
-            if comments:    # trivia: never a parser token, never breaks a Newline run
-                start = m.start(2)
-                k_app(COMMENT)
-                v_app(m.group(2)[2:])
-                l_app(line)
-                c_app(start - line_start + 1 + adj)
-        elif group == "int":
-            start = m.start(6)
-            text = m.group(6)
+        elif group == _INT:
+            start = m.start(_INT)
+            text = m.group(_INT)
             if len(text) > 18:
                 digits = text.lstrip("0")
                 if len(digits) > 19 or (digits and int(digits) > I64_MAX):
@@ -179,17 +166,10 @@ def lex(src: str, comments: bool = False) -> TokenStream:
             l_app(line)
             c_app(start - line_start + 1 + adj)
             last_nl = False
-        elif group == "fl":
-            start = m.start(5)
-            k_app(FLOAT)
-            v_app(float(m.group(5)))
-            l_app(line)
-            c_app(start - line_start + 1 + adj)
-            last_nl = False
-        elif group == "str":
-            start = m.start(7)
+        elif group == _STRING:
+            start = m.start(_STRING)
             end = m.end()
-            text = m.group(7)
+            text = m.group(_STRING)
             raw = text[1:-1]
             k_app(STRING)
             v_app(_decode_escapes(raw) if "\\" in raw else raw)
@@ -205,10 +185,22 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 tail = text
             if not ascii_src and not tail.isascii():
                 adj += len(tail.encode("utf-8")) - len(tail)
-        elif group == "end":
+        elif group == _COMMENT:
+            if comments:    # trivia: never a parser token, never breaks a Newline run
+                k_app(COMMENT)
+                v_app(m.group(_COMMENT)[2:])
+                l_app(line)
+                c_app(m.start(_COMMENT) - line_start + 1 + adj)
+        elif group == _FLOAT:
+            k_app(FLOAT)
+            v_app(float(m.group(_FLOAT)))
+            l_app(line)
+            c_app(m.start(_FLOAT) - line_start + 1 + adj)
+            last_nl = False
+        elif group == _END:
             break
-        else:   # "bad"
-            raise _bad_character(src, m.start(9), line, line_start)
+        else:   # a character that starts no token
+            raise _bad_character(src, m.start(group), line, line_start)
     return _finish(src, kinds, values, lines, cols, line, line_start)
 
 
