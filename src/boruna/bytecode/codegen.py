@@ -136,8 +136,8 @@ class _ModuleInfo:
 
 class _FnGen:
     def __init__(self, mod: "_Gen", fn: ast.FnDef):
-        self.mod = mod
         self.info = mod.info
+        self.constants = mod.constants      # the module's pool, shared by every function
         self.fn = fn
         self.code: list[tuple] = []
         self.tables: list[list[MatchArm]] = []
@@ -158,7 +158,7 @@ class _FnGen:
 
     # -- helpers
     def emit(self, *ins) -> int:
-        self.code.append(tuple(ins))
+        self.code.append(ins)
         return len(self.code) - 1
 
     def patch(self, at: int, target: int) -> None:
@@ -171,7 +171,8 @@ class _FnGen:
         return slot
 
     def const(self, value) -> int:
-        return self.mod.const(value)
+        self.constants.append(value)
+        return len(self.constants) - 1
 
     def bind(self, name: str) -> None:
         """Store the value on top of the stack in a new local slot named `name`."""
@@ -363,15 +364,34 @@ class _FnGen:
 
     # -- expressions
     def expr(self, e, ctx: int) -> bool:
-        """Emit `e`; returns True if it left a value (always True for VALUE)."""
+        """Emit `e`; returns True if it left a value (always True for VALUE, and for every
+        expression but `if`, `match`, a block and `send`). The commonest kinds come first."""
         t = type(e)
-        if t is ast.If:
+        if t is ast.Ident:
+            slot = self.names.get(e.name)
+            if slot is not None:
+                self.code.append(("LoadLocal", slot))
+            elif e.name in self.info.fn_ids:
+                self.emit("PushConst", self.const(FnRef(self.info.fn_ids[e.name])))
+            else:
+                raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
+        elif t is ast.IntLit or t is ast.StringLit or t is ast.BoolLit or t is ast.FloatLit:
+            constants = self.constants
+            constants.append(e.value)
+            self.code.append(("PushConst", len(constants) - 1))
+        elif t is ast.Binary:
+            self.expr(e.left, VALUE)
+            self.expr(e.right, VALUE)
+            self.code.append((e.op,))
+        elif t is ast.Call:
+            self.call(e)
+        elif t is ast.If:
             return self.if_expr(e, ctx)
-        if t is ast.Match:
+        elif t is ast.Match:
             return self.match_expr(e, ctx)
-        if t is ast.BlockExpr:
+        elif t is ast.BlockExpr:
             return self.block(e.block, ctx)
-        if t is ast.Send:
+        elif t is ast.Send:
             self.expr(e.target, VALUE)
             self.expr(e.message, VALUE)
             self.emit("SendMsg")
@@ -379,32 +399,11 @@ class _FnGen:
                 self.push_unit()
                 return True
             return False
-        self.simple_expr(e)
-        return True
-
-    def simple_expr(self, e) -> None:
-        t = type(e)
-        if t is ast.IntLit or t is ast.FloatLit or t is ast.StringLit or t is ast.BoolLit:
-            self.emit("PushConst", self.const(e.value))
         elif t is ast.NoneLit:
             self.emit("PushConst", self.const(NONE))
-        elif t is ast.Ident:
-            slot = self.names.get(e.name)
-            if slot is not None:
-                self.emit("LoadLocal", slot)
-            elif e.name in self.info.fn_ids:
-                self.emit("PushConst", self.const(FnRef(self.info.fn_ids[e.name])))
-            else:
-                raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
-        elif t is ast.Binary:
-            self.expr(e.left, VALUE)
-            self.expr(e.right, VALUE)
-            self.emit(e.op)
         elif t is ast.Unary:
             self.expr(e.expr, VALUE)
             self.emit(e.op)
-        elif t is ast.Call:
-            self.call(e)
         elif t is ast.FieldAccess:
             self.expr(e.object, VALUE)
             self.field_access(e)
@@ -446,6 +445,7 @@ class _FnGen:
             self.emit("EmitUi")
         else:
             raise _err(f"unsupported expression: {t.__name__}", e)
+        return True
 
     def call(self, e: ast.Call) -> None:
         n = len(e.args)
@@ -803,10 +803,6 @@ class _Gen:
         self.name = name
         self.info = _ModuleInfo(program)
         self.constants: list = []
-
-    def const(self, value) -> int:
-        self.constants.append(value)
-        return len(self.constants) - 1
 
     def generate(self) -> Module:
         functions = [_FnGen(self, f).generate() for f in self.program.functions()]

@@ -31,6 +31,11 @@ def arity_message(name: str, expected: int, got: int) -> str:
     return f"function '{name}' expects {expected} argument{plural}, got {got}"
 
 
+# expressions without sub-expressions or names
+_LITERALS = frozenset((ast.IntLit, ast.FloatLit, ast.StringLit, ast.BoolLit, ast.NoneLit,
+                       ast.Receive))
+
+
 class _Checker:
     def __init__(self, program: ast.Program):
         self.functions = dict(BUILTIN_ARITIES)
@@ -93,6 +98,11 @@ class _Checker:
         if t is ast.Ident:
             if e.name not in locals_ and e.name not in self.functions:
                 self.report(self.undefined(e.name, locals_, e))
+        elif t in _LITERALS:
+            pass
+        elif t is ast.Binary:
+            self.expr(e.left, locals_)
+            self.expr(e.right, locals_)
         elif t is ast.Call:
             func = e.func
             self.expr(func, locals_)

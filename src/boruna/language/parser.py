@@ -361,12 +361,66 @@ class _Parser:
     # ------------------------------------------------------------ expressions
 
     def parse_expr(self, min_prec: int = 1):
+        """An operand (prefix operators, a primary, postfix calls and field accesses), then
+        binary operators binding at least `min_prec`. Each level of nesting counts once
+        towards MAX_DEPTH: the expression, each prefix and postfix operator, each operator
+        of the left spine."""
         entry_depth = self.depth
         self.depth = depth = entry_depth + 1
         if depth > MAX_DEPTH:
             raise self.error(NESTING_MESSAGE)
-        left = self.parse_operand()
         kinds = self.kinds
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        prefix = None
+        while kinds[p] == "Minus" or kinds[p] == "Bang":
+            if prefix is None:
+                prefix = []
+            prefix.append(p)
+            self.pos = p = p + 1
+            if kinds[p] == NEWLINE:
+                p += 1
+        operand_depth = depth
+        if prefix is not None:
+            operand_depth += len(prefix)
+            if operand_depth > MAX_DEPTH:
+                raise self.error(NESTING_MESSAGE)
+            self.depth = operand_depth
+        left = self.parse_primary()
+        while True:     # postfix: calls and field accesses
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            kind = kinds[p]
+            if kind != "LParen" and kind != "Dot":
+                break
+            self.pos = p + 1
+            operand_depth += 1
+            if operand_depth > MAX_DEPTH:
+                raise self.error(NESTING_MESSAGE)
+            self.depth = operand_depth
+            if kind == "LParen":
+                args = []
+                while True:
+                    p = self.pos
+                    if kinds[p] == NEWLINE:
+                        p += 1
+                    if kinds[p] == "RParen":
+                        break
+                    if args:
+                        self.expect("Comma")
+                    args.append(self.parse_expr())
+                self.pos = p + 1
+                left = ast.Call(left, args, left.line, left.col)
+            else:
+                field = self.values[self.expect_ident()]
+                left = ast.FieldAccess(left, field, left.line, left.col)
+        self.depth = depth
+        if prefix is not None:
+            lines, cols = self.lines, self.cols
+            for q in reversed(prefix):
+                left = ast.Unary(_PREFIX[kinds[q]], left, lines[q], cols[q])
         binary = _BINARY
         while True:
             p = self.pos
@@ -385,57 +439,6 @@ class _Parser:
         self.depth = entry_depth
         return left
 
-    def parse_operand(self):
-        """Prefix operators, a primary, then postfix calls and field accesses."""
-        kinds = self.kinds
-        p = self.pos
-        if kinds[p] == NEWLINE:
-            p += 1
-        prefix = None
-        while kinds[p] == "Minus" or kinds[p] == "Bang":
-            if prefix is None:
-                prefix = []
-            prefix.append(p)
-            self.pos = p = p + 1
-            if kinds[p] == NEWLINE:
-                p += 1
-        entry_depth = depth = self.depth
-        if prefix is not None:
-            depth += len(prefix)
-            if depth > MAX_DEPTH:
-                raise self.error(NESTING_MESSAGE)
-            self.depth = depth
-        expr = self.parse_primary()
-        while True:
-            p = self.pos
-            if kinds[p] == NEWLINE:
-                p += 1
-            kind = kinds[p]
-            if kind != "LParen" and kind != "Dot":
-                break
-            self.pos = p + 1
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise self.error(NESTING_MESSAGE)
-            self.depth = depth
-            if kind == "LParen":
-                args = []
-                while not self.check("RParen"):
-                    if args:
-                        self.expect("Comma")
-                    args.append(self.parse_expr())
-                self.expect("RParen")
-                expr = ast.Call(expr, args, expr.line, expr.col)
-            else:
-                field = self.values[self.expect_ident()]
-                expr = ast.FieldAccess(expr, field, expr.line, expr.col)
-        self.depth = entry_depth
-        if prefix is not None:
-            lines, cols = self.lines, self.cols
-            for q in reversed(prefix):
-                expr = ast.Unary(_PREFIX[kinds[q]], expr, lines[q], cols[q])
-        return expr
-
     def parse_primary(self):
         kinds = self.kinds
         p = self.pos
@@ -444,9 +447,10 @@ class _Parser:
         kind = kinds[p]
         line, col = self.lines[p], self.cols[p]
         if kind == IDENT:
-            self.pos = p + 1
+            self.pos = q = p + 1
             name = self.values[p]
-            if self.check("ColonColon"):
+            after = kinds[q] if kinds[q] != NEWLINE else kinds[q + 1]
+            if after == "ColonColon":
                 self.advance()
                 variant = self.values[self.expect_ident()]
                 payload = None
@@ -455,7 +459,7 @@ class _Parser:
                     payload = self.parse_expr()
                     self.expect("RParen")
                 return ast.EnumVariant(name, variant, payload, line, col)
-            if "A" <= name[0] <= "Z" and self.check("LBrace"):
+            if after == "LBrace" and "A" <= name[0] <= "Z":
                 return self.parse_record(name, line, col)
             return ast.Ident(name, line, col)
         if kind == INT:
