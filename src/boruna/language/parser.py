@@ -319,8 +319,11 @@ class _Parser:
         return ast.Block(stmts, self.lines[start], self.cols[start])
 
     def parse_stmt(self):
-        p = self.peek()
-        kind = self.kinds[p]
+        kinds = self.kinds
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        kind = kinds[p]
         line, col = self.lines[p], self.cols[p]
         if kind == "let":
             self.pos = p + 1
@@ -351,8 +354,11 @@ class _Parser:
             iterable = self.parse_expr()
             return ast.For(var, iterable, self.parse_block(), line, col)
         expr = self.parse_expr()
-        if self.check("Eq"):
-            self.advance()
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        if kinds[p] == "Eq":
+            self.pos = p + 1
             if type(expr) is not ast.Ident:
                 raise self.error("invalid assignment target")
             return ast.Assign(expr.name, self.parse_expr(), line, col)
