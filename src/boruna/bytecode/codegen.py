@@ -27,7 +27,7 @@ from typing import Optional
 from boruna.bytecode.module import Function, MatchArm, Module, TypeInfo
 from boruna.bytecode.opcodes import (
     EXACT_TAG_BASE, INT_TAG_BASE, INT_TAG_LIMIT, MATCH_ANY, MATCH_ERR, MATCH_NONE, MATCH_OK,
-    MATCH_SOME, VARIANTS_PER_TYPE,
+    MATCH_SOME, OPCODES, VARIANTS_PER_TYPE,
 )
 from boruna.core.builtins import ADDED as ADDED_BUILTINS, BY_NAME as BUILTIN_TABLE
 from boruna.core.builtins import DECLARED_BY_COMPILER
@@ -43,6 +43,17 @@ from boruna.core.values import NONE, RESULT_TYPE_ID, SOME_TYPE_ID, FnRef
 VALUE = 0     # exactly one value must be left on the stack
 DISCARD = 1   # the value is not wanted; leave nothing
 TAIL = 2      # a function's final expression: a value or nothing (Ret returns Unit)
+
+# Instructions are immutable tuples, so the operand-free ones and the loads and stores of the
+# first local slots are shared: a large module allocates (and the cyclic collector later
+# scans) far fewer objects.
+_BARE: dict[str, tuple] = {name: (name,) for name, op in OPCODES.items() if not op.operands}
+_SHARED_SLOTS = 256
+_SHARED_LOCALS: dict[str, tuple] = {
+    name: tuple((name, slot) for slot in range(_SHARED_SLOTS))
+    for name in ("LoadLocal", "StoreLocal")}
+_LOAD_LOCAL = _SHARED_LOCALS["LoadLocal"]
+
 
 def match_tag_exact(type_id: int, variant: int) -> int:
     """Match-arm tag that hits only `Enum{type_id, variant}` (an addition; docs/spec/vm.md §2.2 tags
@@ -158,6 +169,13 @@ class _FnGen:
 
     # -- helpers
     def emit(self, *ins) -> int:
+        """Append one instruction (a shared tuple where there is one); returns its index."""
+        if len(ins) == 1:
+            ins = _BARE.get(ins[0], ins)
+        else:
+            shared = _SHARED_LOCALS.get(ins[0])
+            if shared is not None and ins[1] < _SHARED_SLOTS:
+                ins = shared[ins[1]]
         self.code.append(ins)
         return len(self.code) - 1
 
@@ -370,7 +388,8 @@ class _FnGen:
         if t is ast.Ident:
             slot = self.names.get(e.name)
             if slot is not None:
-                self.code.append(("LoadLocal", slot))
+                self.code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS
+                                 else ("LoadLocal", slot))
             elif e.name in self.info.fn_ids:
                 self.emit("PushConst", self.const(FnRef(self.info.fn_ids[e.name])))
             else:
@@ -382,7 +401,7 @@ class _FnGen:
         elif t is ast.Binary:
             self.expr(e.left, VALUE)
             self.expr(e.right, VALUE)
-            self.code.append((e.op,))
+            self.code.append(_BARE[e.op])
         elif t is ast.Call:
             self.call(e)
         elif t is ast.If:
