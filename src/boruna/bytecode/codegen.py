@@ -55,6 +55,11 @@ _SHARED_LOCALS: dict[str, tuple] = {
 _LOAD_LOCAL = _SHARED_LOCALS["LoadLocal"]
 
 
+def _local(name: str, slot: int) -> tuple:
+    """`(name, slot)` for LoadLocal/StoreLocal, shared below `_SHARED_SLOTS`."""
+    return _SHARED_LOCALS[name][slot] if slot < _SHARED_SLOTS else (name, slot)
+
+
 def match_tag_exact(type_id: int, variant: int) -> int:
     """Match-arm tag that hits only `Enum{type_id, variant}` (an addition; docs/spec/vm.md §2.2 tags
     are all >= -5)."""
@@ -172,10 +177,8 @@ class _FnGen:
         """Append one instruction (a shared tuple where there is one); returns its index."""
         if len(ins) == 1:
             ins = _BARE.get(ins[0], ins)
-        else:
-            shared = _SHARED_LOCALS.get(ins[0])
-            if shared is not None and ins[1] < _SHARED_SLOTS:
-                ins = shared[ins[1]]
+        elif ins[0] in _SHARED_LOCALS:
+            ins = _local(ins[0], ins[1])
         self.code.append(ins)
         return len(self.code) - 1
 
@@ -348,32 +351,24 @@ class _FnGen:
             self.patch(exit_jump, len(self.code))
         elif isinstance(s, ast.For):
             self.expr(s.iter, VALUE)
+            code = self.code
             lst = self.alloc()
-            self.emit("StoreLocal", lst)
-            self.emit("PushConst", self.const(0))
             idx = self.alloc()
-            self.emit("StoreLocal", idx)
             var = self.alloc()
-            top = len(self.code)
-            self.emit("LoadLocal", idx)
-            self.emit("LoadLocal", lst)
-            self.emit("ListLen")
-            self.emit("Lt")
+            load_lst, load_idx = _local("LoadLocal", lst), _local("LoadLocal", idx)
+            code.extend((_local("StoreLocal", lst), ("PushConst", self.const(0)),
+                         _local("StoreLocal", idx)))
+            top = len(code)
+            code.extend((load_idx, load_lst, _BARE["ListLen"], _BARE["Lt"]))
             exit_jump = self.emit("JmpIfNot", 0)
-            self.emit("LoadLocal", lst)
-            self.emit("LoadLocal", idx)
-            self.emit("ListGet")
-            self.emit("StoreLocal", var)
+            code.extend((load_lst, load_idx, _BARE["ListGet"], _local("StoreLocal", var)))
             saved = dict(self.names)
             self.names[s.var] = var
             self.block(s.body, DISCARD)
             self.names = saved
-            self.emit("LoadLocal", idx)
-            self.emit("PushConst", self.const(1))
-            self.emit("Add")
-            self.emit("StoreLocal", idx)
-            self.emit("Jmp", top)
-            self.patch(exit_jump, len(self.code))
+            code.extend((load_idx, ("PushConst", self.const(1)), _BARE["Add"],
+                         _local("StoreLocal", idx), ("Jmp", top)))
+            self.patch(exit_jump, len(code))
         elif isinstance(s, ast.ExprStmt):
             if self.expr(s.expr, DISCARD):
                 self.emit("Pop")

@@ -128,7 +128,9 @@ def lex(src: str, comments: bool = False) -> TokenStream:
     ascii_src = src.isascii()
     line = 1
     line_start = 0
-    adj = 0                 # extra UTF-8 bytes of multi-byte chars earlier on this line
+    # a token's byte column is its offset minus `base`: line_start - 1, less the extra UTF-8
+    # bytes of the multi-byte characters earlier on its line
+    base = -1
     last_nl = False         # the previous pushed token is a Newline
     for m in _MASTER.finditer(src):
         group = m.lastindex
@@ -142,12 +144,12 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 k_app(kind)
                 v_app(None)
             l_app(line)
-            c_app(m.start(_WORD) - line_start + 1 + adj)
+            c_app(m.start(_WORD) - base)
             last_nl = False
         elif group == _NEWLINE:
             line += 1
             line_start = m.end()
-            adj = 0
+            base = line_start - 1
             if not last_nl:
                 k_app(NEWLINE)
                 v_app(None)
@@ -164,7 +166,7 @@ def lex(src: str, comments: bool = False) -> TokenStream:
             k_app(INT)
             v_app(int(text))
             l_app(line)
-            c_app(start - line_start + 1 + adj)
+            c_app(start - base)
             last_nl = False
         elif group == _STRING:
             start = m.start(_STRING)
@@ -174,28 +176,28 @@ def lex(src: str, comments: bool = False) -> TokenStream:
             k_app(STRING)
             v_app(_decode_escapes(raw) if "\\" in raw else raw)
             l_app(line)
-            c_app(start - line_start + 1 + adj)
+            c_app(start - base)
             last_nl = False
             if "\n" in text:
                 line += text.count("\n")
                 line_start = src.rfind("\n", start, end) + 1
-                adj = 0
+                base = line_start - 1
                 tail = src[line_start:end]
             else:
                 tail = text
             if not ascii_src and not tail.isascii():
-                adj += len(tail.encode("utf-8")) - len(tail)
+                base -= len(tail.encode("utf-8")) - len(tail)
         elif group == _COMMENT:
             if comments:    # trivia: never a parser token, never breaks a Newline run
                 k_app(COMMENT)
                 v_app(m.group(_COMMENT)[2:])
                 l_app(line)
-                c_app(m.start(_COMMENT) - line_start + 1 + adj)
+                c_app(m.start(_COMMENT) - base)
         elif group == _FLOAT:
             k_app(FLOAT)
             v_app(float(m.group(_FLOAT)))
             l_app(line)
-            c_app(m.start(_FLOAT) - line_start + 1 + adj)
+            c_app(m.start(_FLOAT) - base)
             last_nl = False
         elif group == _END:
             break
