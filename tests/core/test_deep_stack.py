@@ -1,11 +1,13 @@
-"""`call_deep`: deep recursion on a few long-lived large-stack threads, never one per call."""
+"""`call_deep`: deep recursion on a few long-lived large-stack threads, never one per call;
+`paused_gc`: the cyclic collector off while any thread is inside, its state restored after."""
+import gc
 import sys
 import threading
 
 import pytest
 
 from boruna.core import deep_stack
-from boruna.core.deep_stack import POOL_SIZE, RECURSION_LIMIT, call_deep
+from boruna.core.deep_stack import POOL_SIZE, RECURSION_LIMIT, call_deep, paused_gc
 
 
 def _depth(n):
@@ -59,3 +61,52 @@ def test_without_a_large_stack_calls_run_on_the_callers_stack(monkeypatch):
     assert call_deep(threading.get_ident) == threading.get_ident()
     with pytest.raises(RecursionError):
         call_deep(_depth, 10 * sys.getrecursionlimit())
+
+
+@pytest.fixture
+def gc_state():
+    was = gc.isenabled()
+    yield
+    (gc.enable if was else gc.disable)()
+
+
+def test_paused_gc_disables_and_restores_the_collector(gc_state):
+    gc.enable()
+    with paused_gc():
+        assert not gc.isenabled()
+        with paused_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ZeroDivisionError):
+        with paused_gc():
+            1 // 0
+    assert gc.isenabled()
+
+
+def test_paused_gc_leaves_a_disabled_collector_disabled(gc_state):
+    gc.disable()
+    with paused_gc():
+        assert not gc.isenabled()
+    assert not gc.isenabled()
+
+
+def test_paused_gc_counts_threads_and_the_last_one_out_restores(gc_state):
+    gc.enable()
+    inside, release = threading.Event(), threading.Event()
+
+    def other():
+        with paused_gc():
+            inside.set()
+            release.wait(timeout=30)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    assert inside.wait(timeout=30)
+    with paused_gc():
+        assert not gc.isenabled()
+    assert not gc.isenabled()       # the other thread is still inside
+    release.set()
+    thread.join(timeout=30)
+    assert gc.isenabled()
+    assert deep_stack._gc_active == 0

@@ -185,3 +185,13 @@ def test_comments_are_kept_only_on_request():
         Token("Newline", None, 2, 1), Token("Comment", " two", 3, 1),
         Token("Ident", "b", 4, 1)]
     assert [t.kind for t in tokenize(source)] == ["Ident", "Newline", "Ident"]
+
+
+def test_a_comment_wins_over_the_slash_and_words_know_their_kind():
+    # one pattern group holds identifiers, keywords and punctuation; `//` is tried first
+    assert kinds("a/b//c / d") == ["Ident", "Slash", "Ident"]
+    assert tokenize("fn _ x ::", comments=True) == [
+        Token("fn", None, 1, 1), Token("Underscore", None, 1, 4), Token("Ident", "x", 1, 6),
+        Token("ColonColon", None, 1, 8)]
+    assert [(t.kind, t.col) for t in tokenize('"é" + x')] == [
+        ("StringLit", 1), ("Plus", 6), ("Ident", 8)]
