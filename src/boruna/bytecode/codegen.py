@@ -299,7 +299,7 @@ class _FnGen:
     def stmts(self, stmts: list, ctx: int) -> bool:
         """Emit statements; returns True if a value was left on the stack."""
         for s in stmts[:-1]:
-            if isinstance(s, ast.ExprStmt):
+            if type(s) is ast.ExprStmt:
                 if self.expr(s.expr, DISCARD):
                     self.emit("Pop")
             else:
@@ -310,7 +310,7 @@ class _FnGen:
                 return True
             return False
         last = stmts[-1]
-        if isinstance(last, ast.ExprStmt):
+        if type(last) is ast.ExprStmt:
             left = self.expr(last.expr, ctx)
             if ctx == DISCARD and left:
                 self.emit("Pop")
@@ -323,17 +323,18 @@ class _FnGen:
         return ctx == VALUE
 
     def stmt(self, s) -> None:
-        if isinstance(s, ast.Let):
+        t = type(s)
+        if t is ast.Let:
             self.expr(s.value, VALUE)
             self.bind(s.name)
-        elif isinstance(s, ast.Assign):
+        elif t is ast.Assign:
             self.expr(s.value, VALUE)
             slot = self.names.get(s.target)
             if slot is None:
                 raise _err(f"undefined variable: {s.target}", s, ErrorKind.UNDEFINED_VARIABLE,
                            s.target)
             self.emit("StoreLocal", slot)
-        elif isinstance(s, ast.Return):
+        elif t is ast.Return:
             if s.value is None:
                 self.emit("PushConst", self.const(None))
             else:
@@ -342,14 +343,14 @@ class _FnGen:
                 self.return_jumps.append(self.emit("Jmp", 0))
             else:
                 self.emit("Ret")
-        elif isinstance(s, ast.While):
+        elif t is ast.While:
             top = len(self.code)
             self.expr(s.condition, VALUE)
             exit_jump = self.emit("JmpIfNot", 0)
             self.block(s.body, DISCARD)
             self.emit("Jmp", top)
             self.patch(exit_jump, len(self.code))
-        elif isinstance(s, ast.For):
+        elif t is ast.For:
             self.expr(s.iter, VALUE)
             code = self.code
             lst = self.alloc()
@@ -369,7 +370,7 @@ class _FnGen:
             code.extend((load_idx, ("PushConst", self.const(1)), _BARE["Add"],
                          _local("StoreLocal", idx), ("Jmp", top)))
             self.patch(exit_jump, len(code))
-        elif isinstance(s, ast.ExprStmt):
+        elif t is ast.ExprStmt:
             if self.expr(s.expr, DISCARD):
                 self.emit("Pop")
         else:

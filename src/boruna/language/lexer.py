@@ -135,7 +135,7 @@ def lex(src: str, comments: bool = False) -> TokenStream:
     for m in _MASTER.finditer(src):
         group = m.lastindex
         if group == _WORD:
-            text = m.group(_WORD)
+            text = m[_WORD]
             kind = word_kind(text)
             if kind is None:
                 k_app(IDENT)
@@ -158,7 +158,7 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 last_nl = True
         elif group == _INT:
             start = m.start(_INT)
-            text = m.group(_INT)
+            text = m[_INT]
             if len(text) > 18:
                 digits = text.lstrip("0")
                 if len(digits) > 19 or (digits and int(digits) > I64_MAX):
@@ -171,7 +171,7 @@ def lex(src: str, comments: bool = False) -> TokenStream:
         elif group == _STRING:
             start = m.start(_STRING)
             end = m.end()
-            text = m.group(_STRING)
+            text = m[_STRING]
             raw = text[1:-1]
             k_app(STRING)
             v_app(_decode_escapes(raw) if "\\" in raw else raw)
@@ -190,12 +190,12 @@ def lex(src: str, comments: bool = False) -> TokenStream:
         elif group == _COMMENT:
             if comments:    # trivia: never a parser token, never breaks a Newline run
                 k_app(COMMENT)
-                v_app(m.group(_COMMENT)[2:])
+                v_app(m[_COMMENT][2:])
                 l_app(line)
                 c_app(m.start(_COMMENT) - base)
         elif group == _FLOAT:
             k_app(FLOAT)
-            v_app(float(m.group(_FLOAT)))
+            v_app(float(m[_FLOAT]))
             l_app(line)
             c_app(m.start(_FLOAT) - base)
             last_nl = False
