@@ -393,14 +393,25 @@ class _Parser:
             if operand_depth > MAX_DEPTH:
                 raise self.error(NESTING_MESSAGE)
             self.depth = operand_depth
-        left = self.parse_primary()
-        while True:     # postfix: calls and field accesses
-            p = self.pos
-            if kinds[p] == NEWLINE:
-                p += 1
-            kind = kinds[p]
-            if kind != "LParen" and kind != "Dot":
-                break
+        kind = kinds[p]
+        if kind == IDENT:       # the commonest primaries inline; parse_primary has the rest
+            q = p + 1
+            after = kinds[q] if kinds[q] != NEWLINE else kinds[q + 1]
+            if after != "ColonColon" and after != "LBrace":
+                self.pos = q
+                left = ast.Ident(self.values[p], self.lines[p], self.cols[p])
+            else:
+                left = self.parse_primary()
+        elif kind == INT:
+            self.pos = p + 1
+            left = ast.IntLit(self.values[p], self.lines[p], self.cols[p])
+        else:
+            left = self.parse_primary()
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        kind = kinds[p]
+        while kind == "LParen" or kind == "Dot":     # postfix: calls and field accesses
             self.pos = p + 1
             operand_depth += 1
             if operand_depth > MAX_DEPTH:
@@ -422,19 +433,17 @@ class _Parser:
             else:
                 field = self.values[self.expect_ident()]
                 left = ast.FieldAccess(left, field, left.line, left.col)
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            kind = kinds[p]
         self.depth = depth
         if prefix is not None:
             lines, cols = self.lines, self.cols
             for q in reversed(prefix):
                 left = ast.Unary(_PREFIX[kinds[q]], left, lines[q], cols[q])
-        binary = _BINARY
-        while True:
-            p = self.pos
-            if kinds[p] == NEWLINE:
-                p += 1
-            info = binary.get(kinds[p])
-            if info is None or info[0] < min_prec:
-                break
+        info = _BINARY.get(kind)
+        while info is not None and info[0] >= min_prec:
             self.pos = p + 1
             depth += 1          # the left spine grows: count it as nesting too
             if depth > MAX_DEPTH:
@@ -442,6 +451,10 @@ class _Parser:
             self.depth = depth
             right = self.parse_expr(info[0] + 1)
             left = ast.Binary(info[1], left, right, left.line, left.col)
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            info = _BINARY.get(kinds[p])
         self.depth = entry_depth
         return left
 
