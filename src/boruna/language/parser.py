@@ -19,7 +19,8 @@ from boruna.core.deep_stack import call_deep
 from .errors import CompileError
 from .lexer import TokenStream, lex
 from .suggest import did_you_mean, keyword_suggestion
-from .tokens import EOF, FLOAT, IDENT, INT, KEYWORD_SET, NEWLINE, STRING, display_token
+from .tokens import (COMMENT, EOF, FLOAT, IDENT, INT, KEYWORD_SET, KEYWORDS, NEWLINE,
+                     PUNCTUATION, STRING, display_token)
 
 MAX_DEPTH = 20_000
 NESTING_MESSAGE = (f"nesting too deep: expressions, blocks, patterns and types may nest at "
@@ -34,6 +35,11 @@ _BINARY = {
     "Plus": (6, "Add"), "Minus": (6, "Sub"),
     "Star": (7, "Mul"), "Slash": (7, "Div"), "Percent": (7, "Mod"),
 }
+# every token kind -> its binary operator entry, (0, None) for the kinds that are none: one
+# dict subscript per operand end, never a miss
+_BINARY_OR_NONE = {kind: (0, None) for kind in (
+    *KEYWORDS, *PUNCTUATION.values(), IDENT, INT, FLOAT, STRING, NEWLINE, EOF, COMMENT)}
+_BINARY_OR_NONE.update(_BINARY)
 _PREFIX = {"Minus": "Neg", "Bang": "Not"}
 _SPECIAL_TYPES = frozenset(("Option", "Result", "List", "Map", "Fn"))
 
@@ -442,8 +448,9 @@ class _Parser:
             lines, cols = self.lines, self.cols
             for q in reversed(prefix):
                 left = ast.Unary(_PREFIX[kinds[q]], left, lines[q], cols[q])
-        info = _BINARY.get(kind)
-        while info is not None and info[0] >= min_prec:
+        binary = _BINARY_OR_NONE
+        info = binary[kind]
+        while info[0] >= min_prec:
             self.pos = p + 1
             depth += 1          # the left spine grows: count it as nesting too
             if depth > MAX_DEPTH:
@@ -454,7 +461,7 @@ class _Parser:
             p = self.pos
             if kinds[p] == NEWLINE:
                 p += 1
-            info = _BINARY.get(kinds[p])
+            info = binary[kinds[p]]
         self.depth = entry_depth
         return left
 
