@@ -269,3 +269,24 @@ def test_check_source_resolves_imports_when_given_a_libs_dir(tmp_path):
     found = check_source(source, libs_dir=str(tmp_path))
     assert [(d.id, d.message, d.location.line, d.location.col) for d in found.diagnostics] == [
         ("E003", "undefined variable: missing", 3, 16)]
+
+
+def test_check_runs_with_the_collector_paused_and_restores_it(monkeypatch):
+    import gc
+
+    seen = []
+
+    def spy(ctx):
+        seen.append(gc.isenabled())
+        return []
+
+    monkeypatch.setattr(collector, "ANALYZERS", (spy,))
+    assert gc.isenabled()
+    assert check_source("fn main() -> Int { 1 }\n").diagnostics == []
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:        # a caller that turned it off keeps it off
+        check_source("fn main() -> Int { 1 }\n")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

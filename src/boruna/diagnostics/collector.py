@@ -3,6 +3,7 @@ check (one error, converted and kept) → the analyzers, appended in a fixed ord
 from __future__ import annotations
 
 from boruna.core.builtins import by_opcode
+from boruna.core.deep_stack import paused_gc
 from boruna.core.errors import ErrorKind
 from boruna.language.errors import CompileError
 
@@ -66,6 +67,11 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
     as written (docs/spec/tooling.md §7.7 L10)."""
     if not isinstance(source, str):
         raise TypeError("source must be a str")
+    with paused_gc():       # no collector passes over the AST and the checker's terms
+        return _check_source(source, file, libs_dir)
+
+
+def _check_source(source: str, file: str, libs_dir) -> DiagnosticSet:
     result = DiagnosticSet(file=file)
     ctx = CheckContext.build(source, file)
     try:
