@@ -64,3 +64,68 @@ def test_work_limit_and_memory_cap_as_the_python_path():
     m = _vm.Machine(module, max_work=204)
     assert m.run() == _vm.FINISHED
     assert m.result == (12, "12")
+
+
+def _machine(op, args):
+    code = [("PushConst", k) for k in range(len(args))] + [(op,), ("Ret",)]
+    m = _vm.Machine(Module("m", constants=list(args), functions=[Function("main", 0, 0, code)]))
+    m.run()
+    return m
+
+
+SPLIT_TEXTS = ["", ",", ",,", "a", "a,b", ",a,", "1,x2, 7 ", "\u00e9,\u00e9", "\U0001f600,",
+               "a;b;;c", "x" * 300 + "," + "y" * 300]
+SEPS = [",", ";", ", ", "\u00e9", "\U0001f600", "ab", "x" * 301]
+
+
+def test_split_matches_the_python_implementation():
+    for text in SPLIT_TEXTS:
+        for sep in SEPS + [""]:
+            out = _machine("StringSplit", [text, sep])
+            want = IMPLEMENTATIONS["StringSplit"](text, sep)
+            assert (out.result, out.steps) == (want, 5), (text, sep)
+            assert out.work == len(text) + len(sep) + len(want), (text, sep)
+
+
+def test_join_matches_the_python_implementation():
+    lists = [(), ("",), ("a",), ("a", "b"), ("", ""), ("\u00e9", "\U0001f600", "x"),
+             tuple("abcdefghijklmnopq"), ("x" * 300, "y")]
+    for items in lists:
+        for sep in SEPS + [""]:
+            out = _machine("StringJoin", [items, sep])
+            want = IMPLEMENTATIONS["StringJoin"](items, sep)
+            assert (out.result, out.steps) == (want, 5), (items, sep)
+            assert out.work == len(items) + len(sep) + len(want), (items, sep)
+
+
+def test_split_join_type_errors_as_the_python_path():
+    for op, args, msg in [
+            ("StringSplit", [1, ","], "type error: expected String, got Int"),
+            ("StringSplit", ["a", None], "type error: expected String, got Unit"),
+            ("StringJoin", [("a", 1), ","], "type error: expected String, got Int"),
+            ("StringJoin", ["ab", ","], "type error: expected List, got String"),
+            ("StringJoin", [("a",), 2], "type error: expected String, got Int")]:
+        out = _one(op, args)
+        assert (out.ok, out.error, out.steps) == (False, msg, 3), (op, args)
+
+
+def test_split_join_work_limit_and_memory_cap_at_the_boundary():
+    text = ",".join(["ab"] * 20)           # 59 chars, 20 pieces, joined back: 59 chars
+    code = [("PushConst", 0), ("PushConst", 1), ("StringSplit",), ("PushConst", 1),
+            ("StringJoin",), ("Ret",)]
+    module = Module("m", constants=[text, ","], functions=[Function("main", 0, 0, code)])
+    # split: 59 + 1 in, 20 out; join: 20 + 1 in, 59 out
+    for work, want in [(59, ("work", 3)), (79, ("work", 3)), (80, ("work", 5)),
+                       (100, ("work", 5)), (159, ("work", 5)), (160, (None, 7))]:
+        m = _vm.Machine(module, max_work=work)
+        m.run()
+        kind = "work" if m.error and m.error.startswith("work limit exceeded") else m.error
+        assert (kind, m.steps) == want, work
+    assert m.result == text
+    # split charges 56 + 8 * 20 = 216, join 49 + 59 = 108: the first walk (at a quarter of
+    # the cap, which the 8,192 bytes of locals exceed) comes at the split up to cap 867, at
+    # the join up to 1,299
+    for cap, steps in [(867, 3), (868, 5), (1299, 5), (1300, 7)]:
+        m = _vm.Machine(module, max_value_memory=cap)
+        m.run()
+        assert m.steps == steps, cap

@@ -181,3 +181,193 @@ def test_random_enum_programs_fused_equal_single_steps_sliced_and_traced(block, 
                 monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
                 assert got == want, (seed, cap)
                 assert outcome(module, slice_steps=7, max_steps=cap) == want, (seed, cap)
+
+
+# the superinstructions of vm/fused.pxi: x = list_push(x, list_get(l, i)) (6 steps), a
+# compare of two list elements (7), of two locals to a Bool (3), two of them as an And/Or
+# condition (8), StoreLocal, LoadLocal and JmpIfNot of one local (3); and a jump to a jump (2)
+LIST_PROGRAM = """fn pick(xs: List<Int>, lo: Int, hi: Int) -> List<Int> {
+    let mut out = []
+    let mut i = lo
+    while i < hi { out = list_push(out, list_get(xs, i))  i = i + 1 }
+    out
+}
+fn merge(a: List<Int>, b: List<Int>) -> List<Int> {
+    let mut out = []
+    let mut i = 0
+    let mut j = 0
+    let na = list_len(a)
+    let nb = list_len(b)
+    while i < na || j < nb {
+        let take_a = if j >= nb { true } else { if i >= na { false } else { list_get(a, i) <= list_get(b, j) } }
+        if take_a {
+            out = list_push(out, list_get(a, i))
+            i = i + 1
+        } else {
+            out = list_push(out, list_get(b, j))
+            j = j + 1
+        }
+    }
+    out
+}
+fn sort(xs: List<Int>) -> List<Int> {
+    let n = list_len(xs)
+    if n < 2 { xs } else {
+        let mid = n / 2
+        merge(sort(pick(xs, 0, mid)), sort(pick(xs, mid, n)))
+    }
+}
+fn main() -> List<Int> {
+    let mut xs = []
+    let mut seed = SEED
+    let mut i = 0
+    while i < COUNT {
+        seed = (seed * 75 + 74) % 65537
+        xs = list_push(xs, seed % 1000)
+        i = i + 1
+    }
+    sort(xs)
+}
+"""
+
+
+def _list_outcome(module, slice_steps=0, trace=False, max_steps=10_000_000, **kw):
+    m = _vm.Machine(module, trace=trace, max_steps=max_steps, **kw)
+    if slice_steps:
+        while m.execute_bounded(slice_steps) == _vm.PAUSED:
+            pass
+    else:
+        m.run()
+    return (m.result, m.error, m.steps, m.work)
+
+
+@pytest.mark.parametrize("seed", [1, 77, 12345])
+def test_list_superinstructions_equal_single_steps(seed, monkeypatch):
+    module = compile_source(LIST_PROGRAM.replace("SEED", str(seed)).replace("COUNT", "60"))
+    fused = _list_outcome(module)
+    seq, xs = seed, []
+    for _ in range(60):
+        seq = (seq * 75 + 74) % 65537
+        xs.append(seq % 1000)
+    assert fused[:2] == (tuple(sorted(xs)), None)
+    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+    single = _list_outcome(module)
+    assert fused == single
+    for cap in (9_000, 12_000, 20_000):
+        assert _list_outcome(module, max_value_memory=cap) == (
+            monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+            or _list_outcome(module, max_value_memory=cap)), cap
+    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+    for size in (1, 7, 100_000):
+        assert _list_outcome(module, slice_steps=size) == fused, size
+    assert _list_outcome(module, trace=True) == fused
+    for limit in range(1, fused[2] + 2, 97):
+        got = _list_outcome(module, max_steps=limit)
+        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+        assert got == _list_outcome(module, max_steps=limit), limit
+        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+    for cap in (9_000, 12_000):
+        for size in (1, 7):
+            assert (_list_outcome(module, slice_steps=size, max_value_memory=cap)
+                    == _list_outcome(module, max_value_memory=cap)), (cap, size)
+
+
+def test_push_get_of_a_host_list_keeps_list_get_errors():
+    src = ("fn main(xs: List<Int>, i: Int) -> List<Int> {\n    let mut out = []\n"
+           "    out = list_push(out, list_get(xs, i))\n    out\n}\n")
+    module = compile_source(src)
+    for args, want in [(((1 << 70,), 0), "integer overflow in conversion"),
+                       (((5, 6), 2), "list index out of bounds: index 2, length 2"),
+                       (((5, 6), -1), "list index out of bounds: index -1, length 2"),
+                       ((("ab", "c"), 1), None)]:
+        got = []
+        for fused in (True, False):
+            _vm.SUPERINSTRUCTIONS = fused
+            try:
+                m = _vm.Machine(module)
+                m.set_entry(0, args)
+                m.run()
+            finally:
+                _vm.SUPERINSTRUCTIONS = True
+            got.append((m.result, m.error, m.steps, m.work))
+        assert got[0] == got[1], args
+        assert got[0][1] == want, (args, got)
+
+
+def test_empty_list_push_spends_the_copys_work(monkeypatch):
+    src = ("fn main(s: String) -> List<String> {\n    let mut out = []\n"
+           "    out = list_push(out, s)\n    out = list_push(out, s)\n    out\n}\n")
+    module = compile_source(src)
+    got = []
+    for in_place in (True, False):
+        monkeypatch.setattr(_vm, "PUSH_IN_PLACE", in_place)
+        m = _vm.Machine(module)
+        m.set_entry(0, ("abcd",))
+        m.run()
+        got.append((m.result, m.steps, m.work))
+    assert got[0][:2] == got[1][:2] == (("abcd", "abcd"), 13)
+    assert got[0][2] == 4          # the empty list's push: its element's 4 characters
+    assert got[1][2] == 4 + 1 + 4  # the copy also reads the one-element list
+
+
+def _cond(rng, names):
+    v, w = rng.choice(names), rng.choice(names)
+    op = rng.choice(["<", "<=", ">", ">="])
+    one = f"{v} {op} {w}"
+    if rng.random() < 0.5:
+        return one
+    return f"{one} {rng.choice(['&&', '||'])} {rng.choice(names)} {op} {rng.choice(names)}"
+
+
+def _kstmt(rng, names, depth):
+    v = rng.choice(names[:-1])      # the last name (the loop counter) is only read
+    kind = rng.randrange(5 if depth < 2 else 2)
+    if kind == 0:   # a local and an Int constant: overflow, division by 0 and by -1
+        k = rng.choice(["0", "1", "-1", "3", "7", BIG, "2"])
+        op = rng.choice(["+", "-", "*", "/", "%"])
+        return f"{v} = {rng.choice(names)} {op} {k} + 0"
+    if kind == 1:
+        return f"{v} = {v} + {rng.randint(-3, 3)}"
+    body = "\n".join(_kstmt(rng, names, depth + 1) for _ in range(rng.randint(1, 2)))
+    if kind == 2:   # a stored condition, and an else whose end jumps to a jump
+        return (f"let t{depth} = {_cond(rng, names)}\nif t{depth} {{\n{body}\n}} else {{\n"
+                f"{v} = {v} + 1\n}}")
+    if kind == 3:
+        return f"if {_cond(rng, names)} {{\n{body}\n}}"
+    return (f"let mut g{depth} = 0\nwhile g{depth} < {rng.randint(0, 9)} && ({_cond(rng, names)}) "
+            f"{{\n{body}\ng{depth} = g{depth} + 1\n}}")
+
+
+def constant_program(seed):
+    rng = random.Random(seed)
+    start = rng.choice(["0", "5", BIG, "-" + BIG, "-9223372036854775807 - 1"])
+    lines = [f"let mut a = {start}", "let mut b = 2", "let mut c = -3", "let mut i = 0"]
+    body = "\n".join(_kstmt(rng, ["a", "b", "c", "i"], 0) for _ in range(rng.randint(1, 4)))
+    lines.append(f"while i < {rng.randint(1, 30)} {{\n{body}\ni = i + 1\n}}")
+    lines.append("let mut f = 0.5\nwhile f < 3.0 && f >= 0.0 { f = f * 2.0 }")
+    return "fn main() -> Int {\n" + "\n".join(lines) + "\na + b + c + i\n}\n"
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_random_constant_ops_and_conditions_fused_equal_single_steps(block, monkeypatch):
+    for seed in range(block * 25, block * 25 + 25):
+        module = compile_source(constant_program(seed))
+        fused = outcome(module)
+        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+        single = outcome(module)
+        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+        assert fused == single, seed
+        for size in (1, 7, 100_000):
+            assert outcome(module, slice_steps=size) == fused, (seed, size)
+        assert outcome(module, trace=True) == fused, seed
+        for limit in range(1, fused[2] + 2, max(1, fused[2] // 11)):
+            got = outcome(module, max_steps=limit)
+            monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+            assert got == outcome(module, max_steps=limit), (seed, limit)
+            monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+
+
+def test_constant_program_errors_are_covered():
+    errors = {outcome(compile_source(constant_program(seed)))[1] for seed in range(100)}
+    assert errors == {None, "division by zero", "integer overflow in addition",
+                      "integer overflow in subtraction", "integer overflow in multiplication"}

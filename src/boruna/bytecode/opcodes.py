@@ -192,6 +192,14 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_FIELD", "LoadLocal(a) GetField(b): 2 steps"),
     ("OP_SUPER_CALLV", "LoadLocal(a) CallIndirect(b = argc): 2 steps"),
     ("OP_SUPER_TESTJ", "LoadLocal(a) JmpIfNot/JmpIf (c = tag) to b: 2 steps"),
+    ("OP_SUPER_PUSHGET", "LoadLocal(a) LoadLocal(b) LoadLocal(c) ListGet ListPush StoreLocal(a): "
+                         "6 steps"),
+    ("OP_SUPER_CMP_L", "LoadLocal(a) LoadLocal(b) Lt/Lte/Gt/Gte (c = tag), not before JmpIfNot: "
+                       "3 steps"),
+    ("OP_SUPER_STLDJ", "StoreLocal(a) LoadLocal(a) JmpIfNot(b): 3 steps"),
+    ("OP_SUPER_CMP2J", "OP_SUPER_CMP_L(a, b, c) OP_SUPER_CMP_L And/Or JmpIfNot: 8 steps"),
+    ("OP_SUPER_LISTCMP", "OP_SUPER_LISTGET(a, b) OP_SUPER_LISTGET Lt/Lte/Gt/Gte (c = tag): 7 steps"),
+    ("OP_SUPER_JMP2", "Jmp(a) to a Jmp(b): 2 steps"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the

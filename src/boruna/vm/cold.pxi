@@ -116,6 +116,69 @@ cdef int _cold_fast(Machine self, int tag) except -1:
     return 1
 
 
+cdef extern from "Python.h":
+    PyObject* PyUnicode_Split_raw "PyUnicode_Split"(PyObject*, PyObject*, Py_ssize_t) except NULL
+    PyObject* PyUnicode_Join_raw "PyUnicode_Join"(PyObject*, PyObject*) except NULL
+    PyObject* PyList_AsTuple_raw "PyList_AsTuple"(PyObject*) except NULL
+    bint PyUnicode_CheckExact_raw "PyUnicode_CheckExact"(PyObject*)
+
+
+cdef int _split_join_fast(Machine self, int tag) except -1:
+    """StringSplit on Strings with a non-empty separator and StringJoin of a List of
+    Strings, in C: the result, work and charge of `_cold`. Returns 0, touching nothing, for
+    other operands or where a size limit could be hit (the caller then runs `_cold`)."""
+    cdef Val* s = self.stack
+    cdef Val* a
+    cdef Val* b
+    cdef PyObject* r
+    cdef PyObject* lst
+    cdef Py_ssize_t k, n, total
+    if self.sp < 2:
+        return 0
+    a = &s[self.sp - 2]
+    b = &s[self.sp - 1]
+    if a.tag != T_OBJ or b.tag != T_OBJ or not PyUnicode_CheckExact_raw(b.o):
+        return 0
+    if tag == OP_STRINGSPLIT:
+        # count + 1 pieces <= len + 1 <= MAX_COLLECTION_LEN: the length check cannot fail
+        if (not PyUnicode_CheckExact_raw(a.o) or PyUnicode_GET_LENGTH(<object>b.o) == 0
+                or PyUnicode_GET_LENGTH(<object>a.o) >= C_MAX_COLLECTION_LEN):
+            return 0
+        _spend(self, PyUnicode_GET_LENGTH(<object>a.o) + PyUnicode_GET_LENGTH(<object>b.o))
+        lst = PyUnicode_Split_raw(a.o, b.o, -1)
+        try:
+            r = PyList_AsTuple_raw(lst)
+        finally:
+            _decref(lst)
+        n = PyTuple_GET_SIZE(<object>r)
+    else:
+        if not PyTuple_CheckExact_raw(a.o):
+            return 0
+        n = PyTuple_GET_SIZE(<object>a.o)
+        total = PyUnicode_GET_LENGTH(<object>b.o) * (n - 1 if n > 1 else 0)
+        for k in range(n):
+            if not PyUnicode_CheckExact_raw(PyTuple_GET_ITEM_raw(a.o, k)):
+                return 0
+            total += PyUnicode_GET_LENGTH(<object>PyTuple_GET_ITEM_raw(a.o, k))
+        if total > C_MAX_STR_CHARS_FAST:
+            return 0
+        _spend(self, n + PyUnicode_GET_LENGTH(<object>b.o))
+        r = PyUnicode_Join_raw(b.o, a.o)
+        n = PyUnicode_GET_LENGTH(<object>r)
+    vclear(b)
+    vclear(a)
+    self.sp -= 1
+    a.tag = T_OBJ
+    a.o = r
+    _spend(self, n)
+    _charge(self, 56 + 8 * n if tag == OP_STRINGSPLIT else 49 + n)
+    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return 1
+
+
 cdef int _cold(Machine self, int tag) except -1:
     """A builtin on Python values: pop its operands, push its result."""
     cdef int n, k
@@ -124,6 +187,10 @@ cdef int _cold(Machine self, int tag) except -1:
     self.push_pend = -1
     if (tag == OP_PARSEINT or tag == OP_STRINGTRIM or tag == OP_STRSTARTSWITH
             or tag == OP_STRINGSTARTSWITH) and _cold_fast(self, tag):
+        return 0
+    if (tag == OP_MAPGET or tag == OP_MAPCONTAINSKEY or tag == OP_MAPLEN) and _map_fast(self, tag):
+        return 0
+    if (tag == OP_STRINGSPLIT or tag == OP_STRINGJOIN) and _split_join_fast(self, tag):
         return 0
     n, fn = COLD_OPS[tag]
     if self.sp < n:

@@ -64,6 +64,98 @@ cdef inline int64_t _push_charge(Py_ssize_t n):
     return 8
 
 
+cdef extern from *:
+    """
+    /* whether an exact int fits in an i64 (what from_py accepts) */
+    static inline int bor_long_fits(PyObject* o) {
+        int overflow = 0;
+    #if PY_VERSION_HEX < 0x030C0000
+        if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) return 1;
+    #endif
+        PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) return 0;
+        if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        return 1;
+    }
+    /* an exact int's value, when it fits in an i64 */
+    static inline int bor_long_i64(PyObject* o, int64_t* r) {
+        int overflow = 0;
+        long long v;
+    #if PY_VERSION_HEX < 0x030C0000
+        Py_ssize_t n = Py_SIZE(o);
+        if (n >= -1 && n <= 1) { *r = (int64_t)n * (int64_t)((PyLongObject*)o)->ob_digit[0]; return 1; }
+    #endif
+        v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) return 0;
+        if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        *r = (int64_t)v;
+        return 1;
+    }
+    """
+    bint bor_long_fits(PyObject*) noexcept
+    bint bor_long_i64 "bor_long_i64"(PyObject*, int64_t*) noexcept
+
+
+cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
+                           PyObject* v) except NULL:
+    """Append `v` (a stolen reference) to the list `t` of `n` elements, held only by the
+    caller's reference (and builder `slot`, or -1): in its spare capacity, or moved into a
+    new builder with doubled capacity. Returns the list as the caller's reference (on
+    success the caller's reference to `t` is consumed)."""
+    cdef PyObject* nt
+    cdef PyObject* old
+    cdef Py_ssize_t k, cap
+    cdef int64_t item, sub, sz
+    item = 32 if PyLong_CheckExact_raw(v) else cf_size(<object>v, 0)
+    if slot >= 0 and n < self.bld_cap[slot]:
+        PyTuple_SET_ITEM_raw(t, n, v)
+        Py_SET_SIZE_raw(t, n + 1)
+        if self.bld_sub[slot] >= 0:
+            self.bld_sub[slot] = -1 if item < 0 else self.bld_sub[slot] + item
+        return t
+    cap = 2 * (n + 1)
+    if cap < 16:
+        cap = 16
+    try:
+        nt = PyTuple_New_raw(cap)
+    except BaseException:
+        _decref(v)
+        raise
+    if slot >= 0:
+        sub = self.bld_sub[slot]
+    else:
+        sub = 0
+    for k in range(n):
+        _incref(PyTuple_GET_ITEM_raw(t, k))
+        PyTuple_SET_ITEM_raw(nt, k, PyTuple_GET_ITEM_raw(t, k))
+        if slot < 0 and sub >= 0:
+            sz = cf_size(<object>PyTuple_GET_ITEM_raw(t, k), 0)
+            sub = -1 if sz < 0 else sub + sz
+    sub = -1 if (sub < 0 or item < 0) else sub + item
+    PyTuple_SET_ITEM_raw(nt, n, v)
+    Py_SET_SIZE_raw(nt, n + 1)
+    if slot < 0:
+        slot = self.bld_next
+        self.bld_next = (self.bld_next + 1) % BLD_SLOTS
+    old = self.bld[slot]
+    self.bld[slot] = nt
+    self.bld_cap[slot] = cap
+    self.bld_sub[slot] = sub
+    _incref(nt)
+    _decref(t)
+    if old != NULL:
+        _decref(old)
+    return nt
+
+
+cdef inline int _bld_slot(Machine self, PyObject* t) noexcept:
+    cdef int k
+    for k in range(BLD_SLOTS):
+        if self.bld[k] == t:
+            return k
+    return -1
+
+
 cdef int _push_into(Machine self, Val* dst) except -1:
     """`x = ListPush(x, v)` / `x = ListAppend(x, v)`, then StoreLocal, in amortised O(1).
 
@@ -71,20 +163,20 @@ cdef int _push_into(Machine self, Val* dst) except -1:
     the list operand is a tuple held only by that local and this operand (plus this
     machine's builder slot), nothing else can ever observe it, so the local is cleared
     early and the element written into spare capacity (or the list moved into a new
-    builder with doubled capacity). Returns 0, touching nothing, when any condition
-    fails or the result would differ in any way (length limit, a memory walk or trace
-    charge landing before the StoreLocal): the caller then runs the ordinary copy.
+    builder with doubled capacity). The empty list is never changed (a new builder holds
+    the element), so it may be held anywhere; its push spends the copy's work, the
+    element's size. Returns 0, touching nothing, when any condition fails or the result
+    would differ in any way (length limit, a memory walk or trace charge landing before
+    the StoreLocal): the caller then runs the ordinary copy.
     Whenever the list is a tuple held only by that local and this operand, the charge is
     `_push_charge(n)` on either path (the copy, freed by the StoreLocal at once, adds no more
     live memory than growing in place): a declined push leaves it in `push_pend` for _cold."""
     cdef Val* s = self.stack
     cdef PyObject* t
-    cdef PyObject* nt
     cdef PyObject* v
-    cdef PyObject* old
-    cdef Py_ssize_t n, k, cap
-    cdef int slot = -1
-    cdef int64_t charge, ghost = 0, item, sub, sz
+    cdef Py_ssize_t n
+    cdef int slot
+    cdef int64_t charge, ghost = 0
     cdef bint walk
     if self.sp < 2:
         return 0
@@ -96,71 +188,38 @@ cdef int _push_into(Machine self, Val* dst) except -1:
     n = Py_SIZE_raw(t)
     if n + 1 > C_MAX_COLLECTION_LEN:
         return 0
-    for k in range(BLD_SLOTS):
-        if self.bld[k] == t:
-            slot = <int>k
-    if Py_REFCNT_raw(t) != (3 if slot >= 0 else 2):
-        return 0
+    slot = _bld_slot(self, t)
     charge = _push_charge(n)
     walk = self.alloc_bytes + charge >= self.next_walk
-    if not self.push_mutates or (
-            self.tracing and self.trace_total < self.trace_keep
-            and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk):
-        # (a walk at the StoreLocal's trace line would miss the old list)
-        self.push_pend = charge
-        return 0
-    if walk:
-        # the copying path walks with the old list still in the local: count it as a
-        # ghost, which needs its items' size to be independent of the rest of the walk
-        if slot < 0 or self.bld_sub[slot] < 0:
+    if n == 0:
+        if (not self.push_mutates or walk or (self.tracing and self.trace_total < self.trace_keep
+                and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk)):
+            return 0
+        if s[self.sp - 1].tag == T_OBJ:
+            _spend(self, work_size(<object>s[self.sp - 1].o))
+    else:
+        if Py_REFCNT_raw(t) != (3 if slot >= 0 else 2):
+            return 0
+        if not self.push_mutates or (
+                self.tracing and self.trace_total < self.trace_keep
+                and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk):
+            # (a walk at the StoreLocal's trace line would miss the old list)
             self.push_pend = charge
             return 0
-        ghost = 56 + 8 * n + self.bld_sub[slot]
+        if walk:
+            # the copying path walks with the old list still in the local: count it as a
+            # ghost, which needs its items' size to be independent of the rest of the walk
+            if slot < 0 or self.bld_sub[slot] < 0:
+                self.push_pend = charge
+                return 0
+            ghost = 56 + 8 * n + self.bld_sub[slot]
     # the local's reference goes now (its StoreLocal is the next op)
     dst.tag = T_UNIT
     _decref(t)
     v = take_owned(&s[self.sp - 1])
     self.sp -= 1
-    item = 32 if PyLong_CheckExact_raw(v) else cf_size(<object>v, 0)
-    if slot >= 0 and n < self.bld_cap[slot]:
-        PyTuple_SET_ITEM_raw(t, n, v)
-        Py_SET_SIZE_raw(t, n + 1)
-        if self.bld_sub[slot] >= 0:
-            self.bld_sub[slot] = -1 if item < 0 else self.bld_sub[slot] + item
-    else:
-        cap = 2 * (n + 1)
-        if cap < 16:
-            cap = 16
-        try:
-            nt = PyTuple_New_raw(cap)
-        except BaseException:
-            _decref(v)
-            raise
-        if slot >= 0:
-            sub = self.bld_sub[slot]
-        else:
-            sub = 0
-        for k in range(n):
-            _incref(PyTuple_GET_ITEM_raw(t, k))
-            PyTuple_SET_ITEM_raw(nt, k, PyTuple_GET_ITEM_raw(t, k))
-            if slot < 0 and sub >= 0:
-                sz = cf_size(<object>PyTuple_GET_ITEM_raw(t, k), 0)
-                sub = -1 if sz < 0 else sub + sz
-        sub = -1 if (sub < 0 or item < 0) else sub + item
-        PyTuple_SET_ITEM_raw(nt, n, v)
-        Py_SET_SIZE_raw(nt, n + 1)
-        if slot < 0:
-            slot = self.bld_next
-            self.bld_next = (self.bld_next + 1) % BLD_SLOTS
-        old = self.bld[slot]
-        self.bld[slot] = nt
-        self.bld_cap[slot] = cap
-        self.bld_sub[slot] = sub
-        _incref(nt)
-        s[self.sp - 1].o = nt          # the operand's reference moves to the new tuple
-        _decref(t)
-        if old != NULL:
-            _decref(old)
+    # the operand's reference moves to the grown list
+    s[self.sp - 1].o = _bld_append(self, t, slot, n, v)
     if walk:
         self.ghost = ghost
         try:
@@ -176,75 +235,74 @@ cdef int _push_into(Machine self, Val* dst) except -1:
     return 1
 
 
-# maps set or removed in place (_map_into); False runs every MapSet/MapRemove as a copy
-MAP_IN_PLACE = True
-
-
-cdef int _map_into(Machine self, Val* dst, int tag) except -1:
-    """`m = MapSet(m, k, v)` / `m = MapRemove(m, k)`, then StoreLocal, in place.
-
-    As _push_into: the op is followed by StoreLocal into `dst`. When the map operand is a
-    map held only by that local and this operand, nothing else can observe it, so the key
-    is set (in sorted position) or removed in the map itself. The work and the allocation
-    charge are those of the copying builtin. Returns 0, touching nothing, when any
-    condition fails or the result could differ (a wrong operand type, the length limit, a
-    memory walk or a trace charge's walk landing before the StoreLocal): the caller then
-    runs the ordinary copy."""
-    cdef Val* s = self.stack
-    cdef int n = 3 if tag == OP_MAPSET else 2
-    cdef Val* mv
-    cdef Val* kv
-    cdef Py_ssize_t size
+cdef int _push_get(Machine self, Val* loc, int64_t* ins) except -1:
+    """OP_SUPER_PUSHGET, `x = ListPush(x, ListGet(l, i))` (LoadLocal x, LoadLocal l,
+    LoadLocal i, ListGet, ListPush, StoreLocal x) at once, the element moved from `l` to `x`
+    without unboxing: when `l` is a List and `i` an index in it, and the push would grow `x`
+    in place (`_push_into`) with no memory walk, wall clock or cancellation check due.
+    Returns 0, touching nothing, otherwise (the caller runs the six one by one)."""
+    cdef Val* x = &loc[ins[1]]
+    cdef Val* l = &loc[ins[2]]
+    cdef Val* i = &loc[ins[3]]
+    cdef PyObject* t
+    cdef PyObject* v
+    cdef Py_ssize_t n
+    cdef int slot
     cdef int64_t charge, work
-    cdef bint present
-    if self.sp < n:
+    if (l.tag != T_OBJ or i.tag != T_INT or x.tag != T_OBJ or not self.push_mutates
+            or self.max_wall_ms_obj is not None or self.cancel_event is not None):
         return 0
-    mv = &s[self.sp - n]
-    kv = &s[self.sp - n + 1]
-    if mv.tag != T_OBJ or dst.tag != T_OBJ or dst.o != mv.o or kv.tag != T_OBJ:
+    if not PyTuple_CheckExact_raw(l.o) or i.i < 0 or i.i >= Py_SIZE_raw(l.o):
         return 0
-    if Py_REFCNT_raw(mv.o) != 2:      # the local and this operand
+    t = x.o
+    if not PyTuple_CheckExact_raw(t):
         return 0
-    m = <object>mv.o
-    k = <object>kv.o
-    if type(m) is not MapValue or type(k) is not str:
+    n = Py_SIZE_raw(t)
+    if n + 1 > C_MAX_COLLECTION_LEN:
         return 0
-    present = k in m
-    size = len(m)
-    if tag == OP_MAPSET:
-        if not present:
-            if size + 1 > C_MAX_COLLECTION_LEN:
-                return 0
-            size += 1
-    elif present:
-        size -= 1
-    charge = 232 + 100 * size
+    v = PyTuple_GET_ITEM_raw(l.o, i.i)
+    if PyLong_CheckExact_raw(v) and not bor_long_fits(v):
+        return 0        # ListGet's conversion error
+    slot = -1
+    if n > 0:
+        slot = _bld_slot(self, t)
+        if Py_REFCNT_raw(t) != (2 if slot >= 0 else 1):
+            return 0
+    charge = _push_charge(n)
     if self.alloc_bytes + charge >= self.next_walk:
         return 0
-    if (self.tracing and self.trace_total < self.trace_keep
-            and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk):
+    work = work_size(<object>v) if n == 0 else 0     # the empty list's push (_push_into)
+    if self.work + work > self.max_work:
         return 0
-    work = len(m) + len(k)
-    if tag == OP_MAPSET and s[self.sp - 1].tag == T_OBJ:
-        work += work_size(<object>s[self.sp - 1].o)
-    _spend(self, work)
-    if tag == OP_MAPSET:
-        v = to_py(&s[self.sp - 1])
-        if present or not m or k > next(reversed(m)):
-            m[k] = v
-        else:       # a new key before the last: re-insert the keys after it
-            after = [(x, m.pop(x)) for x in [x for x in m if x > k]]
-            m[k] = v
-            m.update(after)
-        v = None
-    elif present:
-        del m[k]
-    for _ in range(n - 1):
-        self.sp -= 1
-        vclear(&s[self.sp])
+    self.work += work
+    _incref(v)
+    x.o = _bld_append(self, t, slot, n, v)
     self.alloc_bytes += charge
-    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
-        err = _wall_check(self)
-        if err is not None:
-            raise err
     return 1
+
+
+cdef bint _list_cmp(Val* loc, int64_t* ins, int64_t* ins2, Val* dst) noexcept:
+    """OP_SUPER_LISTCMP, a compare of two List elements (LoadLocal l, LoadLocal i, ListGet,
+    then the OP_SUPER_LISTGET `ins2`, then Lt/Lte/Gt/Gte = ins[3]): its Bool into the empty slot
+    `dst` when both lists are Lists, both indexes in them and both elements Ints; returns
+    False, touching nothing, otherwise."""
+    cdef Val* l = &loc[ins[1]]
+    cdef Val* i = &loc[ins[2]]
+    cdef Val* l2 = &loc[ins2[1]]
+    cdef Val* i2 = &loc[ins2[2]]
+    cdef PyObject* v
+    cdef PyObject* v2
+    cdef int64_t x, y
+    if (l.tag != T_OBJ or i.tag != T_INT or l2.tag != T_OBJ or i2.tag != T_INT
+            or not PyTuple_CheckExact_raw(l.o) or not PyTuple_CheckExact_raw(l2.o)):
+        return False
+    if i.i < 0 or i.i >= Py_SIZE_raw(l.o) or i2.i < 0 or i2.i >= Py_SIZE_raw(l2.o):
+        return False
+    v = PyTuple_GET_ITEM_raw(l.o, i.i)
+    v2 = PyTuple_GET_ITEM_raw(l2.o, i2.i)
+    if (not PyLong_CheckExact_raw(v) or not PyLong_CheckExact_raw(v2)
+            or not bor_long_i64(v, &x) or not bor_long_i64(v2, &y)):
+        return False
+    dst.tag = T_BOOL
+    dst.i = _icmp(x, y, ins[3])
+    return True

@@ -82,15 +82,18 @@ cdef int _translate(Machine self, module) except -1:
                     and w[W] == OP_STORELOCAL):
                 w[0] = OP_PUSH_STORE
                 w[2] = w[W + 1]
-        if SUPERINSTRUCTIONS and not self.tracing:
-            _fuse(self, &self.code[base * W], flen)
         if MAP_IN_PLACE:
+            only = _map_only_locals(f.code, int(f.arity)) if MAP_UNSORTED else ()
             for j in range(flen - 1):
                 w = &self.code[(base + j) * W]
                 if (w[0] == OP_COLD and (w[1] == OP_MAPSET or w[1] == OP_MAPREMOVE)
                         and w[W] == OP_STORELOCAL):
                     w[0] = OP_PUSH_STORE
                     w[2] = w[W + 1]
+                    w[3] = 1 if w[W + 1] in only else 0    # unsorted in-place inserts
+        # after the PUSH_STORE rewrites, which look for a plain StoreLocal
+        if SUPERINSTRUCTIONS and not self.tracing:
+            _fuse(self, &self.code[base * W], flen)
         pos = (base + flen) * W
         self.code[pos] = OP_IMPLICIT_RET
         self.code[pos + 1] = 0
@@ -111,10 +114,23 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
     checkpoint among the steps) and else runs as the op it replaced: LoadLocal, PushConst
     or LoadLocal, then compare (Lt/Lte/Gt/Gte/Eq/Neq) + JmpIfNot or Add/Sub + StoreLocal
     (4 steps); LoadLocal, PushConst, Add/Sub/Mul/Mod and LoadLocal, LoadLocal, ListGet (3);
-    LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2). The other ops stay, so jumps into the sequence run them
-    one by one. Untraced machines only."""
+    LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2); `x = list_push(x,
+    list_get(l, i))` (6); LoadLocal, LoadLocal, Lt/Lte/Gt/Gte with no JmpIfNot after (3), two
+    of them and And/Or + JmpIfNot (8); a compare of two LoadLocal-LoadLocal-ListGet (7); a Jmp
+    to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3).
+    The other ops stay, so jumps into the sequence run them one by one. Untraced machines
+    only."""
     cdef int64_t j, nxt, third
     cdef int64_t* w
+    for j in range(flen - 5):
+        w = &code[j * W]
+        if (w[0] == OP_LOADLOCAL and w[W] == OP_LOADLOCAL and w[2 * W] == OP_LOADLOCAL
+                and w[3 * W] == OP_LISTGET and w[4 * W] == OP_PUSH_STORE
+                and w[4 * W + 1] == OP_LISTPUSH and w[4 * W + 2] == w[1]
+                and w[5 * W] == OP_STORELOCAL and w[5 * W + 1] == w[1]):
+            w[0] = OP_SUPER_PUSHGET      # x = list_push(x, list_get(l, i)): 6 steps
+            w[2] = w[W + 1]
+            w[3] = w[2 * W + 1]
     for j in range(flen - 1):
         w = &code[j * W]
         if w[0] != OP_LOADLOCAL:
@@ -144,10 +160,33 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
             w[0] = OP_SUPER_BINOP
         elif nxt == OP_LOADLOCAL and third == OP_LISTGET:
             w[0] = OP_SUPER_LISTGET
+        elif nxt == OP_LOADLOCAL and (third == OP_LT or third == OP_LTE or third == OP_GT
+                                      or third == OP_GTE):
+            w[0] = OP_SUPER_CMP_L        # a Bool of two locals (no JmpIfNot after): 3 steps
         else:
             continue
         w[2] = w[W + 1]
         w[3] = third
+    for j in range(flen):
+        w = &code[j * W]
+        if w[0] == OP_JMP and w[1] < flen and code[w[1] * W] == OP_JMP:
+            w[0] = OP_SUPER_JMP2         # a jump to a jump: 2 steps
+            w[2] = code[w[1] * W + 1]
+        elif (j + 2 < flen and w[0] == OP_STORELOCAL and w[W + 1] == w[1]
+                and (w[W] == OP_LOADLOCAL or w[W] == OP_SUPER_TESTJ)
+                and w[2 * W] == OP_JMPIFNOT):
+            w[0] = OP_SUPER_STLDJ        # store and branch on it: 3 steps
+            w[2] = w[2 * W + 1]
+    for j in range(flen - 7):
+        w = &code[j * W]
+        if (w[0] == OP_SUPER_CMP_L and w[3 * W] == OP_SUPER_CMP_L
+                and (w[6 * W] == OP_AND or w[6 * W] == OP_OR) and w[7 * W] == OP_JMPIFNOT):
+            w[0] = OP_SUPER_CMP2J        # `a < b || c < d` as a condition: 8 steps
+        elif (w[0] == OP_SUPER_LISTGET and w[3 * W] == OP_SUPER_LISTGET
+                and (w[6 * W] == OP_LT or w[6 * W] == OP_LTE or w[6 * W] == OP_GT
+                     or w[6 * W] == OP_GTE)):
+            w[0] = OP_SUPER_LISTCMP      # a compare of two list elements: 7 steps
+            w[3] = w[6 * W]
     return 0
 
 

@@ -254,6 +254,35 @@ cdef object _loop(Machine self, int64_t budget):
                     break
                 vcopy(&stack[sp], a)
                 sp += 1
+            elif (op == OP_SUPER_PUSHGET or op == OP_SUPER_CMP_L or op == OP_SUPER_STLDJ
+                  or op == OP_SUPER_CMP2J or op == OP_SUPER_LISTCMP):
+                # out of line (vm/fused.pxi); declined, the op the superinstruction replaced
+                target = _fused(self, op, ins, loc, stack, sp, cur, ip, steps, check_at)
+                if target >= 0:
+                    sp += FUSED_SP[op - OP_SUPER_PUSHGET]
+                    steps += FUSED_STEPS[op - OP_SUPER_PUSHGET]
+                    ip = target
+                    continue
+                if op == OP_SUPER_STLDJ:
+                    if sp <= 0:
+                        err = verr.stack_underflow()
+                        break
+                    sp -= 1
+                    vclear(&loc[ins[1]])
+                    loc[ins[1]] = stack[sp]
+                else:
+                    if sp >= C_MAX_STACK:
+                        err = verr.stack_overflow(MAX_STACK)
+                        break
+                    vcopy(&stack[sp], &loc[ins[1]])
+                    sp += 1
+            elif op == OP_SUPER_JMP2:
+                # a jump to a jump, unless a checkpoint falls on the second
+                if steps < check_at:
+                    steps += 1
+                    ip = ins[2]
+                else:
+                    ip = ins[1]
             elif op == OP_PUSHCONST:
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
@@ -730,7 +759,7 @@ cdef object _loop(Machine self, int64_t budget):
             elif op == OP_PUSH_STORE:
                 self.sp = sp
                 if ins[1] == OP_MAPSET or ins[1] == OP_MAPREMOVE:
-                    if not _map_into(self, &loc[ins[2]], <int>ins[1]):
+                    if not _map_into(self, &loc[ins[2]], <int>ins[1], ins[3]):
                         _cold(self, <int>ins[1])
                 elif not _push_into(self, &loc[ins[2]]):
                     _cold(self, <int>ins[1])
@@ -840,3 +869,4 @@ cdef inline int64_t _cdiv(int64_t a, int64_t b) noexcept:
 
 cdef inline int64_t _cmod(int64_t a, int64_t b) noexcept:
     return a % b
+

@@ -196,6 +196,7 @@ cdef class Machine:
             return FAILED
         finally:
             self.running = False
+            bor_some_pool_release(WRAP_VAL_OFF)
         if status == FAILED or status == FINISHED:
             self.done = True
             if status == FAILED:

@@ -210,3 +210,64 @@ cdef bint vals_equal(Val* a, Val* b) except -1:
             return False
         return a.o == b.o or (<str>a.o) == (<str>b.o)
     return values_equal(<object>a.o, <object>b.o)
+
+
+# Options built in C (MapGet): Some through its `value` slot (WRAP_VAL_OFF), reusing one of a
+# few pooled Some objects that only the pool holds (reference count 1: nobody sees it), None
+# the singleton.
+cdef extern from *:
+    """
+    #define BOR_SOME_POOL 4
+    static PyObject* bor_some_pool[BOR_SOME_POOL];
+    /* a Some(v) for `type` with its value slot at `off` (steals v): a pooled one nobody else
+       holds, else a new one, pooled while the pool has room */
+    static PyObject* bor_pooled_some(PyObject* type, Py_ssize_t off, PyObject* v) {
+        PyObject* o;
+        PyObject* old;
+        int k;
+        for (k = 0; k < BOR_SOME_POOL; k++) {
+            o = bor_some_pool[k];
+            if (o != NULL && Py_REFCNT(o) == 1) {
+                old = *(PyObject**)((char*)o + off);
+                *(PyObject**)((char*)o + off) = v;
+                Py_INCREF(o);
+                Py_XDECREF(old);
+                return o;
+            }
+        }
+        o = ((PyTypeObject*)type)->tp_alloc((PyTypeObject*)type, 0);
+        if (o == NULL) { Py_DECREF(v); return NULL; }
+        *(PyObject**)((char*)o + off) = v;
+        for (k = 0; k < BOR_SOME_POOL; k++) {
+            if (bor_some_pool[k] == NULL) { Py_INCREF(o); bor_some_pool[k] = o; break; }
+        }
+        return o;
+    }
+    /* the values of the pool's unused Some objects let go (at the end of each run slice) */
+    static void bor_some_pool_release(Py_ssize_t off) {
+        PyObject* old;
+        int k;
+        for (k = 0; k < BOR_SOME_POOL; k++) {
+            PyObject* o = bor_some_pool[k];
+            if (o != NULL && Py_REFCNT(o) == 1) {
+                old = *(PyObject**)((char*)o + off);
+                Py_INCREF(Py_None);
+                *(PyObject**)((char*)o + off) = Py_None;
+                Py_XDECREF(old);
+            }
+        }
+    }
+    """
+    PyObject* bor_pooled_some(PyObject*, Py_ssize_t, PyObject*) except NULL
+    void bor_some_pool_release(Py_ssize_t) noexcept
+
+
+cdef inline PyObject* make_some(PyObject* v) except NULL:
+    """A new reference to Some(v); steals the reference to `v`."""
+    return bor_pooled_some(SOME_T, WRAP_VAL_OFF, v)
+
+
+cdef inline PyObject* make_none() noexcept:
+    """A new reference to None (the NONE singleton)."""
+    _incref(<PyObject*>NONE)
+    return <PyObject*>NONE
