@@ -11,8 +11,10 @@ here, one per concern (declarations in `boruna/_vm.pxd`, the Python API in `_vm.
 | `machine.pxi` | the `Machine` class: construction, `set_entry`, `execute_bounded`, `run`, ... |
 | `loading.pxi` | a Module flattened into C arrays, every index bounded once; superinstructions |
 | `loop.pxi` | the interpreter loop (the fast path), match tables, traces, checkpoints |
-| `lists.pxi` | ListLen/ListGet on tuples, in-place list building, in-place MapSet/MapRemove |
+| `lists.pxi` | ListLen/ListGet on tuples, in-place list building, the list superinstructions' helpers |
+| `fused.pxi` | superinstructions run out of the loop's switch |
 | `cold.pxi` | builtins on Python values (calls `builtins.py`; C fast paths for a few) |
+| `maps.pxi` | MapGet/MapContainsKey/MapLen in C, in-place MapSet/MapRemove, map-only locals |
 | `effects.pxi` | ops out of line: capabilities, UI, contracts, actors, globals |
 | `builtins.py` | the builtins' implementations by opcode name, work-charged opcodes, `normalize_value` |
 """
