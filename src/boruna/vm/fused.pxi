@@ -43,7 +43,7 @@ cdef int64_t _fused(Machine self, int op, int64_t* ins, Val* loc, Val* stack, in
     if steps + FUSED_STEPS[k] - 1 >= check_at:
         return -1
     if op == OP_SUPER_PUSHGET:
-        # x = list_push(x, list_get(l, i)), room for the three pushes
+        # x = ListPush(x, ListGet(l, i)), room for the three pushes
         if sp + 3 <= C_MAX_STACK and _push_get(self, loc, ins):
             return ip + 5
         return -1

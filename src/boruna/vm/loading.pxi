@@ -114,8 +114,8 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
     checkpoint among the steps) and else runs as the op it replaced: LoadLocal, PushConst
     or LoadLocal, then compare (Lt/Lte/Gt/Gte/Eq/Neq) + JmpIfNot or Add/Sub + StoreLocal
     (4 steps); LoadLocal, PushConst, Add/Sub/Mul/Mod and LoadLocal, LoadLocal, ListGet (3);
-    LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2); `x = list_push(x,
-    list_get(l, i))` (6); LoadLocal, LoadLocal, Lt/Lte/Gt/Gte with no JmpIfNot after (3), two
+    LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2); `x = ListPush(x,
+    ListGet(l, i))` (6); LoadLocal, LoadLocal, Lt/Lte/Gt/Gte with no JmpIfNot after (3), two
     of them and And/Or + JmpIfNot (8); a compare of two LoadLocal-LoadLocal-ListGet (7); a Jmp
     to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3).
     The other ops stay, so jumps into the sequence run them one by one. Untraced machines
@@ -128,7 +128,7 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
                 and w[3 * W] == OP_LISTGET and w[4 * W] == OP_PUSH_STORE
                 and w[4 * W + 1] == OP_LISTPUSH and w[4 * W + 2] == w[1]
                 and w[5 * W] == OP_STORELOCAL and w[5 * W + 1] == w[1]):
-            w[0] = OP_SUPER_PUSHGET      # x = list_push(x, list_get(l, i)): 6 steps
+            w[0] = OP_SUPER_PUSHGET      # x = ListPush(x, ListGet(l, i)): 6 steps
             w[2] = w[W + 1]
             w[3] = w[2 * W + 1]
     for j in range(flen - 1):
