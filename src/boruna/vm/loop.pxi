@@ -869,4 +869,3 @@ cdef inline int64_t _cdiv(int64_t a, int64_t b) noexcept:
 
 cdef inline int64_t _cmod(int64_t a, int64_t b) noexcept:
     return a % b
-
