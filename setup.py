@@ -52,6 +52,10 @@ class build_py_with_data(build_py):
 write_pxi(OPCODE_TABLE, OPCODE_PXI)
 write_pxi(LIMITS_TABLE, LIMITS_PXI)
 
+# Cython turns the loop's long if/elif chain over opcodes into a switch recursively (one
+# level per branch): it needs more than Python's default 1,000 frames (about 3,000 today)
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+
 # Release builds carry no debug info: on Linux the extension is linked stripped (2.7 MB
 # -> 0.4 MB). Set BORUNA_DEBUG_SYMBOLS=1 to keep the symbols for a debugger.
 _KEEP_SYMBOLS = os.environ.get("BORUNA_DEBUG_SYMBOLS") == "1"

@@ -6,7 +6,8 @@ import pytest
 
 import boruna
 from boruna import service
-from boruna.service.vm import VM_NOT_BUILT, vm_missing
+from boruna.core.limits import STALE_BUILD
+from boruna.service.vm import VM_NOT_BUILT, VM_STALE, vm_missing
 
 SOURCE = "fn main() -> Int {\n    1\n}\n"
 APP = ("type State { n: Int }\nfn init() -> State { State { n: 0 } }\n"
@@ -49,3 +50,17 @@ def test_framework_test_reports_framework_error(no_vm):
 
 def test_compiling_needs_no_vm(no_vm):
     assert service.compile_tool(SOURCE)["success"] is True
+
+
+def test_a_stale_build_is_told_apart(monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def stale(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "boruna" and fromlist and "_vm" in fromlist:
+            raise ImportError(STALE_BUILD)
+        return real_import(name, globals, locals, fromlist, level)
+
+    monkeypatch.setattr(builtins, "__import__", stale)
+    assert vm_missing() == VM_STALE
+    assert service.run_tool(SOURCE)["message"] == VM_STALE

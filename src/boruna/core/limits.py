@@ -71,6 +71,10 @@ C_LIMITS = ("MAX_STACK", "MAX_CALL_DEPTH", "MAX_LOCAL_SLOTS", "MAX_VALUE_MEMORY"
             "MAX_STRING_BYTES", "MAX_COLLECTION_LEN", "MAX_WORK")
 """The limits the VM's C code compares against: compiled in as constants (`pxi_text`)."""
 
+STALE_BUILD = ("boruna._vm was built with other limits than boruna.core.limits: "
+               "rebuild (pip install -e .)")
+"""The ImportError text of an extension whose compiled limits differ from this file."""
+
 GENERATED_HEADER = ("# generated — do not edit: written by setup.py from "
                     "src/boruna/core/limits.py (pxi_text)\n")
 

@@ -12,8 +12,7 @@ TRACE_ENTRY_BYTES = 100    # accounted size of one kept trace line
 
 # the C constants (vm/limits_c.pxi) are compiled in; a build older than core/limits.py fails
 if COMPILED_LIMITS != {name: getattr(_core_limits, name) for name in _core_limits.C_LIMITS}:
-    raise ImportError("boruna._vm was built with other limits than boruna.core.limits: "
-                      "rebuild (pip install -e .)")
+    raise ImportError(_core_limits.STALE_BUILD)
 cdef extern from *:
     int64_t C_MAX_DEPTH "C_MAX_CALL_DEPTH"
     int64_t C_MAX_LOCALS "C_MAX_LOCAL_SLOTS"
