@@ -23,13 +23,13 @@ def test_the_compile_runs_without_the_collector_and_restores_it(gc_state, monkey
     seen = []
     real_generate, real_check = compiler.generate, frontend._check
 
-    def generate(program, name):
+    def generate(program, name, **options):
         seen.append(("generate", gc.isenabled()))
-        return real_generate(program, name)
+        return real_generate(program, name, **options)
 
-    def check(source, libs_dir):
+    def check(source, libs_dir, *options):
         seen.append(("check", gc.isenabled()))
-        return real_check(source, libs_dir)
+        return real_check(source, libs_dir, *options)
 
     monkeypatch.setattr(compiler, "generate", generate)
     monkeypatch.setattr(frontend, "_check", check)

@@ -32,9 +32,20 @@ def compile_source(source: str, name: str = "module", libs_dir: Optional[str] = 
 
     Raises `boruna.language.errors.CompileError` (E001/E002/E009/E008) and nothing else.
     """
-    from boruna.language.frontend import check
+    from boruna.language.frontend import check_program_names, resolve
 
     with paused_gc():       # a compile builds no cycles: no collector passes over its nodes
+        program = resolve(source, libs_dir)
+        # the name checks ride along code generation, which stops (NameCheckNeeded or an
+        # error of its own) wherever they could object; then the two run one after the other
+        # as `check` and `compile_program` do, so every error is theirs
+        try:
+            module = call_deep(generate, program, name, names_checked=False)
+        except Exception:
+            module = None
+        if module is None:
+            check_program_names(program)
+            module = _generate(program, name)
         # the AST is freed before the collector resumes, so its first pass sees only the module
-        module = _generate(check(source, libs_dir=libs_dir), name)
+        del program
     return module

@@ -33,6 +33,7 @@ from boruna.core.builtins import ADDED as ADDED_BUILTINS, BY_NAME as BUILTIN_TAB
 from boruna.core.builtins import DECLARED_BY_COMPILER
 from boruna.language import ast
 from boruna.language.errors import CompileError
+from boruna.language.names import BUILTIN_ARITIES
 from boruna.language.type_text import type_text
 from boruna.language.walk import pattern_binding
 from boruna.core.capabilities import by_wire_name, from_source_name
@@ -77,6 +78,11 @@ def match_tag_int(n: int) -> int:
 def _table_int(value: int) -> bool:
     """True if an integer literal pattern can be a match-table arm."""
     return 0 <= value < INT_TAG_LIMIT
+
+
+class NameCheckNeeded(Exception):
+    """Raised by `generate(..., names_checked=False)` where the name/arity checks
+    (`language.names`) could report an error: the caller runs them before generating again."""
 
 
 def _err(message: str, node=None, reason=None, name=None) -> CompileError:
@@ -154,6 +160,8 @@ class _FnGen:
     def __init__(self, mod: "_Gen", fn: ast.FnDef):
         self.info = mod.info
         self.constants = mod.constants      # the module's pool, shared by every function
+        # without a name check before: every known function's arity (as `language.names`)
+        self.arities: Optional[dict[str, int]] = mod.arities
         self.fn = fn
         self.code: list[tuple] = []
         self.tables: list[list[MatchArm]] = []
@@ -464,6 +472,11 @@ class _FnGen:
 
     def call(self, e: ast.Call) -> None:
         n = len(e.args)
+        if self.arities is not None and type(e.func) is ast.Ident:
+            # the name check's arity rule (locals here are a subset of the checker's)
+            arity = self.arities.get(e.func.name)
+            if arity is not None and arity != n and e.func.name not in self.names:
+                raise NameCheckNeeded()
         if isinstance(e.func, ast.Ident):
             name = e.func.name
             builtin = BUILTIN_TABLE.get(name)
@@ -528,6 +541,9 @@ class _FnGen:
             overrides = {}
             for fname, fexpr in e.fields:
                 overrides.setdefault(fname, fexpr)
+            if self.arities is not None and (len(overrides) < len(e.fields)
+                                             or not overrides.keys() <= set(fields)):
+                raise NameCheckNeeded()     # fields compiled to no code: the check sees them
             for pos, fname in enumerate(fields):
                 if fname in overrides:
                     self.expr(overrides[fname], VALUE)
@@ -813,11 +829,16 @@ def _is_nested(p) -> bool:
 # ---------------------------------------------------------------- module emitter
 
 class _Gen:
-    def __init__(self, program: ast.Program, name: str):
+    def __init__(self, program: ast.Program, name: str, names_checked: bool):
         self.program = program
         self.name = name
         self.info = _ModuleInfo(program)
         self.constants: list = []
+        self.arities: Optional[dict[str, int]] = None
+        if not names_checked:
+            self.arities = dict(BUILTIN_ARITIES)
+            for f in program.functions():
+                self.arities[f.name] = len(f.params)
 
     def generate(self) -> Module:
         functions = [_FnGen(self, f).generate() for f in self.program.functions()]
@@ -826,6 +847,12 @@ class _Gen:
                       types=self.info.types, functions=functions, entry=entry)
 
 
-def generate(program: ast.Program, name: str = "module") -> Module:
-    """Compile a checked program to a Module; raises CompileError E008."""
-    return _Gen(program, name).generate()
+def generate(program: ast.Program, name: str = "module", names_checked: bool = True) -> Module:
+    """Compile a checked program to a Module; raises CompileError E008.
+
+    With `names_checked=False` the program has not been through `language.names` yet: the
+    generator raises NameCheckNeeded wherever that check could report an error (an undefined
+    name is an E008 here), so a Module returned means the check would have passed. Every
+    name the generator has in scope is in the checker's scope too, and it compiles every
+    expression the checker looks at (or raises)."""
+    return _Gen(program, name, names_checked).generate()

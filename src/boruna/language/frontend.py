@@ -35,7 +35,7 @@ def parse(source: Union[str, bytes]) -> ast.Program:
     return _guarded("parser", call_deep, _parse, source)
 
 
-def _check(source_or_program, libs_dir) -> ast.Program:
+def _check(source_or_program, libs_dir, names: bool = True) -> ast.Program:
     from .imports import library_program, merge, resolve_imports, resolve_program_imports
     from .names import check_names
     if isinstance(source_or_program, ast.Program):
@@ -50,7 +50,8 @@ def _check(source_or_program, libs_dir) -> ast.Program:
         program = _parse(source)
         if libraries:
             program = merge(program, [library_program(lib) for lib in libraries])
-    check_names(program)
+    if names:
+        check_names(program)
     return program
 
 
@@ -60,3 +61,18 @@ def check(source_or_program: Union[str, bytes, ast.Program],
     and run the name/arity checks. Returns the checked Program; raises `CompileError`
     E001, E002 (also `import error: library 'NAME' not found`) or E009."""
     return _guarded("checker", call_deep, _check, source_or_program, libs_dir)
+
+
+def resolve(source_or_program: Union[str, bytes, ast.Program],
+            libs_dir: Optional[str] = None) -> ast.Program:
+    """`check` without its name/arity checks (`check_program_names` runs them), for the
+    compiler, whose code generator sees every name anyway: it runs the checks only when its
+    own pass objects. Raises what `check` raises but E009."""
+    return _guarded("checker", call_deep, _check, source_or_program, libs_dir, False)
+
+
+def check_program_names(program: ast.Program) -> None:
+    """`check`'s last step on a `resolve`d program: raise its first E009 (or what `check`
+    raises for that step)."""
+    from .names import check_names
+    _guarded("checker", call_deep, check_names, program)

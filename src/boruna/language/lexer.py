@@ -22,26 +22,45 @@ I64_MAX = 2**63 - 1
 _NO_SURR = "\ud800-\udfff"
 _STRING_BODY = (f'"[^"\\\\{_NO_SURR}]*'
                 f'(?:\\\\[^\\n{_NO_SURR}][^"\\\\{_NO_SURR}]*)*')
-# the two-character punctuation first, then one class of the single characters (`_` is a word)
-_OPS = ("|".join(re.escape(op) for op in PUNCTUATION if len(op) == 2) + "|["
-        + "".join(re.escape(op) for op in PUNCTUATION if len(op) == 1 and op != "_") + "]")
 
-# Leading blanks are swallowed by each match; the token is the one group that matched
-# (`m.lastindex`). A comment is tried before the word group, whose `/` would take its `//`.
+
+def _punctuation_pattern() -> str:
+    """The punctuation as one alternation, longest spelling first: the single characters that
+    start no two-character token in one class, then per first character its optional second
+    (`=[=>]?`, `&&`). A `/` followed by `/` starts a comment instead."""
+    seconds: dict[str, str] = {}
+    for op in PUNCTUATION:
+        if op != "_":
+            seconds[op[0]] = seconds.get(op[0], "") + op[1:]
+    singles = "".join(re.escape(c) for c, tail in seconds.items() if not tail and c != "/")
+    alternatives = ["[" + singles + "]"]
+    for c, tail in seconds.items():
+        if tail:
+            nxt = re.escape(tail) if len(tail) == 1 else "[" + re.escape(tail) + "]"
+            alternatives.append(re.escape(c) + nxt + ("?" if c in PUNCTUATION else ""))
+    alternatives.append("/(?!/)")
+    return "|".join(alternatives)
+
+
+# Each match is one token (the one group that matched, `m.lastindex`) and the blanks after
+# it, so a token starts where its match does; the blanks before the first token are skipped
+# by where the scan starts. The commonest tokens' group comes first.
 _MASTER = re.compile(
-    "[ \\t\\r]*(?:"
-    f"(//[^\\n{_NO_SURR}]*)"               # 1 comment
-    f"|([A-Za-z_][A-Za-z0-9_]*|{_OPS})"   # 2 word: identifier, keyword or punctuation
-    "|(\\n)"                              # 3 newline
-    "|([0-9]+\\.[0-9]+)"                  # 4 float
-    "|([0-9]+)"                           # 5 int
-    f"|({_STRING_BODY}\")"                # 6 string
+    "(?:"
+    f"([A-Za-z_][A-Za-z0-9_]*|{_punctuation_pattern()})"   # 1 word: identifier, keyword,
+    #                                                       punctuation
+    "|(\\n)"                              # 2 newline
+    "|([0-9]+\\.[0-9]+)"                  # 3 float
+    "|([0-9]+)"                           # 4 int
+    f"|({_STRING_BODY}\")"                # 5 string
+    f"|(//[^\\n{_NO_SURR}]*)"               # 6 comment
     "|(\\Z)"                              # 7 end
     "|(.)"                                # 8 a character that starts no token
-    ")",
+    ")[ \\t\\r]*",
     re.S,
 )
-_COMMENT, _WORD, _NEWLINE, _FLOAT, _INT, _STRING, _END = range(1, 8)
+_LEADING_BLANKS = re.compile("[ \\t\\r]*")
+_WORD, _NEWLINE, _FLOAT, _INT, _STRING, _COMMENT, _END = range(1, 8)
 # a word's kind when it is a keyword or punctuation (`_` included); any other is an identifier
 _WORD_KINDS = {**{kw: kw for kw in KEYWORD_SET}, **PUNCTUATION}
 _UNTERMINATED = re.compile(_STRING_BODY, re.S)
@@ -132,7 +151,7 @@ def lex(src: str, comments: bool = False) -> TokenStream:
     # bytes of the multi-byte characters earlier on its line
     base = -1
     last_nl = False         # the previous pushed token is a Newline
-    for m in _MASTER.finditer(src):
+    for m in _MASTER.finditer(src, _LEADING_BLANKS.match(src).end()):
         group = m.lastindex
         if group == _WORD:
             text = m[_WORD]
@@ -144,12 +163,12 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 k_app(kind)
                 v_app(None)
             l_app(line)
-            c_app(m.start(_WORD) - base)
+            c_app(m.start() - base)
             last_nl = False
         elif group == _NEWLINE:
             line += 1
-            line_start = m.end()
-            base = line_start - 1
+            base = m.start()
+            line_start = base + 1
             if not last_nl:
                 k_app(NEWLINE)
                 v_app(None)
@@ -157,7 +176,7 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 c_app(1)
                 last_nl = True
         elif group == _INT:
-            start = m.start(_INT)
+            start = m.start()
             text = m[_INT]
             if len(text) > 18:
                 digits = text.lstrip("0")
@@ -169,9 +188,9 @@ def lex(src: str, comments: bool = False) -> TokenStream:
             c_app(start - base)
             last_nl = False
         elif group == _STRING:
-            start = m.start(_STRING)
-            end = m.end()
+            start = m.start()
             text = m[_STRING]
+            end = start + len(text)
             raw = text[1:-1]
             k_app(STRING)
             v_app(_decode_escapes(raw) if "\\" in raw else raw)
@@ -192,17 +211,17 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 k_app(COMMENT)
                 v_app(m[_COMMENT][2:])
                 l_app(line)
-                c_app(m.start(_COMMENT) - base)
+                c_app(m.start() - base)
         elif group == _FLOAT:
             k_app(FLOAT)
             v_app(float(m[_FLOAT]))
             l_app(line)
-            c_app(m.start(_FLOAT) - base)
+            c_app(m.start() - base)
             last_nl = False
         elif group == _END:
             break
         else:   # a character that starts no token
-            raise _bad_character(src, m.start(group), line, line_start)
+            raise _bad_character(src, m.start(), line, line_start)
     return _finish(src, kinds, values, lines, cols, line, line_start)
 
 
