@@ -54,6 +54,10 @@ _SHARED_LOCALS: dict[str, tuple] = {
     name: tuple((name, slot) for slot in range(_SHARED_SLOTS))
     for name in ("LoadLocal", "StoreLocal")}
 _LOAD_LOCAL = _SHARED_LOCALS["LoadLocal"]
+_STORE_LOCAL = _SHARED_LOCALS["StoreLocal"]
+_POP = _BARE["Pop"]
+# literals that compile to a PushConst of their value
+_VALUE_LITERALS = frozenset((ast.IntLit, ast.StringLit, ast.BoolLit, ast.FloatLit))
 
 
 def _local(name: str, slot: int) -> tuple:
@@ -190,6 +194,12 @@ class _FnGen:
         self.code.append(ins)
         return len(self.code) - 1
 
+    def jump(self, op: str) -> int:
+        """Append jump `op` with target 0, to be patched; returns its index."""
+        code = self.code
+        code.append((op, 0))
+        return len(code) - 1
+
     def patch(self, at: int, target: int) -> None:
         op = self.code[at]
         self.code[at] = (op[0], target)
@@ -205,15 +215,16 @@ class _FnGen:
 
     def bind(self, name: str) -> None:
         """Store the value on top of the stack in a new local slot named `name`."""
-        slot = self.alloc()
-        self.emit("StoreLocal", slot)
+        slot = self.next_local
+        self.next_local = slot + 1
+        self.code.append(_STORE_LOCAL[slot] if slot < _SHARED_SLOTS else ("StoreLocal", slot))
         self.names[name] = slot
 
     def bind_or_pop(self, pattern) -> None:
         """Bind the matched value to the name `pattern` binds, or drop it when it binds none."""
         binder = pattern_binding(pattern)
         if binder is None:
-            self.emit("Pop")
+            self.code.append(_POP)
         else:
             self.bind(binder)
 
@@ -309,7 +320,7 @@ class _FnGen:
         for s in stmts[:-1]:
             if type(s) is ast.ExprStmt:
                 if self.expr(s.expr, DISCARD):
-                    self.emit("Pop")
+                    self.code.append(_POP)
             else:
                 self.stmt(s)
         if not stmts:
@@ -321,7 +332,7 @@ class _FnGen:
         if type(last) is ast.ExprStmt:
             left = self.expr(last.expr, ctx)
             if ctx == DISCARD and left:
-                self.emit("Pop")
+                self.code.append(_POP)
                 return False
             return left
         self.stmt(last)
@@ -348,13 +359,13 @@ class _FnGen:
             else:
                 self.expr(s.value, VALUE)
             if self.return_jumps is not None:
-                self.return_jumps.append(self.emit("Jmp", 0))
+                self.return_jumps.append(self.jump("Jmp"))
             else:
                 self.emit("Ret")
         elif t is ast.While:
             top = len(self.code)
             self.expr(s.condition, VALUE)
-            exit_jump = self.emit("JmpIfNot", 0)
+            exit_jump = self.jump("JmpIfNot")
             self.block(s.body, DISCARD)
             self.emit("Jmp", top)
             self.patch(exit_jump, len(self.code))
@@ -369,7 +380,7 @@ class _FnGen:
                          _local("StoreLocal", idx)))
             top = len(code)
             code.extend((load_idx, load_lst, _BARE["ListLen"], _BARE["Lt"]))
-            exit_jump = self.emit("JmpIfNot", 0)
+            exit_jump = self.jump("JmpIfNot")
             code.extend((load_lst, load_idx, _BARE["ListGet"], _local("StoreLocal", var)))
             saved = dict(self.names)
             self.names[s.var] = var
@@ -380,7 +391,7 @@ class _FnGen:
             self.patch(exit_jump, len(code))
         elif t is ast.ExprStmt:
             if self.expr(s.expr, DISCARD):
-                self.emit("Pop")
+                self.code.append(_POP)
         else:
             raise _err(f"unsupported statement: {type(s).__name__}", s)
 
@@ -398,14 +409,14 @@ class _FnGen:
                 self.emit("PushConst", self.const(FnRef(self.info.fn_ids[e.name])))
             else:
                 raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
-        elif t is ast.IntLit or t is ast.StringLit or t is ast.BoolLit or t is ast.FloatLit:
-            constants = self.constants
-            constants.append(e.value)
-            self.code.append(("PushConst", len(constants) - 1))
         elif t is ast.Binary:
             self.expr(e.left, VALUE)
             self.expr(e.right, VALUE)
             self.code.append(_BARE[e.op])
+        elif t in _VALUE_LITERALS:
+            constants = self.constants
+            constants.append(e.value)
+            self.code.append(("PushConst", len(constants) - 1))
         elif t is ast.Call:
             self.call(e)
         elif t is ast.If:
@@ -444,7 +455,7 @@ class _FnGen:
         elif t is ast.SomeExpr:
             self.expr(e.expr, VALUE)
             self.emit("PushConst", self.const(True))
-            self.emit("Pop")
+            self.code.append(_POP)
             self.emit("MakeEnum", SOME_TYPE_ID, 1)
         elif t is ast.OkExpr:
             self.expr(e.expr, VALUE)
@@ -604,25 +615,25 @@ class _FnGen:
     def if_expr(self, e: ast.If, ctx: int) -> bool:
         self.expr(e.condition, VALUE)
         if expr_leaves_value(e, self.leaves_memo) or ctx == VALUE:
-            jf = self.emit("JmpIfNot", 0)
+            jf = self.jump("JmpIfNot")
             self.block(e.then_block, VALUE)
             if e.else_block is None:
-                jend = self.emit("Jmp", 0)
+                jend = self.jump("Jmp")
                 self.patch(jf, len(self.code))
                 self.push_unit()
             else:
-                jend = self.emit("Jmp", 0)
+                jend = self.jump("Jmp")
                 self.patch(jf, len(self.code))
                 self.block(e.else_block, VALUE)
             self.patch(jend, len(self.code))
             return True
         inner = DISCARD if ctx == DISCARD else TAIL
-        jf = self.emit("JmpIfNot", 0)
+        jf = self.jump("JmpIfNot")
         self.block(e.then_block, inner)
         if e.else_block is None:
             self.patch(jf, len(self.code))
         else:
-            jend = self.emit("Jmp", 0)
+            jend = self.jump("Jmp")
             self.patch(jf, len(self.code))
             self.block(e.else_block, inner)
             self.patch(jend, len(self.code))
@@ -634,9 +645,13 @@ class _FnGen:
             arm_ctx, left = VALUE, True
         else:
             arm_ctx, left = (DISCARD if ctx == DISCARD else TAIL), False
-        chain = any(isinstance(a.pattern, ast.StringPat) for a in e.arms) or any(
-            isinstance(a.pattern, ast.IntPat) and not _table_int(a.pattern.value)
-            for a in e.arms)
+        chain = False       # string arms or integer arms beyond the table: an Eq chain
+        for arm in e.arms:
+            pat = arm.pattern
+            if isinstance(pat, ast.StringPat) or (isinstance(pat, ast.IntPat)
+                                                  and not _table_int(pat.value)):
+                chain = True
+                break
         self.expr(e.value, VALUE)
         if chain:
             self.match_chain(e, arm_ctx)
@@ -649,7 +664,7 @@ class _FnGen:
         statement-position match whose arms differ (some leave a value, some do not) keeps
         the operand stack balanced on every path (rule 3: no drift, no overflow in loops)."""
         if self.expr(body, arm_ctx) and arm_ctx == DISCARD:
-            self.emit("Pop")
+            self.code.append(_POP)
 
     def match_chain(self, e: ast.Match, arm_ctx: int) -> None:
         scrut = self.alloc()
@@ -670,10 +685,10 @@ class _FnGen:
                 self.emit("PushConst", self.const(NONE if isinstance(pat, ast.NonePat)
                                                   else pat.value))
                 self.emit("Eq")
-                pending_fail = self.emit("JmpIfNot", 0)
+                pending_fail = self.jump("JmpIfNot")
                 self.arm_body(arm.body, arm_ctx)
                 if i != last:
-                    end_jumps.append(self.emit("Jmp", 0))
+                    end_jumps.append(self.jump("Jmp"))
             else:
                 if isinstance(pat, ast.IdentPat):
                     self.emit("LoadLocal", scrut)
@@ -681,7 +696,7 @@ class _FnGen:
                 self.arm_body(arm.body, arm_ctx)
                 # rule-3 fix: a catch-all ends the match instead of falling into later arms
                 if i != last:
-                    end_jumps.append(self.emit("Jmp", 0))
+                    end_jumps.append(self.jump("Jmp"))
                 has_catchall = True
             self.names = saved
         if pending_fail is not None:
@@ -716,7 +731,7 @@ class _FnGen:
             self.arm_body(arm.body, arm_ctx)
             self.names = saved
             if i != last:
-                end_jumps.append(self.emit("Jmp", 0))
+                end_jumps.append(self.jump("Jmp"))
         end = len(self.code)
         for j in end_jumps:
             self.patch(j, end)
@@ -748,7 +763,7 @@ class _FnGen:
             self.arm_body(arm.body, arm_ctx)
             self.names = saved
             if i != n - 1:
-                end_jumps.append(self.emit("Jmp", 0))
+                end_jumps.append(self.jump("Jmp"))
             if fixups:
                 # offset 0: a value is still on the stack; offset 1: the stack is clean
                 self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
@@ -768,13 +783,13 @@ class _FnGen:
             self.bind(p.name)
             return
         if isinstance(p, ast.WildcardPat):
-            self.emit("Pop")
+            self.code.append(_POP)
             return
         if isinstance(p, ast.StringPat) or (isinstance(p, ast.IntPat)
                                              and not _table_int(p.value)):
             self.emit("PushConst", self.const(p.value))
             self.emit("Eq")
-            fixups.append(("jump", self.emit("JmpIfNot", 0), 1))
+            fixups.append(("jump", self.jump("JmpIfNot"), 1))
             return
         table_index = len(self.tables)
         table: list[MatchArm] = []
@@ -789,7 +804,7 @@ class _FnGen:
         if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat)) and inner is not None:
             self.inner_pattern(inner, fixups)
         else:
-            self.emit("Pop")
+            self.code.append(_POP)
 
     def pattern_tags(self, p) -> list[int]:
         if isinstance(p, (ast.WildcardPat, ast.IdentPat, ast.StringPat)):

@@ -41,6 +41,9 @@ _BINARY_OR_NONE = {kind: (0, None) for kind in (
     *KEYWORDS, *PUNCTUATION.values(), IDENT, INT, FLOAT, STRING, NEWLINE, EOF, COMMENT)}
 _BINARY_OR_NONE.update(_BINARY)
 _PREFIX = {"Minus": "Neg", "Bang": "Not"}
+_POSTFIX = frozenset(("LParen", "Dot"))
+# after an identifier: a variant path or a record literal (parse_primary decides)
+_PATH_OR_RECORD = frozenset(("ColonColon", "LBrace"))
 _SPECIAL_TYPES = frozenset(("Option", "Result", "List", "Map", "Fn"))
 
 
@@ -386,7 +389,7 @@ class _Parser:
         if kinds[p] == NEWLINE:
             p += 1
         prefix = None
-        while kinds[p] == "Minus" or kinds[p] == "Bang":
+        while kinds[p] in _PREFIX:
             if prefix is None:
                 prefix = []
             prefix.append(p)
@@ -400,24 +403,32 @@ class _Parser:
                 raise self.error(NESTING_MESSAGE)
             self.depth = operand_depth
         kind = kinds[p]
-        if kind == IDENT:       # the commonest primaries inline; parse_primary has the rest
+        # the commonest primaries inline (parse_primary has the rest); then `p`/`kind` are the
+        # token after the primary, past a Newline
+        if kind == IDENT or kind == INT:
             q = p + 1
-            after = kinds[q] if kinds[q] != NEWLINE else kinds[q + 1]
-            if after != "ColonColon" and after != "LBrace":
+            r = q + 1 if kinds[q] == NEWLINE else q
+            if kind == INT:
+                self.pos = q
+                left = ast.IntLit(self.values[p], self.lines[p], self.cols[p])
+                p, kind = r, kinds[r]
+            elif kinds[r] not in _PATH_OR_RECORD:
                 self.pos = q
                 left = ast.Ident(self.values[p], self.lines[p], self.cols[p])
+                p, kind = r, kinds[r]
             else:
                 left = self.parse_primary()
-        elif kind == INT:
-            self.pos = p + 1
-            left = ast.IntLit(self.values[p], self.lines[p], self.cols[p])
+                p = self.pos
+                if kinds[p] == NEWLINE:
+                    p += 1
+                kind = kinds[p]
         else:
             left = self.parse_primary()
-        p = self.pos
-        if kinds[p] == NEWLINE:
-            p += 1
-        kind = kinds[p]
-        while kind == "LParen" or kind == "Dot":     # postfix: calls and field accesses
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            kind = kinds[p]
+        while kind in _POSTFIX:     # calls and field accesses
             self.pos = p + 1
             operand_depth += 1
             if operand_depth > MAX_DEPTH:
