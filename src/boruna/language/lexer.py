@@ -150,7 +150,9 @@ def lex(src: str, comments: bool = False) -> TokenStream:
     # a token's byte column is its offset minus `base`: line_start - 1, less the extra UTF-8
     # bytes of the multi-byte characters earlier on its line
     base = -1
-    last_nl = False         # the previous pushed token is a Newline
+    # len(kinds) just after the last Newline pushed, moved past the comments pushed right
+    # after it: equal to len(kinds) while no other token has followed that Newline
+    nl_at = -1
     for m in _MASTER.finditer(src, _LEADING_BLANKS.match(src).end()):
         group = m.lastindex
         if group == _WORD:
@@ -164,17 +166,16 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 v_app(None)
             l_app(line)
             c_app(m.start() - base)
-            last_nl = False
         elif group == _NEWLINE:
             line += 1
             base = m.start()
             line_start = base + 1
-            if not last_nl:
+            if len(kinds) != nl_at:
                 k_app(NEWLINE)
                 v_app(None)
                 l_app(line)
                 c_app(1)
-                last_nl = True
+                nl_at = len(kinds)
         elif group == _INT:
             start = m.start()
             text = m[_INT]
@@ -186,7 +187,6 @@ def lex(src: str, comments: bool = False) -> TokenStream:
             v_app(int(text))
             l_app(line)
             c_app(start - base)
-            last_nl = False
         elif group == _STRING:
             start = m.start()
             text = m[_STRING]
@@ -196,7 +196,6 @@ def lex(src: str, comments: bool = False) -> TokenStream:
             v_app(_decode_escapes(raw) if "\\" in raw else raw)
             l_app(line)
             c_app(start - base)
-            last_nl = False
             if "\n" in text:
                 line += text.count("\n")
                 line_start = src.rfind("\n", start, end) + 1
@@ -208,6 +207,8 @@ def lex(src: str, comments: bool = False) -> TokenStream:
                 base -= len(tail.encode("utf-8")) - len(tail)
         elif group == _COMMENT:
             if comments:    # trivia: never a parser token, never breaks a Newline run
+                if nl_at == len(kinds):
+                    nl_at += 1
                 k_app(COMMENT)
                 v_app(m[_COMMENT][2:])
                 l_app(line)
@@ -217,7 +218,6 @@ def lex(src: str, comments: bool = False) -> TokenStream:
             v_app(float(m[_FLOAT]))
             l_app(line)
             c_app(m.start() - base)
-            last_nl = False
         elif group == _END:
             break
         else:   # a character that starts no token
