@@ -1,7 +1,9 @@
 """The `.ax` lexer (docs/spec/language.md §1): source text -> token stream, or the first E001.
 
 One compiled master regex scans the text; Python only dispatches on the matched group's
-number, and one dict lookup tells keywords and punctuation from identifiers.
+number, and one dict lookup tells keywords and punctuation from identifiers. ASCII text
+(without comments kept) first takes a faster path that splits it into plain strings, one
+per token with its trailing blanks; it hands anything unusual back to the master regex.
 Deliberate differences from the reference (README rule 3, docs/compatibility.md):
 `\\r` is whitespace, string escapes `\\\\ \\" \\n \\t \\r` are decoded, columns are true
 byte columns (no multi-line-string quirk), and a lone surrogate (text that is not valid
@@ -10,6 +12,8 @@ UTF-8) is rejected even inside strings and comments.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
+from typing import Optional
 
 from boruna.core.unicode import debug_str
 
@@ -63,6 +67,25 @@ _LEADING_BLANKS = re.compile("[ \\t\\r]*")
 _WORD, _NEWLINE, _FLOAT, _INT, _STRING, _COMMENT, _END = range(1, 8)
 # a word's kind when it is a keyword or punctuation (`_` included); any other is an identifier
 _WORD_KINDS = {**{kw: kw for kw in KEYWORD_SET}, **PUNCTUATION}
+
+# The fast path for ASCII text (`_lex_ascii`): every piece is one token and its trailing
+# blanks, as a plain string (`findall`, no match objects); a token's offset is the running
+# sum of the pieces' lengths. Strings with escapes or newlines, over-long integers and every
+# bad character make it give up, and `lex` scans again with the master pattern.
+_PIECES = re.compile(
+    "(?:[A-Za-z_][A-Za-z0-9_]*|" + _punctuation_pattern() + "|\\n|[0-9]+\\.[0-9]+|[0-9]+"
+    '|"[^"\\\\\\n]*"|//[^\\n]*|.)[ \\t\\r]*',
+    re.S,
+)
+# a piece's kind when it is a keyword or punctuation alone or followed by one space
+_PIECE_KINDS = {**_WORD_KINDS, **{text + " ": kind for text, kind in _WORD_KINDS.items()}}
+# a piece's first character -> how `_lex_ascii` reads it; any other character: give up
+_WORD_PIECE, _PUNCT_PIECE, _NUMBER_PIECE, _STRING_PIECE, _NEWLINE_PIECE, _SLASH_PIECE = range(6)
+_PIECE_CLASS = {**{op[0]: _PUNCT_PIECE for op in PUNCTUATION},
+                **{c: _WORD_PIECE for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"},
+                **{c: _NUMBER_PIECE for c in "0123456789"},
+                '"': _STRING_PIECE, "\n": _NEWLINE_PIECE, "/": _SLASH_PIECE}
+_SLASH = PUNCTUATION["/"]
 _UNTERMINATED = re.compile(_STRING_BODY, re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
@@ -138,13 +161,17 @@ def lex(src: str, comments: bool = False) -> TokenStream:
         src = bytes(src).decode("utf-8", "surrogateescape")
     elif not isinstance(src, str):
         raise CompileError("E001", "source must be text", 1, 1)
+    ascii_src = src.isascii()
+    if ascii_src and not comments:
+        stream = _lex_ascii(src)
+        if stream is not None:
+            return stream
     kinds: list = []
     values: list = []
     lines: list = []
     cols: list = []
     k_app, v_app, l_app, c_app = kinds.append, values.append, lines.append, cols.append
     word_kind = _WORD_KINDS.get
-    ascii_src = src.isascii()
     line = 1
     line_start = 0
     # a token's byte column is its offset minus `base`: line_start - 1, less the extra UTF-8
@@ -223,6 +250,82 @@ def lex(src: str, comments: bool = False) -> TokenStream:
         else:   # a character that starts no token
             raise _bad_character(src, m.start(), line, line_start)
     return _finish(src, kinds, values, lines, cols, line, line_start)
+
+
+def _lex_ascii(src: str) -> Optional[TokenStream]:
+    """`lex(src)` of an ASCII `src` without comments kept, or None where `lex` must scan
+    itself (an error, an escape or newline in a string, an integer of more than 18 digits)."""
+    kinds: list = []
+    values: list = []
+    lines: list = []
+    cols: list = []
+    k_app, v_app, l_app, c_app = kinds.append, values.append, lines.append, cols.append
+    piece_kind, word_kind, piece_class = _PIECE_KINDS.get, _WORD_KINDS.get, _PIECE_CLASS.get
+    line = 1
+    base = -1           # the offset of the last newline: a column is offset - base
+    nl_at = -1          # len(kinds) just after the last Newline pushed
+    start = _LEADING_BLANKS.match(src).end()
+    pieces = _PIECES.findall(src, start)
+    for piece, start in zip(pieces, accumulate(map(len, pieces), initial=start)):
+        kind = piece_kind(piece)
+        if kind is not None:
+            k_app(kind)
+            v_app(None)
+            l_app(line)
+            c_app(start - base)
+            continue
+        cls = piece_class(piece[0])
+        if cls == _WORD_PIECE:
+            text = piece.rstrip()
+            kind = word_kind(text)
+            if kind is None:
+                k_app(IDENT)
+                v_app(text)
+            else:
+                k_app(kind)
+                v_app(None)
+        elif cls == _PUNCT_PIECE:
+            kind = word_kind(piece.rstrip())
+            if kind is None:
+                return None     # `&` or `|` alone
+            k_app(kind)
+            v_app(None)
+        elif cls == _NEWLINE_PIECE:
+            line += 1
+            base = start
+            if len(kinds) != nl_at:
+                k_app(NEWLINE)
+                v_app(None)
+                l_app(line)
+                c_app(1)
+                nl_at = len(kinds)
+            continue
+        elif cls == _NUMBER_PIECE:
+            text = piece.rstrip()
+            if "." in text:
+                k_app(FLOAT)
+                v_app(float(text))
+            elif len(text) > 18:
+                return None
+            else:
+                k_app(INT)
+                v_app(int(text))
+        elif cls == _STRING_PIECE:
+            text = piece.rstrip()
+            if len(text) < 2:
+                return None     # a `"` that starts no simple string
+            k_app(STRING)
+            v_app(text[1:-1])
+        elif cls == _SLASH_PIECE:
+            if piece.startswith("//"):
+                continue        # a comment
+            k_app(_SLASH)       # `/` and blanks other than one space
+            v_app(None)
+        else:
+            return None         # a character that starts no token
+        l_app(line)
+        c_app(start - base)
+    return _finish(src, kinds, values, lines, cols, line, base + 1)
 
 
 def _finish(src, kinds, values, lines, cols, line, line_start) -> TokenStream:

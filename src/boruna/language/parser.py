@@ -381,7 +381,7 @@ class _Parser:
         towards MAX_DEPTH: the expression, each prefix and postfix operator, each operator
         of the left spine."""
         entry_depth = self.depth
-        self.depth = depth = entry_depth + 1
+        depth = entry_depth + 1     # self.depth follows before each call that reads it
         if depth > MAX_DEPTH:
             raise self.error(NESTING_MESSAGE)
         kinds = self.kinds
@@ -417,12 +417,14 @@ class _Parser:
                 left = ast.Ident(self.values[p], self.lines[p], self.cols[p])
                 p, kind = r, kinds[r]
             else:
+                self.depth = operand_depth
                 left = self.parse_primary()
                 p = self.pos
                 if kinds[p] == NEWLINE:
                     p += 1
                 kind = kinds[p]
         else:
+            self.depth = operand_depth
             left = self.parse_primary()
             p = self.pos
             if kinds[p] == NEWLINE:
@@ -454,7 +456,6 @@ class _Parser:
             if kinds[p] == NEWLINE:
                 p += 1
             kind = kinds[p]
-        self.depth = depth
         if prefix is not None:
             lines, cols = self.lines, self.cols
             for q in reversed(prefix):
