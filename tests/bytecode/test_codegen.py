@@ -1,5 +1,8 @@
 """Codegen's instruction tuples: operand-free instructions and LoadLocal/StoreLocal of the
-first 256 slots are shared objects (immutable), equal to the tuples they stand for."""
+first 256 slots are shared objects (immutable), equal to the tuples they stand for; codegen
+without the name check before it (`names_checked=False`)."""
+import pytest
+
 from boruna.compiler import compile_source
 
 
@@ -23,3 +26,21 @@ def test_locals_past_the_shared_slots_get_their_own_tuples():
     again = compile_source(f"fn main() -> Int {{ {lets}\n v299 + v0 }}").functions[0].code
     assert again[-4] == code[-4] and again[-4] is not code[-4]
     assert again[-3] is code[-3]
+
+
+def test_generate_without_the_name_check_stops_where_it_would_object():
+    from boruna.bytecode.codegen import NameCheckNeeded, generate
+    from boruna.language.frontend import parse
+
+    def unchecked(source):
+        return generate(parse(source), "m", names_checked=False)
+
+    with pytest.raises(NameCheckNeeded):
+        unchecked("fn f(a: Int) -> Int { a }\nfn main() -> Int { f(1, 2) }")
+    with pytest.raises(NameCheckNeeded):
+        unchecked("type P { a: Int }\nfn main() -> Int { let p = P { a: 1 }\n P { ..p, b: 2 }.a }")
+    with pytest.raises(NameCheckNeeded):
+        unchecked("type P { a: Int }\nfn main() -> Int { let p = P { a: 1 }\n P { ..p, a: 2, a: 3 }.a }")
+    # a local shadowing the function: no arity rule, as in the name check
+    source = "fn f(a: Int) -> Int { a }\nfn main() -> Int { let f = 1\n f }"
+    assert unchecked(source) == generate(parse(source), "m")
