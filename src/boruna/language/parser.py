@@ -275,8 +275,15 @@ class _Parser:
         return ast.TypeDef(name, kind, False, self.lines[start], self.cols[start])
 
     def parse_type(self):
-        self.enter()
-        p = self.expect_ident()
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(NESTING_MESSAGE)
+        p = self.pos
+        if self.kinds[p] == NEWLINE:
+            p += 1
+        if self.kinds[p] != IDENT:
+            self.expect_ident()         # raises
+        self.pos = p + 1
         name = self.values[p]
         line, col = self.lines[p], self.cols[p]
         if name not in _SPECIAL_TYPES:
@@ -311,10 +318,17 @@ class _Parser:
     # ------------------------------------------------------------ blocks and statements
 
     def parse_block(self) -> ast.Block:
-        self.enter()
-        start = self.expect("LBrace")
-        stmts = []
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(NESTING_MESSAGE)
         kinds = self.kinds
+        start = self.pos
+        if kinds[start] == NEWLINE:
+            start += 1
+        if kinds[start] != "LBrace":
+            self.expect("LBrace")       # raises
+        self.pos = start + 1
+        stmts = []
         while True:
             p = self.pos
             if kinds[p] == NEWLINE:
@@ -539,15 +553,24 @@ class _Parser:
         if kind == "LBrace":
             return ast.BlockExpr(self.parse_block(), line, col)
         if kind == "LBracket":
-            self.pos = p + 1
+            q = p + 1       # where the next item starts; r: the token there, past a Newline
             items = []
-            while not self.check("RBracket"):
+            while True:
+                r = q + 1 if kinds[q] == NEWLINE else q
+                if kinds[r] == "RBracket":
+                    break
                 if items:
-                    self.expect("Comma")
-                    if self.check("RBracket"):
+                    if kinds[r] != "Comma":
+                        self.pos = q
+                        self.expect("Comma")    # raises
+                    q = r + 1
+                    r = q + 1 if kinds[q] == NEWLINE else q
+                    if kinds[r] == "RBracket":
                         break
+                self.pos = q
                 items.append(self.parse_expr())
-            self.expect("RBracket")
+                q = self.pos
+            self.pos = r + 1
             return ast.ListLit(items, line, col)
         if kind == "match":
             return self.parse_match(p)
@@ -610,9 +633,14 @@ class _Parser:
         return ast.Match(value, arms, self.lines[start], self.cols[start])
 
     def parse_pattern(self):
-        self.enter()
-        p = self.peek()
-        kind = self.kinds[p]
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(NESTING_MESSAGE)
+        kinds = self.kinds
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        kind = kinds[p]
         line, col = self.lines[p], self.cols[p]
         if kind == IDENT:
             self.pos = p + 1
