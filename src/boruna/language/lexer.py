@@ -264,6 +264,7 @@ def _lex_ascii(src: str) -> Optional[TokenStream]:
     line = 1
     base = -1           # the offset of the last newline: a column is offset - base
     nl_at = -1          # len(kinds) just after the last Newline pushed
+    identifiers: dict[str, str] = {}    # an identifier's piece or text -> its text
     start = _LEADING_BLANKS.match(src).end()
     pieces = _PIECES.findall(src, start)
     for piece, start in zip(pieces, accumulate(map(len, pieces), initial=start)):
@@ -274,11 +275,22 @@ def _lex_ascii(src: str) -> Optional[TokenStream]:
             l_app(line)
             c_app(start - base)
             continue
+        text = identifiers.get(piece)
+        if text is not None:
+            k_app(IDENT)
+            v_app(text)
+            l_app(line)
+            c_app(start - base)
+            continue
         cls = piece_class(piece[0])
         if cls == _WORD_PIECE:
             text = piece.rstrip()
             kind = word_kind(text)
             if kind is None:
+                # one string per identifier, whatever blanks follow it: later lookups of
+                # the name (scopes, function tables) find it by identity
+                text = identifiers.setdefault(text, text)
+                identifiers[piece] = text
                 k_app(IDENT)
                 v_app(text)
             else:
