@@ -109,8 +109,14 @@ def block_leaves_value(block: ast.Block, memo: Optional[dict] = None) -> bool:
     return isinstance(last, ast.Return)
 
 
+# the expressions whose code may leave no value (every other one leaves exactly one)
+_BRANCHING = frozenset((ast.If, ast.Match, ast.BlockExpr, ast.Send))
+
+
 def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
     """True if the reference's code for `e` leaves exactly one value on every path."""
+    if type(e) not in _BRANCHING:
+        return True
     if memo is not None:
         known = memo.get(id(e))
         if known is not None:
@@ -119,7 +125,11 @@ def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
         leaves = (e.else_block is not None and block_leaves_value(e.then_block, memo)
                   and block_leaves_value(e.else_block, memo))
     elif isinstance(e, ast.Match):
-        leaves = all(expr_leaves_value(arm.body, memo) for arm in e.arms)
+        leaves = True
+        for arm in e.arms:
+            if not expr_leaves_value(arm.body, memo):
+                leaves = False
+                break
     elif isinstance(e, ast.BlockExpr):
         leaves = block_leaves_value(e.block, memo)
     else:
@@ -352,7 +362,7 @@ class _FnGen:
             if slot is None:
                 raise _err(f"undefined variable: {s.target}", s, ErrorKind.UNDEFINED_VARIABLE,
                            s.target)
-            self.emit("StoreLocal", slot)
+            self.code.append(_STORE_LOCAL[slot] if slot < _SHARED_SLOTS else ("StoreLocal", slot))
         elif t is ast.Return:
             if s.value is None:
                 self.emit("PushConst", self.const(None))
@@ -713,9 +723,10 @@ class _FnGen:
             self.patch(j, end)
 
     def match_table(self, e: ast.Match, arm_ctx: int) -> None:
-        if any(_is_nested(arm.pattern) for arm in e.arms):
-            self.match_nested(e, arm_ctx)
-            return
+        for arm in e.arms:
+            if _is_nested(arm.pattern):
+                self.match_nested(e, arm_ctx)
+                return
         table_index = len(self.tables)
         table: list[MatchArm] = []
         self.tables.append(table)

@@ -620,15 +620,26 @@ class _Parser:
         arms = []
         kinds = self.kinds
         while True:
-            self.skip_newlines()
-            if kinds[self.pos] == "RBrace":
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+                self.pos = p
+            if kinds[p] == "RBrace":
                 break
             pattern = self.parse_pattern()
-            self.expect("FatArrow")
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            if kinds[p] != "FatArrow":
+                self.expect("FatArrow")     # raises
+            self.pos = p + 1
             body = self.parse_expr()
             arms.append(ast.MatchArm(pattern, body, pattern.line, pattern.col))
-            if self.check("Comma"):
-                self.advance()
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            if kinds[p] == "Comma":
+                self.pos = p + 1
         self.pos += 1
         return ast.Match(value, arms, self.lines[start], self.cols[start])
 
