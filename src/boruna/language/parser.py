@@ -348,18 +348,32 @@ class _Parser:
             p += 1
         kind = kinds[p]
         line, col = self.lines[p], self.cols[p]
-        if kind == "let":
-            self.pos = p + 1
-            mutable = False
-            if self.check("mut"):
-                self.advance()
-                mutable = True
-            name = self.values[self.expect_ident()]
+        if kind == "let":       # the tokens up to `=` read inline, `expect*` for the errors
+            p += 1
+            if kinds[p] == NEWLINE:
+                p += 1
+            mutable = kinds[p] == "mut"
+            if mutable:
+                p += 1
+                if kinds[p] == NEWLINE:
+                    p += 1
+            self.pos = p
+            if kinds[p] != IDENT:
+                self.expect_ident()     # raises
+            name = self.values[p]
+            p += 1
             ty = None
-            if self.check("Colon"):
+            if kinds[p] == "Colon" or (kinds[p] == NEWLINE and kinds[p + 1] == "Colon"):
+                self.pos = p
                 self.advance()
                 ty = self.parse_type()
-            self.expect("Eq")
+                p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            self.pos = p
+            if kinds[p] != "Eq":
+                self.expect("Eq")       # raises
+            self.pos = p + 1
             return ast.Let(name, mutable, ty, self.parse_expr(), line, col)
         if kind == "return":
             self.pos = p + 1
