@@ -345,3 +345,19 @@ def test_map_in_place_matches_the_copying_vm(trace, monkeypatch):
             slow = map_outcome(src, MapValue({"z": 0}), cap, trace, size)
             monkeypatch.setattr(_vm, "MAP_IN_PLACE", True)
             assert fast == slow, (cap, size)
+
+
+def test_walk_on_a_push_after_the_empty_lists_spends_no_work():
+    # the empty list's push starts a builder (spending its element's 2 characters); a memory
+    # walk falling on the next push (at a cap of 800 bytes it fails there) grows the builder
+    # with the old list as a ghost instead of copying: the copy's work (1 + 2 + 2) is not spent
+    src = ("fn main() -> List<String> {\n    let mut out = []\n    out = list_push(out, \"ab\")\n"
+           "    out = list_push(out, \"cd\")\n    out = list_push(out, \"ef\")\n    out\n}\n")
+    module = compile_source(src)
+    got = []
+    for cap in (800, 4000):
+        m = _vm.Machine(module, max_value_memory=cap)
+        m.run()
+        got.append((m.result, m.error, m.steps, m.work))
+    assert got == [(None, "memory limit exceeded: live values use more than 800 bytes", 9, 2),
+                   (("ab", "cd", "ef"), None, 17, 2)]

@@ -1,0 +1,152 @@
+"""Differential runs of two VMs on random programs compiled by this checkout's compiler.
+
+    python tools/vmdiff/driver.py OLD_PYTHON [--seconds N] [--start SEED] [--families a,b]
+
+OLD_PYTHON is the python of a venv whose `boruna` is the reference VM (e.g. a worktree at an
+older commit); this interpreter's `boruna` is the VM under test. Each program is compiled once,
+sent as `.axbc` JSON to tools/vmdiff/server.py under both interpreters and run there under many
+configurations (plain, sliced 1/7/100,000, traced, step caps, memory caps, work caps, a wall
+clock, without superinstructions); every outcome (canonical result, display text, steps, error,
+error kind, trace, work, ui output, capabilities called) must be equal. Differences are printed
+with the program's family and seed and saved under /tmp/vmdiff/.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "vm"))
+
+from boruna.bytecode.axbc import to_json  # noqa: E402
+from boruna.compiler import compile_source  # noqa: E402
+
+import vm_random_programs as gen  # noqa: E402
+import test_loop_superinstructions as sup  # noqa: E402
+import test_maps as tmaps  # noqa: E402
+
+
+def _map_program(seed):
+    src = tmaps.MAP_PROGRAM if seed % 2 == 0 else tmaps.ESCAPING
+    ret = "Int" if seed % 2 == 0 else "List<String>"
+    src = src.replace("fn main(", "fn body(", 1).replace("COUNT", str(seed % 97 + 1))
+    return src + f"fn main() -> {ret} {{\n    body(map_new())\n}}\n"
+
+
+def _list_program(seed):
+    return sup.LIST_PROGRAM.replace("SEED", str(seed)).replace("COUNT", str(seed % 70))
+
+
+FAMILIES = {
+    "mixed": gen.mixed_program,
+    "strs": gen.strings_program,
+    "app": gen.app_program,
+    "loops": sup.random_program,
+    "enum": sup.random_enum_program,
+    "const": sup.constant_program,
+    "list": _list_program,
+    "map": _map_program,
+}
+
+
+class Server:
+    def __init__(self, python, log):
+        self.log = open(log, "w")
+        self.proc = subprocess.Popen([python, os.path.join(HERE, "server.py")],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.log, text=True, cwd="/tmp")
+
+    def ask(self, axbc, runs):
+        self.proc.stdin.write(json.dumps({"axbc": axbc, "runs": runs}) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+        self.log.close()
+
+
+def configs(steps, work):
+    runs = [{"slice": 7}, {"slice": 100_000}, {"trace": True}, {"trace": True, "slice": 7},
+            {"max_wall_ms": 10**9}, {"super": False}, {"cancel": True}, {"cancel": True, "slice": 7},
+            {"trace": True, "trace_limit": 3}, {"trace": True, "trace_limit": 40, "slice": 7}]
+    if steps <= 60_000:
+        runs.append({"slice": 1})
+    for cap in sorted({1, 2, 3, steps // 3, steps // 2 + 1, steps - 1, steps}):
+        if cap > 0:
+            runs.append({"max_steps": cap})
+            runs.append({"max_steps": cap, "slice": 7})
+            runs.append({"max_steps": cap, "trace": True, "trace_limit": 5})
+    for mem in (1_500, 4_000, 9_000, 30_000, 120_000):
+        runs.append({"max_value_memory": mem})
+        runs.append({"max_value_memory": mem, "slice": 7})
+        runs.append({"max_value_memory": mem, "trace": True, "trace_limit": 20})
+        runs.append({"max_value_memory": mem, "cancel": True})
+        runs.append({"max_value_memory": mem, "super": False})
+    for w in sorted({1, work // 2, work - 1} - {0, -1}):
+        runs.append({"max_work": w})
+    return runs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("old_python")
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--families", default=",".join(FAMILIES))
+    args = ap.parse_args()
+    os.makedirs("/tmp/vmdiff", exist_ok=True)
+    old = Server(args.old_python, "/tmp/vmdiff/old.log")
+    new = Server(sys.executable, "/tmp/vmdiff/new.log")
+    families = args.families.split(",")
+    deadline = time.time() + args.seconds
+    programs = runs = diffs = skipped = work_only = 0
+    seed = args.start
+    try:
+        while time.time() < deadline:
+            for fam in families:
+                src = FAMILIES[fam](seed)
+                try:
+                    axbc = to_json(compile_source(src), pretty=False)
+                except Exception:
+                    skipped += 1
+                    continue
+                base = new.ask(axbc, [{}])[0]
+                steps, work = (base[2], base[7]) if base[0] != "EXC" else (1000, 0)
+                cfgs = [{}] + configs(steps, work)
+                if fam == "app":
+                    cfgs = [dict(c, chain=4) for c in cfgs]
+                got_new = new.ask(axbc, cfgs)
+                got_old = old.ask(axbc, cfgs)
+                programs += 1
+                runs += len(cfgs)
+                for cfg, a, b in zip(cfgs, got_old, got_new):
+                    if a != b and a[0] != "EXC" and b[0] != "EXC" and all(
+                            a[k] == b[k] for k in range(len(a)) if k % 10 != 7) and "max_value_memory" in cfg:
+                        work_only += 1   # the work spent by a failed run (see the report)
+                        if os.environ.get("VMDIFF_WORK"):
+                            with open(f"/tmp/vmdiff/work-{fam}-{seed}.json", "a") as fh:
+                                fh.write(json.dumps({"src": src, "cfg": cfg, "old": a, "new": b}) + "\n")
+                        continue
+                    if a != b:
+                        diffs += 1
+                        name = f"/tmp/vmdiff/{fam}-{seed}.json"
+                        with open(name, "a") as fh:
+                            fh.write(json.dumps({"src": src, "cfg": cfg, "old": a, "new": b}) + "\n")
+                        print(f"DIFF {fam} seed={seed} cfg={cfg} -> {name}", flush=True)
+                        break
+            seed += 1
+    finally:
+        old.close()
+        new.close()
+    print(f"programs={programs} runs={runs} (x2 VMs) differing_programs={diffs} "
+          f"work_only_runs={work_only} "
+          f"uncompiled={skipped} seeds={args.start}..{seed - 1}")
+
+
+if __name__ == "__main__":
+    main()
