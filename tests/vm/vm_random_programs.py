@@ -332,3 +332,94 @@ def app_program(seed):
             + "let mut f = 0.5\nlet mut p = P { x: 1, y: 2, name: \"p\" }\nlet mut words = [\"w\"]\n"
             "let mut rs = [Ok(1), Err(\"e\")]\nlet mut ms = [m]\nlet mut mm = map_new()\nlet mut i = 0\n"
             f"while i < {rng.randint(1, 6)} {{\n{body}\ni = i + 1\n}}\n{pack}\n}}\n")
+
+
+TYPED = {"Int": ["a", "b", "0", "1", "-1", "7", BIG], "Float": ["f", "h", "0.0", "-0.0", "2.5", "100000000000000000000.0"],
+         "String": ["s", "\"m\"", "\"\"", "\"\u00e9\""], "Bool": ["t", "true", "false"]}
+
+
+def _operand(rng, ty):
+    if rng.random() < 0.1:
+        ty = rng.choice(list(TYPED))      # sometimes the wrong type: the VM's type errors
+    return rng.choice(TYPED[ty])
+
+
+def _tstmt(rng, depth):
+    ty = rng.choice(["Int", "Int", "Float", "String", "Bool"])
+    v = {"Int": rng.choice("ab"), "Float": rng.choice("fh"), "String": "s", "Bool": "t"}[ty]
+    x, y = _operand(rng, ty), _operand(rng, ty)
+    kind = rng.randrange(4 if depth < 2 else 2)
+    if kind == 0:
+        op = {"Int": ["+", "-", "*", "/", "%"], "Float": ["+", "-", "*", "/"],
+              "String": ["++"], "Bool": ["&&", "||", "==", "!="]}[ty]
+        return f"{v} = {x} {rng.choice(op)} {y}"
+    cmp = rng.choice(["<", "<=", ">", ">=", "==", "!="] if ty != "Bool" else ["==", "!="])
+    if kind == 1:
+        return f"t = {x} {cmp} {y}"
+    body = "\n".join(_tstmt(rng, depth + 1) for _ in range(rng.randint(1, 3)))
+    if kind == 2:
+        return f"if {x} {cmp} {y} {{\n{body}\n}} else {{\nb = b + 1\n}}"
+    return (f"let mut w{depth} = 0\nwhile w{depth} < {rng.randint(0, 5)} && {x} {cmp} {y} {{\n{body}\n"
+            f"w{depth} = w{depth} + 1\n}}")
+
+
+def typed_program(seed):
+    """Int, Float, String and Bool locals and constants under every operator and comparison
+    (the fused compare and arithmetic paths), sometimes on operands of the wrong type."""
+    rng = random.Random(seed)
+    body = "\n".join(_tstmt(rng, 0) for _ in range(rng.randint(1, 5)))
+    return ("fn main() -> String {\n"
+            f"let mut a = {rng.choice(['0', '3', BIG, '-' + BIG])}\nlet mut b = -2\n"
+            "let mut f = 0.5\nlet mut h = -1.25\nlet mut s = \"q\"\nlet mut t = true\nlet mut i = 0\n"
+            f"while i < {rng.randint(1, 20)} {{\n{body}\ni = i + 1\n}}\n"
+            "__builtin_int_to_string(a) ++ \" \" ++ __builtin_int_to_string(b) ++ \" \" ++ "
+            "__builtin_float_to_string(f) ++ \" \" ++ __builtin_float_to_string(h) ++ \" \" ++ s ++ "
+            "\" \" ++ __builtin_bool_to_string(t)\n}\n")
+
+
+HOST_BODIES = [
+    ("Option<Int>", "Int", "match x { Some(v) => v + 1, None => 0, }"),
+    ("Option<Int>", "List<Option<Int>>", "[x, x, Some(2)]"),
+    ("Result<Int, String>", "Int", "match x { Ok(v) => v * 2, Err(e) => __builtin_string_len(e), }"),
+    ("Sh", "Int", "score(x) + score(x)"),
+    ("Sh", "Bool", "x == Sh::Seg(5)"),
+    ("P", "Int", "x.x + x.y"),
+    ("P", "P", "P { ..x, y: 9 }"),
+    ("Fn(Int) -> Int", "Int", "x(3) + x(4)"),
+    ("List<Int>", "Int", "list_get(x, 1) + list_len(x)"),
+    ("List<Int>", "List<Int>", "let mut out = []\nlet mut i = 0\n"
+     "while i < list_len(x) { out = list_push(out, list_get(x, i))  i = i + 1 }\nout"),
+    ("List<Int>", "Bool", "let mut i = 1\nlet mut up = true\n"
+     "while i < list_len(x) { if list_get(x, i - 1) > list_get(x, i) { up = false }  i = i + 1 }\nup"),
+    ("List<Int>", "List<Int>", "sort(x)"),
+    ("Map<String, Int>", "Int", "__builtin_map_len(x) + match __builtin_map_get(x, \"a\") { Some(v) => v, None => 0, }"),
+    ("Map<String, Int>", "Map<String, Int>", "let mut m = x\nm = __builtin_map_set(m, \"0\", 1)\n"
+     "m = __builtin_map_remove(m, \"a\")\nm"),
+    ("Map<String, Int>", "String", "keys_text(bump(x, \"b\"))"),
+    ("Int", "Int", "let mut a = x\nlet mut i = 0\nwhile i < 3 { a = a + 1  i = i + 1 }\na * 2"),
+    ("Int", "Bool", "x < 3 && x != 0"),
+    ("Int", "Int", "x / -1 + x % 3"),
+    ("String", "Int", "parse_int(x) + list_len(__builtin_string_split(x, \",\"))"),
+    ("String", "String", "__builtin_string_join(__builtin_string_split(__builtin_string_trim(x), \",\"), \"|\")"),
+    ("String", "Bool", "x == \"a,b\" || __builtin_string_starts_with(x, \"\u00e9\")"),
+    ("Float", "Float", "x * 2.0 + 1.0"),
+    ("Float", "Bool", "x < 1.0"),
+    ("Bool", "Int", "if x { 1 } else { 2 }"),
+]
+HOST_ARGS = ["5", "-1", "2**63-1", "2**63", "-2**63", "-2**63-1", "2**70", "True", "False", "1.5",
+             "float('nan')", "'a,b'", "'\u00e9,x'", "''", "(1, 2, 3)", "(3, 1, 2)", "(1, 2**70)",
+             "()", "('a',)", "[1, 2]", "Some(5)", "Some(True)", "Some(2**70)", "Some('s')", "NONE",
+             "None", "Ok(4)", "Err('bad')", "Ok(2**64)", "Enum(0, 1, 5)", "Enum(0, 0, None)",
+             "Enum(0, 3, Some(2))", "Enum(0, 3, NONE)", "Enum(0, 9, 1)", "Enum(5, 1, 1)",
+             "Enum(0, 1, (1, 2))", "Enum(0, 2, 'xy')", "Record(1, (1, 2, 'n'))", "Record(1, (1,))",
+             "Record(0, (1, 2, 'n'))", "Record(1, (2**70, 1, 'n'))", "MapValue({'a': 1})",
+             "MapValue({'a': 2**70})", "{'a': 1}", "MapValue({'b': 'x', 'a': 3})", "FnRef(0)",
+             "FnRef(1)", "FnRef(99)", "FnRef(-1)", "ActorId(0)"]
+
+
+def host_program(seed):
+    """A main of one parameter and a host value for it, of its type or (often) of another."""
+    rng = random.Random(seed)
+    ty, ret, body = rng.choice(HOST_BODIES)
+    return (PRELUDE + f"fn main(x: {ty}) -> {ret} {{\n{body}\n}}\n",
+            f"({rng.choice(HOST_ARGS)},)")

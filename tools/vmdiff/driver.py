@@ -44,6 +44,8 @@ FAMILIES = {
     "mixed": gen.mixed_program,
     "strs": gen.strings_program,
     "app": gen.app_program,
+    "typed": gen.typed_program,
+    "host": gen.host_program,
     "loops": sup.random_program,
     "enum": sup.random_enum_program,
     "const": sup.constant_program,
@@ -110,16 +112,21 @@ def main():
         while time.time() < deadline:
             for fam in families:
                 src = FAMILIES[fam](seed)
+                host = None
+                if type(src) is tuple:      # a program and its entry's arguments
+                    src, host = src
                 try:
                     axbc = to_json(compile_source(src), pretty=False)
                 except Exception:
                     skipped += 1
                     continue
-                base = new.ask(axbc, [{}])[0]
+                base = new.ask(axbc, [{"args": host}])[0]
                 steps, work = (base[2], base[7]) if base[0] != "EXC" else (1000, 0)
                 cfgs = [{}] + configs(steps, work)
                 if fam == "app":
                     cfgs = [dict(c, chain=4) for c in cfgs]
+                if host:
+                    cfgs = [dict(c, args=host) for c in cfgs]
                 got_new = new.ask(axbc, cfgs)
                 got_old = old.ask(axbc, cfgs)
                 programs += 1

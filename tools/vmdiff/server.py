@@ -52,7 +52,10 @@ def canon(v):
 def one(module, cfg):
     """One run of the entry function; with "chain": N, then N calls of `step` on the last
     result (an App-style reducer fed its own state as a host value): the outcomes joined."""
-    out = one_call(module, cfg, module.entry, ())
+    args = ()
+    if cfg.get("args"):     # host values, built here from a Python expression over core.values
+        args = eval(cfg["args"], {k: getattr(V, k) for k in dir(V) if not k.startswith("_")})
+    out = one_call(module, cfg, module.entry, args)
     for _ in range(cfg.get("chain", 0)):
         if out[0] == "EXC" or out[3] is not None:
             break
