@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from boruna.cli.snippet import render_snippet, source_line
+from boruna.cli.snippet import gutter_width, render_snippet, source_line
 from boruna.cli.style import Style
 
 # ------------------------------------------------------------------ small helpers
@@ -103,10 +103,10 @@ def format_problem(severity: str, code: str | None, message: str, path: str, sou
         style.warning(label) if severity == "warning" else style.note(label))
     out = [f"{painted}{style.bold(': ' + headline)}"]
     if line:
-        excerpt = render_snippet(source, path, line, col or None, style, end_col=end_col,
-                                 labels=labels)
-        out.extend(excerpt)
-        pad = " " * (len(excerpt[0]) - len(excerpt[0].lstrip(" ")))
+        labels = list(labels)
+        out.extend(render_snippet(source, path, line, col or None, style, end_col=end_col,
+                                  labels=labels))
+        pad = " " * gutter_width(source, line, labels)
     else:
         out.append(f" {style.gutter('-->')} {path}")
         pad = ""

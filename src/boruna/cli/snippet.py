@@ -71,7 +71,7 @@ def render_snippet(source: str, path: str, line: int, col: int | None, style: St
     for label_line, label_col, label_end, message in labels:
         if source_line(source, label_line) is not None:
             marks.setdefault(label_line, []).append((label_col, label_end, message))
-    width = len(str(max([line, *marks]))) if text is not None else len(str(line))
+    width = gutter_width(source, line, labels)
     pad = " " * width
     lines = [f"{pad}{style.gutter('-->')} {where}"]
     if text is None:
@@ -99,6 +99,15 @@ def render_snippet(source: str, path: str, line: int, col: int | None, style: St
             dashes = style.note("-" * (_cells(shown[start:stop]) or 1))
             lines.append(f"{pad} {bar} {' ' * _cells(shown[:start])}{dashes} {message}")
     return lines
+
+
+def gutter_width(source: str, line: int, labels=()) -> int:
+    """The width of the line-number gutter of `render_snippet(source, ..., line, ...,
+    labels=labels)`: the widest line number it draws."""
+    if source_line(source, line) is None:
+        return len(str(line))
+    shown = [n for n, *_ in labels if source_line(source, n) is not None]
+    return len(str(max([line, *shown])))
 
 
 def _cells(text: str) -> int:

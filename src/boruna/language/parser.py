@@ -433,6 +433,7 @@ class _Parser:
         kind = kinds[p]
         # the commonest primaries inline (parse_primary has the rest); then `p`/`kind` are the
         # token after the primary, past a Newline
+        left = None
         if kind == IDENT or kind == INT:
             q = p + 1
             r = q + 1 if kinds[q] == NEWLINE else q
@@ -444,14 +445,7 @@ class _Parser:
                 self.pos = q
                 left = ast.Ident(self.values[p], self.lines[p], self.cols[p])
                 p, kind = r, kinds[r]
-            else:
-                self.depth = operand_depth
-                left = self.parse_primary()
-                p = self.pos
-                if kinds[p] == NEWLINE:
-                    p += 1
-                kind = kinds[p]
-        else:
+        if left is None:
             self.depth = operand_depth
             left = self.parse_primary()
             p = self.pos
