@@ -60,6 +60,34 @@ def outcome(module, slice_steps=0, trace=False, max_steps=10_000_000, max_wall_m
     return (m.result, m.error, m.steps)
 
 
+def single_steps(monkeypatch, fn, *args, **kw):
+    """`fn(*args, **kw)` with the superinstructions off."""
+    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+    try:
+        return fn(*args, **kw)
+    finally:
+        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+
+
+def assert_fused_equals_single(module, monkeypatch, seed, caps, wall_clock=False,
+                               sliced_caps=True):
+    """A program fused and in single steps: the same outcome, also sliced 1/7/100,000,
+    traced, (with a wall clock) and stopped at each of `caps(steps)` (also sliced by 7)."""
+    fused = outcome(module)
+    assert fused == single_steps(monkeypatch, outcome, module), seed
+    for size in (1, 7, 100_000):
+        assert outcome(module, slice_steps=size) == fused, (seed, size)
+    assert outcome(module, trace=True) == fused, seed
+    if wall_clock:      # a wall clock turns the String Eq/Neq superinstruction off
+        assert outcome(module, max_wall_ms=10**9) == fused, seed
+    for cap in caps(fused[2]):
+        if cap > 0:
+            want = single_steps(monkeypatch, outcome, module, max_steps=cap)
+            assert outcome(module, max_steps=cap) == want, (seed, cap)
+            if sliced_caps:
+                assert outcome(module, slice_steps=7, max_steps=cap) == want, (seed, cap)
+
+
 def test_fused_loop_result_and_steps():
     src = ("fn main() -> Int {\n    let mut acc = 0\n    let mut i = 0\n    while i < 1000 {\n"
            "        acc = acc + 3\n        i = i + 1\n    }\n    acc\n}\n")
@@ -71,24 +99,9 @@ def test_fused_loop_result_and_steps():
 @pytest.mark.parametrize("block", range(4))
 def test_random_loops_fused_equal_single_steps_sliced_and_traced(block, monkeypatch):
     for seed in range(block * 25, block * 25 + 25):
-        module = compile_source(random_program(seed))
-        fused = outcome(module)
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-        single = outcome(module)
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
-        assert fused == single, seed
-        for size in (1, 7, 100_000):
-            assert outcome(module, slice_steps=size) == fused, (seed, size)
-        assert outcome(module, trace=True) == fused, seed
-        steps = fused[2]
-        for cap in {1, 3, 4, steps // 3, steps // 2 + 1, steps - 1}:
-            if cap > 0:
-                got = outcome(module, max_steps=cap)
-                monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-                want = outcome(module, max_steps=cap)
-                monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
-                assert got == want, (seed, cap)
-                assert outcome(module, slice_steps=7, max_steps=cap) == want, (seed, cap)
+        assert_fused_equals_single(
+            compile_source(random_program(seed)), monkeypatch, seed,
+            lambda steps: {1, 3, 4, steps // 3, steps // 2 + 1, steps - 1})
 
 
 # ------------------------------------------- enums, matches, records, lists, function values
@@ -161,26 +174,9 @@ def test_random_enum_program_compiles_and_runs():
 @pytest.mark.parametrize("block", range(4))
 def test_random_enum_programs_fused_equal_single_steps_sliced_and_traced(block, monkeypatch):
     for seed in range(block * 25, block * 25 + 25):
-        module = compile_source(random_enum_program(seed))
-        fused = outcome(module)
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-        single = outcome(module)
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
-        assert fused == single, seed
-        for size in (1, 7, 100_000):
-            assert outcome(module, slice_steps=size) == fused, (seed, size)
-        assert outcome(module, trace=True) == fused, seed
-        # a wall clock turns the String Eq/Neq superinstruction off (Eq checks the clock)
-        assert outcome(module, max_wall_ms=10**9) == fused, seed
-        steps = fused[2]
-        for cap in {1, 2, 3, steps // 3, steps // 2 + 1, steps - 1}:
-            if cap > 0:
-                got = outcome(module, max_steps=cap)
-                monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-                want = outcome(module, max_steps=cap)
-                monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
-                assert got == want, (seed, cap)
-                assert outcome(module, slice_steps=7, max_steps=cap) == want, (seed, cap)
+        assert_fused_equals_single(
+            compile_source(random_enum_program(seed)), monkeypatch, seed,
+            lambda steps: {1, 2, 3, steps // 3, steps // 2 + 1, steps - 1}, wall_clock=True)
 
 
 # the superinstructions of vm/fused.pxi: x = list_push(x, list_get(l, i)) (6 steps), a
@@ -250,22 +246,16 @@ def test_list_superinstructions_equal_single_steps(seed, monkeypatch):
         seq = (seq * 75 + 74) % 65537
         xs.append(seq % 1000)
     assert fused[:2] == (tuple(sorted(xs)), None)
-    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-    single = _list_outcome(module)
-    assert fused == single
+    assert fused == single_steps(monkeypatch, _list_outcome, module)
     for cap in (9_000, 12_000, 20_000):
-        assert _list_outcome(module, max_value_memory=cap) == (
-            monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-            or _list_outcome(module, max_value_memory=cap)), cap
-    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+        assert _list_outcome(module, max_value_memory=cap) == single_steps(
+            monkeypatch, _list_outcome, module, max_value_memory=cap), cap
     for size in (1, 7, 100_000):
         assert _list_outcome(module, slice_steps=size) == fused, size
     assert _list_outcome(module, trace=True) == fused
     for limit in range(1, fused[2] + 2, 97):
-        got = _list_outcome(module, max_steps=limit)
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-        assert got == _list_outcome(module, max_steps=limit), limit
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+        assert _list_outcome(module, max_steps=limit) == single_steps(
+            monkeypatch, _list_outcome, module, max_steps=limit), limit
     for cap in (9_000, 12_000):
         for size in (1, 7):
             assert (_list_outcome(module, slice_steps=size, max_value_memory=cap)
@@ -351,20 +341,9 @@ def constant_program(seed):
 @pytest.mark.parametrize("block", range(4))
 def test_random_constant_ops_and_conditions_fused_equal_single_steps(block, monkeypatch):
     for seed in range(block * 25, block * 25 + 25):
-        module = compile_source(constant_program(seed))
-        fused = outcome(module)
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-        single = outcome(module)
-        monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
-        assert fused == single, seed
-        for size in (1, 7, 100_000):
-            assert outcome(module, slice_steps=size) == fused, (seed, size)
-        assert outcome(module, trace=True) == fused, seed
-        for limit in range(1, fused[2] + 2, max(1, fused[2] // 11)):
-            got = outcome(module, max_steps=limit)
-            monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
-            assert got == outcome(module, max_steps=limit), (seed, limit)
-            monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", True)
+        assert_fused_equals_single(
+            compile_source(constant_program(seed)), monkeypatch, seed,
+            lambda steps: range(1, steps + 2, max(1, steps // 11)), sliced_caps=False)
 
 
 def test_constant_program_errors_are_covered():
