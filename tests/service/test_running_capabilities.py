@@ -242,10 +242,14 @@ def test_a_handler_failure_is_recorded_and_replayed(tmp_path):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("nope", "not a tape (invalid JSON: Expecting value: line 1 column 1 (char 0))"),
-    ('{"format": "x"}', "not a tape (expected format 'boruna-capability-tape', version 1)"),
-    ('{"format": "boruna-capability-tape", "version": 1, "calls": [1], "outcome": {}}',
+    ("nope", "not a tape (invalid JSON: expected ident at line 1 column 2)"),
+    ('{"format": "x"}', "not a tape (expected format 'boruna-capability-tape', version 2)"),
+    ('{"format": "boruna-capability-tape", "version": 2, "calls": [1], "outcome": {}}',
      "not a tape (`calls` must be a list of {capability, args, result})"),
+    ('{"format": "boruna-capability-tape", "version": 1, "calls": [], "outcome": {}}',
+     "a version 1 tape carries no content hash; record it again with this boruna"),
+    ('{"format": "boruna-capability-tape", "version": 2, "calls": [], "outcome": {}}',
+     "not a tape (`sha256`, the content hash, is missing)"),
 ])
 def test_a_malformed_tape_is_refused(text, message):
     with pytest.raises(service.TapeError) as info:

@@ -129,6 +129,10 @@ def _capability_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replay", metavar="TAPE",
                    help="answer the capability calls from the tape TAPE (no I/O); the run must "
                         "ask for the same calls and reproduce the recorded outcome")
+    p.add_argument("--tape-key", metavar="FILE",
+                   help="with --record: sign the tape (HMAC-SHA256) with the key in FILE; with "
+                        "--replay: accept only a tape signed with that key (every tape carries "
+                        "a content hash, always checked)")
 
 
 def _libs_flag(p: argparse.ArgumentParser) -> None:

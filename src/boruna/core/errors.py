@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Iterable, Optional
 
-from boruna.core.limits import MAX_STACK
+from boruna.core.limits import MAX_COLLECTION_LEN, MAX_STACK, MAX_STRING_BYTES
 
 
 class ErrorKind(str, Enum):
@@ -200,3 +200,26 @@ def wall_time_exceeded(ms: int) -> VmError:
 
 def bytecode_error(detail: str) -> VmError:
     return VmError(f"bytecode error: {detail}", ErrorKind.BYTECODE)
+
+
+def execution_cancelled() -> VmError:
+    """The run's cancel event was set (MCP cancellation, Ctrl-C)."""
+    return VmError("execution cancelled", ErrorKind.CANCELLED)
+
+
+def string_too_large(nbytes: Optional[int] = None) -> VmError:
+    """A string value over MAX_STRING_BYTES (`nbytes` None: its size is not known, e.g. SQLite
+    refused to build it)."""
+    size = "a value" if nbytes is None else f"{nbytes} bytes"
+    return VmError(f"string too large: {size} exceeds the limit of {MAX_STRING_BYTES} bytes",
+                   ErrorKind.MEMORY_LIMIT)
+
+
+def collection_too_large(n: int) -> VmError:
+    return VmError(f"collection too large: {n} elements exceeds the limit of "
+                   f"{MAX_COLLECTION_LEN} elements", ErrorKind.MEMORY_LIMIT)
+
+
+def value_memory_exceeded(cap: int) -> VmError:
+    return VmError(f"memory limit exceeded: live values use more than {cap} bytes",
+                   ErrorKind.MEMORY_LIMIT)

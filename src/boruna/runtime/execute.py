@@ -6,7 +6,9 @@ Both go through the one drive loop, `drive()`: `Machine.execute_bounded` in slic
 `on_progress(steps)` after every unfinished slice and stopping between slices when
 `cancel_event` is set. The `cancel_event` is also handed to the `Machine`, which looks at it
 every 1,024 steps and after every builtin, so a cancelled run stops promptly however
-expensive its steps are. Slicing never changes `steps` or the result.
+expensive its steps are. Slicing never changes `steps` or the result. The run's wall clock
+and cancel event also reach the capability gateway (`deadline.RunClock`): blocking handlers
+stop at the deadline, and a call that returns past it ends the run with `wall_time_exceeded`.
 
 Compiling is the caller's job (`boruna.run` accepts source and compiles it first). An invalid
 policy raises `PolicyError`; everything that goes wrong while running is reported in the
@@ -91,10 +93,12 @@ def _start(module: Module, fn_index, args, policy, handler, event_log, max_steps
            max_wall_ms, trace_limit, slice_steps, on_progress, cancel_event) -> RunOutcome:
     """Build a machine for `module.functions[fn_index](*args)`, drive it, report the outcome."""
     from boruna import _vm
+    from boruna.runtime.deadline import RunClock
     from boruna.runtime.gateway import CapabilityGateway
     from boruna.runtime.policy import parse_policy
 
-    gateway = CapabilityGateway(parse_policy(policy), handler, event_log)
+    clock = RunClock(max_wall_ms, cancel_event)
+    gateway = CapabilityGateway(parse_policy(policy), handler, event_log, clock)
     try:
         machine = _vm.Machine(module, gateway=gateway,
                               max_steps=DEFAULT_MAX_STEPS if max_steps is None else max_steps,

@@ -1,9 +1,16 @@
 """The capability gateway: every side effect goes through here (docs/spec/vm.md §5.3, docs/spec/policy.md §7).
 
 Check order for one `CapCall`: unknown id → declared by the calling function →
-policy allow → budget → log `CapCall` → handler → log `CapResult`. The gateway
-owns the run's event log, the one record of its capability calls: which capabilities
-were called (`called`, `drain_called`) is read from the log's `CapResult` events.
+policy allow → budget → the run's clock → log `CapCall` → handler → the run's clock again →
+the VM's value limits on the result → log `CapResult`. The gateway owns the run's event log,
+the one record of its capability calls: which capabilities were called (`called`,
+`drain_called`) is read from the log's `CapResult` events.
+
+The run's clock (`deadline.RunClock`: the wall-clock deadline and the cancel event) is handed
+to the handler once (`handler.bind_clock(clock)`, when the handler has it), so every blocking
+handler stops at the run's deadline; a call that comes back past it (or after a cancel) ends
+the run with the VM's own `wall_time_exceeded` (or `execution cancelled`) error, not with its
+result, just as the VM's next checkpoint would have.
 """
 from __future__ import annotations
 
@@ -11,7 +18,9 @@ from typing import Iterable, Optional, Sequence
 
 from boruna.core import errors
 from boruna.core.capabilities import Capability, by_id, by_variant, from_source_name
+from boruna.runtime.deadline import UNBOUNDED, RunClock
 from boruna.runtime.handlers import HandlerError, MockHandler
+from boruna.runtime.result_limits import check_result
 
 EVENT_LOG_VERSION = 2
 
@@ -83,9 +92,11 @@ class CapabilityGateway:
     `policy` is a `boruna.runtime.policy.Policy` (None means allow-all);
     `handler` defaults to `MockHandler()`. `usage` counts calls per wire name
     (denied calls are not counted); `called` lists the names of successful calls.
+    `clock` is the run's `RunClock` (default: no deadline, no cancellation).
     """
 
-    def __init__(self, policy=None, handler=None, event_log: Optional[EventLog] = None):
+    def __init__(self, policy=None, handler=None, event_log: Optional[EventLog] = None,
+                 clock: Optional[RunClock] = None):
         if policy is None:
             from boruna.runtime.policy import Policy
             policy = Policy.allow_all()
@@ -93,6 +104,10 @@ class CapabilityGateway:
         self.handler = handler if handler is not None else MockHandler()
         self.log = event_log if event_log is not None else EventLog()
         self.usage: dict[str, int] = {}
+        self.clock = UNBOUNDED if clock is None else clock
+        bind = getattr(self.handler, "bind_clock", None)
+        if bind is not None:
+            bind(self.clock)
 
     @property
     def called(self) -> list[str]:
@@ -136,11 +151,25 @@ class CapabilityGateway:
         if rule is not None and rule.budget > 0 and count > rule.budget:
             raise errors.capability_budget_exceeded(name)
         args = list(args)
+        clock = self.clock
+        bounded = clock.bounded
+        if bounded:
+            stop = clock.vm_error()
+            if stop is not None:
+                raise stop
         self.log.cap_call(name, args)
         try:
             result = self.handler.handle(cap, args)
         except HandlerError as exc:
+            stop = clock.vm_error() if bounded else None
+            if stop is not None:      # the handler gave up at the run's deadline (or cancel)
+                raise stop from None
             raise errors.capability_error(exc.message) from None
+        if bounded:
+            stop = clock.vm_error()
+            if stop is not None:
+                raise stop
+        result = check_result(result)
         self.log.cap_result(name, result)
         return result
 

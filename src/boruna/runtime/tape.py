@@ -1,11 +1,20 @@
 """Capability tapes: record a run's capability calls, replay them offline.
 
-A tape is JSON: `{"format": "boruna-capability-tape", "version": 1, "calls": [...],
-"outcome": {...}}`. Each call is `{"capability", "args", "result"}` (or `"error"` for a
-handler failure); values are plain JSON (a List is an array, a Map an object: exactly what
-`normalize_value` turns back into VM values). `outcome` holds what the recorded run gave
-(`success`, `result`, `steps`, `ui_output`, `event_log_sha256`), so a replay can be checked
-against it.
+A tape is JSON: `{"format": "boruna-capability-tape", "version": 2, "calls": [...],
+"outcome": {...}, "sha256": HEX[, "hmac_sha256": HEX]}`. Each call is `{"capability",
+"args", "result"}` (or `"error"` for a handler failure); values are plain JSON (a List is
+an array, a Map an object: exactly what `normalize_value` turns back into VM values), nested
+at most TAPE_DEPTH deep. `outcome` holds what the recorded run gave (`success`, `result`,
+`steps`, `ui_output`, `event_log_sha256`), so a replay can be checked against it.
+
+`sha256` is the digest of the canonical JSON of `{"calls", "outcome"}` (keys sorted, no
+spaces, UTF-8): every call, argument, result and the outcome. It is always checked when a
+tape is read, so a tape changed by hand or by accident is refused before it answers
+anything. It proves nothing about who wrote the tape (anyone can compute it again);
+`hmac_sha256`, written when the recorder names a key file (`boruna run --record T
+--tape-key K`), is an HMAC-SHA256 of the same bytes under that key, and a replay given the
+key (`--replay T --tape-key K`) accepts only a tape signed with it. docs/capabilities.md says
+what a tape does and does not prove.
 
 `RecordingHandler` wraps the live (or mock) handler and writes down every call;
 `TapeReplayHandler` answers from a tape and fails loudly when the program asks for a call
@@ -13,14 +22,27 @@ the tape does not hold next.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import math
+import os
 
+from boruna.core.jsonread import JsonSyntaxError, loads
+from boruna.core.regular_files import NotRegularFile, existing_kind, open_regular
 from boruna.core.values import MapValue
 from boruna.runtime.handlers import HandlerError
 
 TAPE_FORMAT = "boruna-capability-tape"
-TAPE_VERSION = 1
+TAPE_VERSION = 2
+TAPE_DEPTH = 100
+"""Containers a taped value may nest (the tape itself adds 4 levels; the JSON reader takes
+127)."""
+MAX_TAPE_BYTES = 64 * 1024 * 1024
+"""Bytes of a tape file read at most."""
+MIN_KEY_BYTES = 16
+MAX_KEY_BYTES = 4096
+_SIGNED_PREFIX = f"{TAPE_FORMAT}/{TAPE_VERSION}\n".encode("ascii")
 
 
 class TapeError(ValueError):
@@ -34,8 +56,9 @@ def _plain_args(args) -> list:
         raise HandlerError(f"cannot tape the call: {err}") from None
 
 
-def to_plain(value):
-    """A capability value as plain JSON data; TapeError for a value a tape cannot hold."""
+def to_plain(value, depth: int = 0):
+    """A capability value as plain JSON data; TapeError for a value a tape cannot hold
+    (a Record, a non-finite float, nesting deeper than TAPE_DEPTH)."""
     t = type(value)
     if value is None or t in (bool, int, str):
         return value
@@ -43,10 +66,12 @@ def to_plain(value):
         if not math.isfinite(value):
             raise TapeError(f"a tape cannot hold the float {value!r}")
         return value
+    if depth >= TAPE_DEPTH and t in (tuple, list, MapValue, dict):
+        raise TapeError(f"a tape cannot hold a value nested deeper than {TAPE_DEPTH}")
     if t in (tuple, list):
-        return [to_plain(v) for v in value]
+        return [to_plain(v, depth + 1) for v in value]
     if t is MapValue or t is dict:
-        return {str(k): to_plain(v) for k, v in value.items()}
+        return {str(k): to_plain(v, depth + 1) for k, v in value.items()}
     raise TapeError(f"a tape cannot hold a value of type {t.__name__}")
 
 
@@ -81,6 +106,12 @@ class RecordingHandler:
     def __init__(self, inner):
         self.inner = inner
         self.calls: list[dict] = []
+
+    def bind_clock(self, clock) -> None:
+        """The run's clock goes on to the handler that does the I/O."""
+        bind = getattr(self.inner, "bind_clock", None)
+        if bind is not None:
+            bind(clock)
 
     def handle(self, cap, args):
         entry = {"capability": cap.wire_name, "args": _plain_args(args)}
@@ -132,29 +163,126 @@ class TapeReplayHandler:
         return len(self.calls) - self.cursor
 
 
-def tape_json(calls: list, outcome: dict) -> str:
-    return json.dumps({"format": TAPE_FORMAT, "version": TAPE_VERSION, "calls": calls,
-                       "outcome": outcome}, indent=2, ensure_ascii=False) + "\n"
+def _signed_bytes(calls: list, outcome: dict) -> bytes:
+    """The canonical bytes `sha256` and `hmac_sha256` cover: every call and the outcome."""
+    body = json.dumps({"calls": calls, "outcome": outcome}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return body.encode("utf-8", "surrogatepass")
 
 
-def read_tape(text: str) -> dict:
-    """The tape in `text`, checked for shape; TapeError otherwise."""
+def _hmac(key: bytes, data: bytes) -> str:
+    return hmac.new(key, _SIGNED_PREFIX + data, hashlib.sha256).hexdigest()
+
+
+def tape_json(calls: list, outcome: dict, key: bytes | None = None) -> str:
+    """The tape's text: its content hash always, its HMAC under `key` when one is given."""
+    data = _signed_bytes(calls, outcome)
+    tape = {"format": TAPE_FORMAT, "version": TAPE_VERSION, "calls": calls,
+            "outcome": outcome, "sha256": hashlib.sha256(data).hexdigest()}
+    if key is not None:
+        tape["hmac_sha256"] = _hmac(key, data)
+    return json.dumps(tape, indent=2, ensure_ascii=False) + "\n"
+
+
+def _is_hex_digest(value) -> bool:
+    return (type(value) is str and len(value) == 64
+            and all(c in "0123456789abcdef" for c in value))
+
+
+def _call_ok(c) -> bool:
+    return (isinstance(c, dict) and isinstance(c.get("capability"), str)
+            and isinstance(c.get("args"), list) and ("result" in c or "error" in c)
+            and ("error" not in c or isinstance(c["error"], str)))
+
+
+def read_tape(text: str, key: bytes | None = None) -> dict:
+    """The tape in `text`, checked for shape and content hash (and, with `key`, for its
+    HMAC under that key); TapeError otherwise."""
     try:
-        tape = json.loads(text)
-    except ValueError as err:
-        raise TapeError(f"not a tape (invalid JSON: {err})")
+        tape = loads(text)
+    except JsonSyntaxError as err:
+        raise TapeError(f"not a tape (invalid JSON: {err.message})") from None
+    if isinstance(tape, dict) and tape.get("format") == TAPE_FORMAT and tape.get("version") == 1:
+        raise TapeError("a version 1 tape carries no content hash; record it again with this "
+                        "boruna")
     if (not isinstance(tape, dict) or tape.get("format") != TAPE_FORMAT
             or tape.get("version") != TAPE_VERSION):
         raise TapeError(f"not a tape (expected format {TAPE_FORMAT!r}, version {TAPE_VERSION})")
     calls = tape.get("calls")
-    if not isinstance(calls, list) or not all(
-            isinstance(c, dict) and isinstance(c.get("capability"), str)
-            and isinstance(c.get("args"), list) and ("result" in c or "error" in c)
-            for c in calls):
+    if not isinstance(calls, list) or not all(_call_ok(c) for c in calls):
         raise TapeError("not a tape (`calls` must be a list of {capability, args, result})")
     if not isinstance(tape.get("outcome"), dict):
         raise TapeError("not a tape (`outcome` is missing)")
+    if not _is_hex_digest(tape.get("sha256")):
+        raise TapeError("not a tape (`sha256`, the content hash, is missing)")
+    try:
+        data = _signed_bytes(calls, tape["outcome"])
+    except ValueError as err:
+        raise TapeError(f"not a tape ({err})") from None
+    if not hmac.compare_digest(hashlib.sha256(data).hexdigest(), tape["sha256"]):
+        raise TapeError("the tape's content hash does not match its calls and outcome: it was "
+                        "changed after it was recorded")
+    if key is not None:
+        signature = tape.get("hmac_sha256")
+        if signature is None:
+            raise TapeError("the tape is not signed, but a tape key was given: record it with "
+                            "--tape-key")
+        if not _is_hex_digest(signature) or not hmac.compare_digest(_hmac(key, data), signature):
+            raise TapeError("the tape's signature does not match the tape key (another key "
+                            "signed it, or it was changed after it was recorded)")
     return tape
+
+
+def read_tape_file(path) -> str:
+    """The text of the tape file `path`: a regular file (a FIFO or device is refused, never
+    waited on) of at most MAX_TAPE_BYTES; TapeError otherwise."""
+    return _read_regular(path, MAX_TAPE_BYTES, "tape").decode("utf-8", "replace")
+
+
+def read_tape_key(path) -> bytes:
+    """The key in the key file `path` (surrounding whitespace dropped): MIN_KEY_BYTES to
+    MAX_KEY_BYTES bytes, from a regular file; TapeError otherwise."""
+    key = _read_regular(path, MAX_KEY_BYTES, "tape key").strip()
+    if len(key) < MIN_KEY_BYTES:
+        raise TapeError(f"the tape key file {path} holds {len(key)} byte(s); a key needs at "
+                        f"least {MIN_KEY_BYTES} (e.g. `head -c 32 /dev/urandom | base64`)")
+    return key
+
+
+def check_tape_target(path) -> None:
+    """TapeError when `path` exists and is not a regular file (a tape is never written to a
+    FIFO or device: the write would wait for a reader)."""
+    kind = existing_kind(path)
+    if kind is not None:
+        raise TapeError(f"cannot write the tape to {path}: not a regular file (a {kind})")
+
+
+def write_tape_file(path, text: str) -> None:
+    """Write the tape `text` to `path` (a regular file, created or replaced); TapeError
+    otherwise, never blocking."""
+    check_tape_target(path)
+    try:
+        fd = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except NotRegularFile as err:
+        raise TapeError(f"cannot write the tape to {path}: not a regular file (a {err.what})")
+    except OSError as err:
+        raise TapeError(f"cannot write the tape to {path}: {err.strerror or err}") from None
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(text.encode("utf-8", "surrogatepass"))
+
+
+def _read_regular(path, limit: int, what: str) -> bytes:
+    try:
+        fd = open_regular(path)
+    except NotRegularFile as err:
+        raise TapeError(f"cannot read the {what} {path}: not a regular file (a {err.what})")
+    except OSError as err:
+        raise TapeError(f"cannot read the {what} {path}: {err.strerror or err}") from None
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise TapeError(f"cannot read the {what} {path}: larger than {limit} bytes")
+    return data
 
 
 def first_outcome_difference(recorded: dict, replayed: dict) -> str | None:

@@ -62,6 +62,7 @@ from boruna.service.policy_validation import policy_validate_tool, show_policy, 
 from boruna.service.results import Failure
 from boruna.runtime.live import HandlerConfig
 from boruna.runtime.tape import TapeError, read_tape
+from boruna.runtime.tape import check_tape_target, read_tape_file, read_tape_key, write_tape_file
 from boruna.service.running import RunRequest, run, run_tool
 from boruna.service.sealed import run_sealed, run_sealed_tool
 from boruna.service.symbols import list_symbols, symbols_tool
@@ -80,4 +81,5 @@ __all__ = [
     "apply_template", "list_capabilities", "validate_policy", "show_policy", "list_codes",
     "policy_file", "shorthand_policy", "unreadable_policy", "run_sealed",
     "HandlerConfig", "TapeError", "read_tape",
+    "check_tape_target", "read_tape_file", "read_tape_key", "write_tape_file",
 ]

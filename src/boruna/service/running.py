@@ -162,11 +162,12 @@ class RunResult:
             pinned["error"] = outcome.error
         return pinned
 
-    def tape(self) -> str:
-        """The capability tape of a recording run, as JSON text."""
+    def tape(self, key: bytes | None = None) -> str:
+        """The capability tape of a recording run, as JSON text (signed with `key`, the
+        bytes of a tape key file, when given)."""
         from boruna.runtime.tape import tape_json
 
-        return tape_json(self.tape_calls or [], self.tape_outcome())
+        return tape_json(self.tape_calls or [], self.tape_outcome(), key)
 
     @property
     def success(self) -> bool:

@@ -353,8 +353,7 @@ def _utf8_len(s):
 
 def _check_str_len(nbytes):
     if nbytes > MAX_STRING_BYTES:
-        raise VmError(f"string too large: {nbytes} bytes exceeds the limit of "
-                      f"{MAX_STRING_BYTES} bytes", "memory_limit")
+        raise verr.string_too_large(nbytes)
 
 
 def _check_str(s):
@@ -364,8 +363,7 @@ def _check_str(s):
 
 def _check_len(n):
     if n > MAX_COLLECTION_LEN:
-        raise VmError(f"collection too large: {n} elements exceeds the limit of "
-                      f"{MAX_COLLECTION_LEN} elements", "memory_limit")
+        raise verr.collection_too_large(n)
 
 
 # builtins charged the size of their operands before running (they scan or copy them) ...

@@ -86,4 +86,4 @@ def test_flag_combinations_are_checked(cli, tmp_path):
         "error: --replay answers from the tape: it takes neither --live nor --record\n")
     assert cli("run", "--replay", tape, prog).err == (
         f"error: cannot replay '{tape}': not a tape (expected format "
-        "'boruna-capability-tape', version 1)\n")
+        "'boruna-capability-tape', version 2)\n")

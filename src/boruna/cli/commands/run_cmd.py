@@ -1,6 +1,6 @@
 """`boruna run FILE.ax|FILE.axbc [--policy P] [--max-steps N] [--max-wall-ms MS] [--trace]
 [--live [--fs-root DIR] [--db FILE [--db-write]] [--llm-endpoint URL]] [--record TAPE |
---replay TAPE] [--libs-dir DIR] [--json]`.
+--replay TAPE] [--tape-key FILE] [--libs-dir DIR] [--json]`.
 
 One `service.run` call per invocation, rendered as text or (`--json`) as the `boruna_run`
 response. The VM runs in slices of 100,000 steps; between slices
@@ -13,7 +13,7 @@ import threading
 
 from boruna.cli.console import Console
 from boruna.cli.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, CliError
-from boruna.cli.files import read_text, write_text
+from boruna.cli.files import read_text
 from boruna.cli.interrupt import interrupt_sets
 from boruna.cli.json_output import call, failure_error, print_result, source_limit
 from boruna.cli.policy_option import load_policy_option, policy_error
@@ -22,6 +22,7 @@ from boruna.cli.named_display import named_display
 from boruna.cli.progress import ProgressLine
 from boruna.cli.render import plural, pretty_json
 from boruna.core.errors import ErrorKind
+from boruna.core.regular_files import existing_kind
 
 
 class _Watch:
@@ -50,7 +51,7 @@ def cmd_run(args, console: Console) -> int:
     if args.json and is_bytecode_path(args.file):
         raise CliError("--json needs a .ax source file (the boruna_run tool takes source); "
                        "run the .axbc file without --json")
-    handlers, replay = _capability_options(args)
+    handlers, replay, tape_key = _capability_options(args)
     source, bytecode = read_program(args.file)
     limits = {"max_wall_ms": args.max_wall_ms} if args.max_wall_ms is not None else None
     libs_dir = None if bytecode is not None else resolve_libs_dir(args.libs_dir)
@@ -66,7 +67,7 @@ def cmd_run(args, console: Console) -> int:
     finally:
         watch.close()
     if args.record is not None and not isinstance(result, service.Failure):
-        write_text(args.record, result.tape())
+        _write_tape(args.record, result.tape(tape_key))
     if args.json:
         status = print_result(console, result)
         if watch.cancel.is_set() and not result.success:
@@ -84,7 +85,8 @@ def cmd_run(args, console: Console) -> int:
 
 
 def _capability_options(args):
-    """(HandlerConfig or None, the read tape or None) from the capability flags."""
+    """(HandlerConfig or None, the read tape or None, the tape key or None) from the
+    capability flags."""
     from boruna import service
 
     needs_live = [flag for flag, value in (("--fs-root", args.fs_root), ("--db", args.db),
@@ -96,16 +98,38 @@ def _capability_options(args):
         raise CliError("--db-write needs --db FILE")
     if args.replay is not None and (args.live or args.record is not None):
         raise CliError("--replay answers from the tape: it takes neither --live nor --record")
+    key_file = getattr(args, "tape_key", None)
+    if key_file is not None and args.record is None and args.replay is None:
+        raise CliError("--tape-key needs --record TAPE or --replay TAPE")
+    try:
+        key = None if key_file is None else service.read_tape_key(key_file)
+        if args.record is not None:
+            service.check_tape_target(args.record)
+    except service.TapeError as err:
+        raise CliError(str(err))
+    if args.db is not None:
+        kind = existing_kind(args.db)
+        if kind is not None:
+            raise CliError(f"--db {args.db}: not a regular file (a {kind})")
     replay = None
     if args.replay is not None:
         try:
-            replay = service.read_tape(read_text(args.replay))
+            replay = service.read_tape(service.read_tape_file(args.replay), key)
         except service.TapeError as err:
             raise CliError(f"cannot replay '{args.replay}': {err}")
     if not args.live:
-        return None, replay
+        return None, replay, key
     return service.HandlerConfig.from_env(True, args.fs_root, args.db, args.db_write,
-                                          args.llm_endpoint), None
+                                          args.llm_endpoint), None, key
+
+
+def _write_tape(path: str, text: str) -> None:
+    from boruna import service
+
+    try:
+        service.write_tape_file(path, text)
+    except service.TapeError as err:
+        raise CliError(str(err))
 
 
 def _report(ran, args, console: Console, interrupted: bool) -> int:
