@@ -4,7 +4,10 @@
 int, float, bool, None) and raises `JsonSyntaxError` whose message is serde's,
 e.g. `EOF while parsing a value at line 1 column 0` or
 `trailing characters at line 1 column 25`. Numbers follow serde_json's typing:
-integers within u64/i64 stay `int`, larger magnitudes and `-0` become `float`.
+integers within u64/i64 stay `int`, larger magnitudes and `-0` become `float`; a
+number beyond the float range (an integer of 310 digits or 5,000, `1e400`) is serde's
+`number out of range`, or with `loads(text, keep_out_of_range=True)` an `OutOfRange` value
+that records where it stood, so a caller can name the field holding it.
 More than 127 nested containers is `recursion limit exceeded`.
 """
 from __future__ import annotations
@@ -31,20 +34,53 @@ class JsonSyntaxError(ValueError):
         super().__init__(self.message)
 
 
+MAX_INT_DIGITS = 20
+"""Digits of the longest integer that can fit u64/i64; longer ones are read as floats (and
+never handed to `int()`, which refuses more than 4,300 digits)."""
+
+
+class OutOfRange:
+    """A number beyond the float range, kept in place of serde's error (`keep_out_of_range`).
+    `digits` is the length of its text; `line`/`column` where it ended (0: not from text)."""
+
+    __slots__ = ("text", "line", "column", "digits")
+
+    def __init__(self, text: str, line: int = 0, column: int = 0, digits: int = 0):
+        self.text = text
+        self.line = line
+        self.column = column
+        self.digits = digits or sum(c.isdigit() for c in text)
+
+    def describe(self) -> str:
+        """The number itself when short (`1e400`), else `a 5001-digit number`."""
+        if self.text and len(self.text) <= 24:
+            return f"`{self.text}`"
+        return f"a {self.digits}-digit number"
+
+    def __repr__(self) -> str:
+        return f"OutOfRange({self.describe()})"
+
+
 def number_value(n):
     """serde_json's typing of an already-decoded number (used for values that did
-    not come through `loads`, e.g. MCP arguments)."""
+    not come through `loads`, e.g. MCP arguments); an integer beyond the float range is an
+    `OutOfRange`."""
     if type(n) is int and (n > U64_MAX or n < I64_MIN):
-        return float(n)
+        try:
+            return float(n)
+        except OverflowError:
+            digits = int(abs(n).bit_length() * 0.30103) + 1
+            return OutOfRange("", digits=digits)
     return n
 
 
 class _Reader:
-    def __init__(self, text: str):
+    def __init__(self, text: str, keep_out_of_range: bool = False):
         self.s = text
         self.n = len(text)
         self.i = 0
         self.depth = 0
+        self.keep_out_of_range = keep_out_of_range
 
     # positions: serde reports 1-based line and the count of chars before `index`
     # on that line (so a peeked char at index i has column i+1, EOF has column len).
@@ -150,13 +186,16 @@ class _Reader:
                 i += 1
         self.i = i
         text = s[start:i]
-        if not is_float:
+        if not is_float and len(text) - text.startswith("-") <= MAX_INT_DIGITS:
             value = int(text)
             if value == 0 and text.startswith("-"):
                 return -0.0
             return number_value(value)
         value = float(text)
         if value in (float("inf"), float("-inf")):
+            if self.keep_out_of_range:
+                line, column = self._pos(i)
+                return OutOfRange(text, line, column)
             raise self.error("number out of range")
         return value
 
@@ -323,6 +362,8 @@ def _parse_float(text: str) -> float:
 
 
 def _parse_int(text: str):
+    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+        return _parse_float(text)
     value = int(text)
     if value == 0 and text.startswith("-"):
         return -0.0
@@ -346,8 +387,10 @@ def _serde_compatible(value) -> bool:
     return True
 
 
-def loads(text: str):
-    """Parse one JSON document; whitespace may follow, anything else is an error."""
+def loads(text: str, keep_out_of_range: bool = False):
+    """Parse one JSON document; whitespace may follow, anything else is an error.
+    `keep_out_of_range`: a number beyond the float range is an `OutOfRange` value instead
+    of the error `number out of range`."""
     try:
         value = json.loads(text, parse_constant=_reject, parse_float=_parse_float,
                            parse_int=_parse_int)
@@ -356,7 +399,7 @@ def loads(text: str):
     else:
         if _serde_compatible(value):
             return value
-    reader = _Reader(text)
+    reader = _Reader(text, keep_out_of_range)
     value = reader.parse_value()
     if reader.skip_ws() is not None:
         raise reader.peek_error("trailing characters")

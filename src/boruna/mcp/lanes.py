@@ -8,6 +8,12 @@ are in progress, a compile or a check is answered by a quick worker. A call leav
 when it is answered or cancelled: a cancelled call that has not started never starts, and a
 running one stops at its cancel event (the VM checks it every 1,024 steps).
 
+A run waits in its lane's queue at most its own wall clock (`limits.max_wall_ms`, else
+DEFAULT_MAX_WALL_MS: `queue_wait_seconds`): one still queued then never starts and is
+answered `server_busy` (`LaneTimeout`) instead of waiting on. Once started, a run is bounded
+by its wall clock (blocking capability handlers included: they stop at the run's deadline),
+so a worker is never held longer than the wall clock of the run it serves.
+
 The transport (stdin, stdout) and the event loop never wait for a lane (`transport.py`).
 """
 from __future__ import annotations
@@ -20,11 +26,15 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 
+from boruna.core.limits import DEFAULT_MAX_WALL_MS
+
 log = logging.getLogger("boruna.mcp")
 
 RUN_TOOLS = frozenset({"boruna_run", "boruna_run_sealed", "boruna_framework_test"})
 RUN_WORKERS, RUN_QUEUE = 4, 16
 QUICK_WORKERS, QUICK_QUEUE = 2, 64
+MIN_QUEUE_WAIT = 0.1
+"""Seconds any run may wait for a worker (a tiny wall clock still gets a free worker)."""
 
 
 class LaneBusy(Exception):
@@ -35,8 +45,28 @@ class LaneBusy(Exception):
         self.lane = lane
 
 
+class LaneTimeout(LaneBusy):
+    """A call waited `waited` seconds, its whole wall clock, for a worker of its lane."""
+
+    def __init__(self, lane: "Lane", waited: float):
+        super().__init__(lane)
+        self.waited = waited
+
+
+def queue_wait_seconds(tool_name: str, args) -> float | None:
+    """How long a call may wait for a worker: a run tool's wall clock (its
+    `limits.max_wall_ms`, else DEFAULT_MAX_WALL_MS); None (no bound) for the other tools."""
+    if tool_name not in RUN_TOOLS:
+        return None
+    limits = getattr(args, "limits", None)
+    wall_ms = getattr(limits, "max_wall_ms", None) if limits is not None else None
+    if type(wall_ms) is not int or wall_ms < 0:
+        wall_ms = DEFAULT_MAX_WALL_MS
+    return max(MIN_QUEUE_WAIT, wall_ms / 1000.0)
+
+
 class _Job:
-    __slots__ = ("fn", "token", "done", "outcome", "dropped")
+    __slots__ = ("fn", "token", "done", "outcome", "dropped", "started", "lock")
 
     def __init__(self, fn, token):
         self.fn = fn
@@ -44,6 +74,8 @@ class _Job:
         self.done = anyio.Event()
         self.outcome = None
         self.dropped = False          # cancelled: a worker that has not begun it skips it
+        self.started = False          # a worker has begun it (under `lock`)
+        self.lock = threading.Lock()
 
     def finish(self, outcome) -> None:
         self.outcome = outcome
@@ -77,8 +109,10 @@ class Lane:
     def _work(self) -> None:
         while True:
             job = self._jobs.get()
-            if job.dropped:
-                continue
+            with job.lock:
+                if job.dropped:
+                    continue
+                job.started = True
             try:
                 outcome = job.fn()
             except BaseException as exc:  # noqa: BLE001 - a worker must survive anything
@@ -88,17 +122,28 @@ class Lane:
             except Exception:             # the event loop has ended: nobody waits
                 log.debug("lane %s: answer not delivered", self.name, exc_info=True)
 
-    async def run(self, fn):
+    async def run(self, fn, max_wait: float | None = None):
+        """`fn()`'s value; LaneBusy when the lane is full, LaneTimeout when no worker began
+        it within `max_wait` seconds (None: no bound)."""
         if self.accepted >= self.capacity:
             raise LaneBusy(self)
         self.accepted += 1
         job = _Job(fn, anyio.lowlevel.current_token())
         try:
             self._jobs.put(job)
+            if max_wait is not None:
+                with anyio.move_on_after(max_wait):
+                    await job.done.wait()
+                if not job.done.is_set():
+                    with job.lock:
+                        if not job.started:
+                            job.dropped = True
+                            raise LaneTimeout(self, max_wait)
             await job.done.wait()
             return job.outcome
         finally:
-            job.dropped = True
+            with job.lock:
+                job.dropped = True
             self.accepted -= 1
 
 

@@ -43,15 +43,42 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help="with --live: llm.call posts to URL/chat/completions (an "
                              "OpenAI-compatible endpoint; default: $BORUNA_LLM_ENDPOINT, else "
                              "the mock answer)")
+    parser.add_argument("--policy", metavar="FILE", default=None,
+                        help="with --live: the policy of a boruna_run / boruna_run_sealed call "
+                             "that passes none (a policy file, or allow-all / deny-all; "
+                             "default: deny-all, so no capability runs unless the call or this "
+                             "flag names a policy that allows it)")
     parser.add_argument("--version", action="version", version=f"boruna-mcp {__version__}")
     args = parser.parse_args(argv)
     for flag, value in (("--fs-root", args.fs_root), ("--db", args.db),
-                        ("--db-write", args.db_write), ("--llm-endpoint", args.llm_endpoint)):
+                        ("--db-write", args.db_write), ("--llm-endpoint", args.llm_endpoint),
+                        ("--policy", args.policy)):
         if value and not args.live:
             parser.error(f"{flag} needs --live")
     if args.db_write and not args.db:
         parser.error("--db-write needs --db FILE")
+    if args.db:
+        from boruna.core.regular_files import existing_kind
+
+        kind = existing_kind(args.db)
+        if kind is not None:
+            parser.error(f"--db {args.db}: not a regular file (a {kind})")
+    args.default_policy = _default_policy(parser, args.policy) if args.live else None
     return args
+
+
+def _default_policy(parser: argparse.ArgumentParser, named: Optional[str]):
+    """The live server's policy for calls that pass none: deny-all, or what --policy names."""
+    from boruna.runtime.policy import Policy, PolicyError, load_policy_file
+
+    if named is None or named == "deny-all":
+        return Policy.deny_all()
+    if named == "allow-all":
+        return Policy.allow_all()
+    try:
+        return load_policy_file(named)
+    except PolicyError as err:
+        parser.error(f"--policy {named}: {err.message}")
 
 
 def handler_config(args: argparse.Namespace):
@@ -61,7 +88,8 @@ def handler_config(args: argparse.Namespace):
     from boruna.service import HandlerConfig
 
     return HandlerConfig.from_env(True, args.fs_root, args.db, args.db_write,
-                                  args.llm_endpoint)
+                                  args.llm_endpoint,
+                                  default_policy=getattr(args, "default_policy", None))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

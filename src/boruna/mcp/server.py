@@ -29,7 +29,7 @@ from mcp.shared.message import SessionMessage
 
 from boruna import __version__
 from boruna.core.errors import ErrorKind
-from boruna.mcp.lanes import LaneBusy, Lanes
+from boruna.mcp.lanes import LaneBusy, Lanes, LaneTimeout, queue_wait_seconds
 from boruna.mcp.documents import Documents
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.responses import output_schema
@@ -85,6 +85,15 @@ def _progress_reporter(ctx, token_present: bool):
 
 def _busy(tool_name: str, busy: LaneBusy) -> types.CallToolResult:
     lane = busy.lane
+    if isinstance(busy, LaneTimeout):
+        waited_ms = round(busy.waited * 1000)
+        return tool_result(fail(
+            ErrorKind.SERVER_BUSY,
+            f"server busy: {tool_name} waited {waited_ms} ms, its whole wall clock, for one of "
+            f"the {lane.workers} workers of the {lane.name} lane and was not started; retry "
+            "once a run is answered, or cancel one",
+            lane=lane.name, workers=lane.workers, queue_limit=lane.queue_limit,
+            waited_ms=waited_ms))
     return tool_result(fail(
         ErrorKind.SERVER_BUSY,
         f"server busy: {tool_name} was refused because {lane.capacity} calls of the {lane.name} "
@@ -137,7 +146,8 @@ class BorunaServer:
                       handlers=self.handlers)
         work = functools.partial(self._invoke, tool, args, env)
         try:
-            response = await self.lanes.for_tool(tool.name).run(work)
+            response = await self.lanes.for_tool(tool.name).run(
+                work, max_wait=queue_wait_seconds(tool.name, args))
         except LaneBusy as busy:
             response = _busy(tool.name, busy)
         except anyio.get_cancelled_exc_class():

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from boruna.core.capabilities import CAPABILITIES, Capability, alias_target, by_wire_name
 from boruna.core.display import float_to_string
 from boruna.core.errors import ErrorKind
-from boruna.core.jsonread import U64_MAX, JsonSyntaxError, loads, number_value
+from boruna.core.jsonread import U64_MAX, JsonSyntaxError, OutOfRange, loads, number_value
 from boruna.core.unicode import debug_str
 
 SCHEMA_VERSION = 1
@@ -381,8 +381,28 @@ def _normalise_numbers(v: Any) -> Any:
     return root[0]
 
 
+def _check_numbers(doc: Any) -> None:
+    """A number too large for any field (beyond the float range: `OutOfRange`) is a parse
+    error naming where it stands (`rules.net.fetch.budget`), the first in key order."""
+    work: list = [(doc, "")]
+    while work:
+        value, path = work.pop()
+        if type(value) is OutOfRange:
+            where = f" (line {value.line} column {value.column})" if value.line else ""
+            raise _parse_error(f"number out of range at {path or 'the top level'}{where}: "
+                               f"{value.describe()} does not fit any policy field (counts, "
+                               f"sizes and times are integers up to {U64_MAX})")
+        if type(value) is dict:
+            work.extend((value[key], f"{path}.{key}" if path else key)
+                        for key in sorted(value, reverse=True))
+        elif type(value) is list:
+            work.extend((item, f"{path}[{index}]")
+                        for index, item in reversed(list(enumerate(value))))
+
+
 def validate_policy_value(doc: Any) -> Policy:
     """Strictly validate an already-decoded policy file body (passes 2–5 of §5)."""
+    _check_numbers(doc)
     if type(doc) is dict:
         _check_unknown_fields(doc)
         decoded = {key: _TOP_DECODERS[key](doc[key]) for key in sorted(doc)}
@@ -446,7 +466,7 @@ def validate_policy_value(doc: Any) -> Policy:
 def parse_policy_text(text: str) -> Policy:
     """Parse a policy file body (no shorthands): docs/spec/policy.md §5 in full."""
     try:
-        doc = loads(text)
+        doc = loads(text, keep_out_of_range=True)
     except JsonSyntaxError as exc:
         raise _parse_error(exc.message) from None
     return validate_policy_value(doc)

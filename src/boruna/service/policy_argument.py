@@ -25,12 +25,13 @@ class PolicyRejected(Exception):
         self.response = response
 
 
-def resolve_policy(policy):
-    """The runtime Policy for `policy` (None → allow-all); raises PolicyRejected."""
+def resolve_policy(policy, default=None):
+    """The runtime Policy for `policy` (None → `default`, else allow-all); raises
+    PolicyRejected."""
     from boruna.runtime.policy import PolicyError, parse_policy
 
     try:
-        return parse_policy(policy)
+        return parse_policy(policy, default)
     except PolicyError as err:
         extra = {} if err.policy_error is None else {"policy_error": err.policy_error}
         raise PolicyRejected(fail(err.run_error_kind, err.message, **extra)) from None

@@ -276,7 +276,8 @@ class RunRequest:
         else:
             first = False
             try:
-                resolved, refused = resolve_policy(policy), None
+                resolved, refused = resolve_policy(
+                    policy, getattr(handlers, "default_policy", None)), None
             except PolicyRejected as rejected:
                 resolved, refused = None, failure_of(rejected.response)
         wall_ms = None if memory else _limit(limits, "max_wall_ms")

@@ -120,7 +120,7 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
         return failure(err.error_kind, err.message, error=err.message, line=err.line or None,
                        col=err.col or None)
     try:
-        resolved = resolve_policy(policy)
+        resolved = resolve_policy(policy, getattr(handlers, "default_policy", None))
     except PolicyRejected as rejected:
         return failure_of(rejected.response)
     missing = vm_missing()
