@@ -179,8 +179,12 @@ class FileRoot:
                 if err.errno == errno.ELOOP:     # became a symlink after the resolver looked
                     raise _Changed() from None
                 raise HandlerError(f"fs.read: cannot open {path}: {err.strerror}") from None
-            with os.fdopen(fd, "rb") as fh:
+            try:
                 _check_file(os.fstat(fd), path, "fs.read")
+            except BaseException:
+                os.close(fd)
+                raise
+            with os.fdopen(fd, "rb") as fh:
                 return fh.read(FS_READ_LIMIT + 1)
 
         data = self._at(path, "fs.read", action)
