@@ -69,7 +69,10 @@ def number_value(n):
         try:
             return float(n)
         except OverflowError:
-            digits = int(abs(n).bit_length() * 0.30103) + 1
+            try:
+                digits = len(str(abs(n)))
+            except ValueError:      # more than 4,300 digits: str() refuses, estimate
+                digits = int(abs(n).bit_length() * 0.30103) + 1
             return OutOfRange("", digits=digits)
     return n
 

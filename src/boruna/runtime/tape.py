@@ -290,6 +290,9 @@ def first_outcome_difference(recorded: dict, replayed: dict) -> str | None:
     for key in ("success", "result", "steps", "ui_output", "error", "event_log_sha256"):
         a, b = recorded.get(key), replayed.get(key)
         if a != b:
+            why = ""
+            if key == "success" and isinstance(replayed.get("error"), str):
+                why = f" ({replayed['error']})"
             return (f"{key} differs: recorded {json.dumps(a, sort_keys=True)}, replay "
-                    f"{json.dumps(b, sort_keys=True)}")
+                    f"{json.dumps(b, sort_keys=True)}{why}")
     return None
