@@ -131,3 +131,25 @@ def test_fifos_are_never_read_or_written_as_tapes_or_keys(tmp_path):
         tapes.write_tape_file(fifo, "{}")
     assert str(info.value) == f"cannot write the tape to {fifo}: not a regular file (a FIFO)"
     assert time.monotonic() - start < 2.0
+
+
+def test_a_query_stopped_at_a_vm_limit_records_and_replays_the_same_error(tmp_path, monkeypatch):
+    import functools
+    import sqlite3
+
+    from boruna.runtime import result_limits
+    from boruna.runtime.live import HandlerConfig
+    from boruna.runtime.live import db as live_db
+
+    monkeypatch.setattr(live_db, "ResultBudget",
+                        functools.partial(result_limits.ResultBudget, 5_000))
+    path = tmp_path / "d.sqlite"
+    sqlite3.connect(path).close()
+    source = ('fn main() -> Int !{db.query} { list_len(db_query("with recursive r(n) as '
+              '(select 1 union all select n + 1 from r limit 1000) select n from r")) }')
+    live = run(source, handlers=HandlerConfig(live=True, db=str(path)), record=True)
+    assert live.to_json()["message"] == \
+        "memory limit exceeded: live values use more than 5000 bytes"
+    tape = service.read_tape(live.tape())
+    assert tape["calls"][0]["vm_error"] == "memory_limit"
+    assert run(source, replay=tape).to_json() == live.to_json()

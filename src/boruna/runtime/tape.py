@@ -2,7 +2,8 @@
 
 A tape is JSON: `{"format": "boruna-capability-tape", "version": 2, "calls": [...],
 "outcome": {...}, "sha256": HEX[, "hmac_sha256": HEX]}`. Each call is `{"capability",
-"args", "result"}` (or `"error"` for a handler failure); values are plain JSON (a List is
+"args", "result"}` (or `"error"` for a handler failure, with `"vm_error": "memory_limit"`
+when the handler stopped at a VM value limit); values are plain JSON (a List is
 an array, a Map an object: exactly what `normalize_value` turns back into VM values), nested
 at most TAPE_DEPTH deep. `outcome` holds what the recorded run gave (`success`, `result`,
 `steps`, `ui_output`, `event_log_sha256`), so a replay can be checked against it.
@@ -28,6 +29,7 @@ import json
 import math
 import os
 
+from boruna.core.errors import ErrorKind, VmError
 from boruna.core.jsonread import JsonSyntaxError, loads
 from boruna.core.regular_files import NotRegularFile, existing_kind, open_regular
 from boruna.core.values import MapValue
@@ -121,10 +123,14 @@ class RecordingHandler:
         except HandlerError as err:
             entry["error"] = err.message
             raise
+        except VmError as err:          # a VM limit the result would have passed
+            entry["error"], entry["vm_error"] = err.message, err.kind.value
+            raise
         try:
             entry["result"] = to_plain(result)
         except TapeError as err:
-            raise HandlerError(f"cannot tape the result: {err}") from None
+            entry["error"] = f"cannot tape the result: {err}"
+            raise HandlerError(entry["error"]) from None
         return result
 
 
@@ -155,6 +161,8 @@ class TapeReplayHandler:
             raise self._mismatch(f"replay mismatch at capability call {index + 1}: the tape "
                                  f"has {recorded}, the program asked for {asked}")
         self.cursor += 1
+        if "vm_error" in entry:
+            raise VmError(str(entry["error"]), ErrorKind.MEMORY_LIMIT)
         if "error" in entry:
             raise HandlerError(str(entry["error"]))
         return from_plain(entry.get("result"))
@@ -192,7 +200,8 @@ def _is_hex_digest(value) -> bool:
 def _call_ok(c) -> bool:
     return (isinstance(c, dict) and isinstance(c.get("capability"), str)
             and isinstance(c.get("args"), list) and ("result" in c or "error" in c)
-            and ("error" not in c or isinstance(c["error"], str)))
+            and ("error" not in c or isinstance(c["error"], str))
+            and c.get("vm_error", "memory_limit") == "memory_limit")
 
 
 def read_tape(text: str, key: bytes | None = None) -> dict:
