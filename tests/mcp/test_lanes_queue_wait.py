@@ -28,7 +28,7 @@ def test_a_queued_call_past_its_wait_is_refused_and_never_starts():
             start = time.monotonic()
             with pytest.raises(LaneTimeout) as info:
                 await lane.run(lambda: ran.append("late"), max_wait=0.2)
-            assert info.value.waited == 0.2 and 0.15 < time.monotonic() - start < 2.0
+            assert info.value.waited == 0.2 and 0.15 < time.monotonic() - start < 3.0
             assert lane.accepted == 1
             release.set()
         assert await lane.run(lambda: "next", max_wait=0.2) == "next"

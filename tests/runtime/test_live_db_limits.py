@@ -118,7 +118,7 @@ def test_a_fifo_named_as_the_database_is_refused_at_once(tmp_path):
     with pytest.raises(HandlerError) as info:
         handler.handle(CAP[caps.DB_QUERY], ["select 1"])
     assert info.value.message == f"db.query: the database {fifo} is not a regular file (a FIFO)"
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 5.0
 
 
 def test_the_busy_timeout_is_capped_by_the_run_clock(db):

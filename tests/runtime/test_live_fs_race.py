@@ -148,7 +148,7 @@ def test_a_fifo_in_the_root_is_refused_at_once(world):
     start = time.monotonic()
     assert refused(read, handler, "pipe") == "fs.read: pipe is not a regular file (a FIFO)"
     assert refused(write, handler, "pipe", "x") == "fs.write: pipe is not a regular file (a FIFO)"
-    assert time.monotonic() - start < 2.0          # it never waited for a writer
+    assert time.monotonic() - start < 5.0          # it never waited for a writer
     assert os.path.exists(root / "pipe") and not (root / "pipe").is_file()
 
 

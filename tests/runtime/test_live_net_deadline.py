@@ -104,7 +104,7 @@ def test_a_trickling_server_cannot_stretch_the_request_past_its_timeout(servers,
     handler, _ = fetcher(timeout_ms=500)
     message, took = timed_fetch(handler, main.base + "/slow")
     assert message == "HTTP request timed out after 500 ms"
-    assert 0.4 < took < 2.0
+    assert 0.4 < took < 3.0
 
 
 def test_the_run_wall_clock_shortens_the_request_deadline(servers):
@@ -116,7 +116,7 @@ def test_the_run_wall_clock_shortens_the_request_deadline(servers):
     outcome = run(compile_source(source), policy=policy, handler=handler, max_wall_ms=400)
     assert (outcome.error_kind, outcome.error) == (
         ErrorKind.WALL_TIME, "wall-clock execution limit exceeded (400 ms)")
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 3.0
 
 
 def test_a_cancel_stops_a_request_in_flight(servers):
@@ -127,7 +127,7 @@ def test_a_cancel_stops_a_request_in_flight(servers):
     handler.bind_clock(RunClock(None, cancel))
     threading.Timer(0.2, cancel.set).start()
     message, took = timed_fetch(handler, main.base + "/slow")
-    assert message == "HTTP request timed out after 30000 ms" and took < 2.0
+    assert message == "HTTP request timed out after 30000 ms" and took < 3.0
 
 
 def test_a_redirect_to_another_origin_carries_no_credentials(servers):
@@ -176,4 +176,4 @@ def test_a_slow_llm_endpoint_cannot_hold_the_run_past_its_wall_clock(servers):
     outcome = run(compile_source(source), handler=llm(main.base + "/v1"), max_wall_ms=300)
     assert (outcome.error_kind, outcome.error) == (
         ErrorKind.WALL_TIME, "wall-clock execution limit exceeded (300 ms)")
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 3.0

@@ -130,7 +130,7 @@ def test_fifos_are_never_read_or_written_as_tapes_or_keys(tmp_path):
     with pytest.raises(tapes.TapeError) as info:
         tapes.write_tape_file(fifo, "{}")
     assert str(info.value) == f"cannot write the tape to {fifo}: not a regular file (a FIFO)"
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 5.0
 
 
 def test_a_query_stopped_at_a_vm_limit_records_and_replays_the_same_error(tmp_path, monkeypatch):

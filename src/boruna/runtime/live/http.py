@@ -174,6 +174,8 @@ def exchange(method: str, url: str, addresses: list, deadline: float, clock, lim
                 if watch.fired:
                     raise RequestTimeout("TLS handshake timed out")
         conn = http.client.HTTPConnection(host, default_port(parts))
+        if parts.scheme == "https":
+            conn.default_port = 443           # the Host header omits the default port
         conn.sock = sock
         sent = {"User-Agent": USER_AGENT, "Connection": "close"}
         sent.update(headers or {})
