@@ -23,6 +23,7 @@ from boruna.runtime.handlers import HandlerError, MockHandler
 from boruna.runtime.result_limits import check_result
 
 EVENT_LOG_VERSION = 2
+_SCALARS = (type(None), bool, int, float)
 
 
 class EventLog:
@@ -169,7 +170,8 @@ class CapabilityGateway:
             stop = clock.vm_error()
             if stop is not None:
                 raise stop
-        result = check_result(result)
+        if type(result) not in _SCALARS:
+            check_result(result)
         self.log.cap_result(name, result)
         return result
 

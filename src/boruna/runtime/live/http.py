@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import errno
 import http.client
+import ipaddress
 import os
 import select
 import socket
@@ -67,7 +68,15 @@ def _wait(event: threading.Event, deadline: float, clock) -> bool:
 
 def resolve(host: str, port: int, deadline: float, clock) -> list:
     """`getaddrinfo` answers for (host, port) as (family, sockaddr) pairs, bounded by the
-    deadline (the lookup runs on a helper thread; one that never answers is abandoned)."""
+    deadline (the lookup runs on a helper thread; one that never answers is abandoned).
+    An IP address literal needs no lookup."""
+    try:
+        literal = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    if literal is not None:
+        family = socket.AF_INET6 if literal.version == 6 else socket.AF_INET
+        return [(family, (host, port))]
     done = threading.Event()
     box: dict = {}
 
