@@ -73,3 +73,55 @@ def test_the_server_answers_a_run_queued_past_its_wall_clock_busy(raw_server_fac
     assert tool_payload(server.answers([60])[60])["result"] == 42
     status, stderr = server.close(timeout=60)
     assert status == 0 and "Traceback" not in stderr
+
+
+def test_runs_blocked_on_slow_io_free_their_workers_by_their_deadlines(raw_server_factory,
+                                                                        tool_payload):
+    """The attack of item 12 with --live: four runs wait on a server that never answers;
+    they end at their 1.5 s wall clock, so the next trivial run is answered soon after,
+    not after the handlers' own 30 s timeouts."""
+    import socket
+    import subprocess
+    import sys
+    import threading as _threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    held = []
+    _threading.Thread(target=lambda: [held.append(listener.accept()) for _ in range(8)],
+                      daemon=True).start()
+    port = listener.getsockname()[1]
+
+    class LiveServer(raw_server_factory):
+        def __init__(self):
+            self.proc = subprocess.Popen([sys.executable, "-m", "boruna.mcp", "--live"],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True, encoding="utf-8")
+            import queue
+            self.lines = queue.Queue()
+            self._pump_thread = _threading.Thread(target=self._pump, daemon=True)
+            self._pump_thread.start()
+
+    server = LiveServer()
+    server.initialize()
+    fetch = ('fn main() -> String !{net.fetch} { net_fetch("http://127.0.0.1:' + str(port)
+             + '/") }')
+    policy = {"default_allow": True, "net_policy": {"allowed_domains": ["127.0.0.1"]}}
+    for request_id in range(10, 10 + RUN_WORKERS):
+        server.call(request_id, "boruna_run", {"source": fetch, "policy": policy,
+                                               "limits": {"max_wall_ms": 1500}})
+    time.sleep(0.3)
+    start = time.monotonic()
+    server.call(50, "boruna_run", {"source": "fn main() -> Int { 6 * 7 }",
+                                   "limits": {"max_wall_ms": 20_000}})
+    answers = server.answers([50, *range(10, 10 + RUN_WORKERS)])
+    waited = time.monotonic() - start
+    assert tool_payload(answers[50])["result"] == 42
+    assert waited < 10                              # not the 30 s of the handlers' timeout
+    for request_id in range(10, 10 + RUN_WORKERS):
+        assert tool_payload(answers[request_id])["message"] == \
+            "wall-clock execution limit of 1500 ms exceeded"
+    status, stderr = server.close(timeout=60)
+    listener.close()
+    assert status == 0 and "Traceback" not in stderr
