@@ -72,7 +72,8 @@ class FileRoot:
 
     # ------------------------------------------------------------ resolution
 
-    def _open_root(self, what: str) -> tuple[int, str]:
+    def _open_root(self, what: str) -> tuple[int, tuple]:
+        """(a descriptor of the root, the root's names: its real and its absolute path)."""
         if not SUPPORTED:
             raise HandlerError(f"{what}: file access needs a system with openat and O_NOFOLLOW")
         try:
@@ -86,7 +87,7 @@ class FileRoot:
             raise HandlerError(f"{what}: cannot open the file root") from None
         return fd, names
 
-    def _resolve(self, root_fd: int, real_root: tuple, parts: list[str]) -> tuple[list[int], str]:
+    def _resolve(self, root_fd: int, root_names: tuple, parts: list[str]) -> tuple[list[int], str]:
         """(the descriptors from the root down to the last component's directory, the last
         component's name, itself no symlink when it exists). Raises _Leaves, _Changed or
         OSError; the caller closes the descriptors (stack[0] is a dup of the root's)."""
@@ -116,7 +117,7 @@ class FileRoot:
                         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
                     target = os.readlink(name, dir_fd=stack[-1])
                     if target.startswith("/"):
-                        inside = _under(target, real_root)
+                        inside = _under(target, root_names)
                         if inside is None:
                             raise _Leaves()
                         while len(stack) > 1:
@@ -144,11 +145,11 @@ class FileRoot:
         """`action(dir_fd, name)` on the resolved last component, resolving again (up to
         MAX_RETRIES times) when the path changes under it."""
         parts = check_text(path, what)
-        root_fd, real_root = self._open_root(what)
+        root_fd, root_names = self._open_root(what)
         try:
             for _ in range(MAX_RETRIES):
                 try:
-                    stack, name = self._resolve(root_fd, real_root, parts)
+                    stack, name = self._resolve(root_fd, root_names, parts)
                 except _Leaves:
                     raise HandlerError(f"{what}: path leaves the file root: {path}") from None
                 except _Changed:
