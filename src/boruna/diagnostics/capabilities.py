@@ -7,7 +7,6 @@
 """
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from boruna.language import ast as A
@@ -17,6 +16,9 @@ import boruna.diagnostics.registry as R
 from .context import CheckContext
 from .fix import Applicability, Edit, Fix
 from .model import Diagnostic
+from .capability_edits import (annotation_span as _annotation_span, name_pattern as _name_pattern,
+                               remove_annotation_edit as _remove_annotation_edit,
+                               remove_name_edit as _remove_name_edit)
 from .naming import levenshtein
 from .source_text import first_line_with
 
@@ -72,31 +74,6 @@ def _purity(ctx: CheckContext) -> list[Diagnostic]:
     return out
 
 
-def _annotation_span(ctx: CheckContext, fn: A.FnDef) -> Optional[tuple[int, int, int]]:
-    """(line, index of `!`, index of the closing `}`) when the annotation sits on one line."""
-    line = fn.caps_line
-    if not line:
-        return None
-    masked = ctx.masked_text(line)
-    start = ctx.index_of(line, fn.caps_col)
-    if start is None or start >= len(masked) or masked[start] != "!":
-        bang = masked.find("!", start or 0)
-        if bang == -1:
-            return None
-        start = bang
-    end = masked.find("}", start)
-    if end == -1:
-        return None
-    return line, start, end
-
-
-def _remove_annotation_edit(ctx: CheckContext, span: tuple[int, int, int]) -> Edit:
-    line, start, end = span
-    text = ctx.line_text(line) or ""
-    return Edit(start_line=line, old_text=text,
-                new_text=text[:start].rstrip() + text[end + 1:], file=ctx.file)
-
-
 # ---------------------------------------------------------------- unknown capability names
 
 def suggest_capability(name: str) -> Optional[str]:
@@ -123,11 +100,6 @@ def _unknown_names(ctx: CheckContext) -> list[Diagnostic]:
                 continue
             out.append(_unknown_name_diagnostic(ctx, fn, name))
     return out
-
-
-def _name_pattern(name: str) -> re.Pattern:
-    segments = [re.escape(part) for part in name.split(".")]
-    return re.compile(r"(?<![A-Za-z0-9_])" + r"\s*\.\s*".join(segments) + r"(?![A-Za-z0-9_])")
 
 
 def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagnostic:
@@ -174,24 +146,3 @@ def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagn
                    "it keeps the program's behaviour"),
         edits=[_remove_name_edit(ctx, span, match, text)]))
     return diag
-
-
-def _remove_name_edit(ctx: CheckContext, span: tuple[int, int, int], match: re.Match,
-                      text: str) -> Edit:
-    line, start, end = span
-    masked = ctx.masked_text(line)
-    inner = masked[masked.index("{", start) + 1:end]
-    if len([part for part in inner.split(",") if part.strip()]) <= 1:
-        return _remove_annotation_edit(ctx, span)
-    lo, hi = match.start(), match.end()
-    after = masked[hi:end]
-    comma_after = after.find(",")
-    if comma_after != -1 and after[:comma_after].strip() == "":
-        hi = hi + comma_after + 1
-        while hi < end and masked[hi] in " \t":
-            hi += 1
-    else:
-        before = masked[start:lo]
-        comma_before = before.rfind(",")
-        lo = start + comma_before
-    return Edit(line, text, text[:lo] + text[hi:], ctx.file)
