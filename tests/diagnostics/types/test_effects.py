@@ -36,8 +36,9 @@ def test_capabilities_are_inferred_through_calls():
         ("warning", 7, 19, None, "`quiet` declares `step.input` but never uses it",
          [(7, "fn quiet() -> Int { 1 }")]),
         # a declaration is a contract: the caller of `mid` must declare `net` too
-        ("error", 9, 5, 8, "capability violation: `main` uses `net.fetch` through `mid` but "
-                           "does not declare it", [(8, "fn main() -> String !{net.fetch} {")]),
+        ("error", 9, 5, 8, "capability violation: `main` calls `mid`, which declares `net`, "
+                           "but `main` does not declare it",
+         [(8, "fn main() -> String !{net.fetch} {")]),
         ("warning", 9, 5, 8, "capability violation: `main` uses `step.input` through `mid` but "
                              "does not declare it", [(8, "fn main() -> String !{step.input} {")]),
     ]

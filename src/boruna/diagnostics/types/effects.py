@@ -142,7 +142,8 @@ def check_effects(ctx: CheckContext) -> list[Diagnostic]:
             callee = functions.get(use.callee) if use.callee else None
             if callee is not None and cap not in used[callee.name]:
                 blamed.setdefault(callee.name, set()).add(cap)
-            out.append(_undeclared(ctx, spans, fn, cap, use, callee))
+            out.append(_undeclared(ctx, spans, fn, cap, use, callee,
+                                   used[callee.name] if callee is not None else ()))
     for fn in own:
         for name in fn.capabilities:
             cap = from_source_name(name)
@@ -167,16 +168,27 @@ def _declaration_label(ctx: CheckContext, fn: A.FnDef) -> Label:
                  ctx.location(fn.caps_line, fn.caps_col))
 
 
+def value_name(func) -> Optional[str]:
+    """How a called function value is written: `f`, `deps.clock`; None for another
+    expression."""
+    if isinstance(func, A.Ident):
+        return func.name
+    if isinstance(func, A.FieldAccess):
+        inner = value_name(func.object)
+        return None if inner is None else f"{inner}.{func.field}"
+    return None
+
+
 def _via(use: Use, functions) -> str:
     if use.callee is None:
-        func = use.call.func
-        return (f" through the function value `{func.name}`" if isinstance(func, A.Ident)
+        name = value_name(use.call.func)
+        return (f" through the function value `{name}`" if name is not None
                 else " through a function value")
     return f" through `{use.callee}`" if use.callee in functions else ""
 
 
 def _undeclared(ctx: CheckContext, spans: list, fn: A.FnDef, cap: str, use: Use,
-                callee: Optional[A.FnDef]) -> Diagnostic:
+                callee: Optional[A.FnDef], used_by_callee=()) -> Diagnostic:
     labels = []
     if fn.caps_line:
         labels.append(_declaration_label(ctx, fn))
@@ -187,9 +199,16 @@ def _undeclared(ctx: CheckContext, spans: list, fn: A.FnDef, cap: str, use: Use,
     fix = _add_capability_fix(ctx, fn, cap)
     severity = "error" if fn.caps_line or cap != DECLARED_BY_COMPILER else "warning"
     functions = {callee.name: callee} if callee is not None else {}
+    if callee is not None and cap not in used_by_callee:     # the callee's contract
+        written = next((name for name in callee.capabilities
+                        if wire_names((name,)) == {cap}), cap)
+        body = (f"capability violation: `{fn.name}` calls `{callee.name}`, which declares "
+                f"`{written}`, but `{fn.name}` does not declare it")
+    else:
+        body = (f"capability violation: `{fn.name}` uses `{cap}`{_via(use, functions)} but "
+                f"does not declare it")
     return Diagnostic(
-        CODE, severity, f"capability violation: `{fn.name}` uses `{cap}`"
-        f"{_via(use, functions)} but does not declare it", _location(ctx, spans, use.call),
+        CODE, severity, body, _location(ctx, spans, use.call),
         [fix] if fix else [], labels, f"declare it: `!{{{cap}}}` after the return type")
 
 
@@ -202,8 +221,7 @@ def route(fn: A.FnDef, cap: str, functions: dict, used: dict) -> list[str]:
         if use is None:
             break
         if use.callee is None:
-            func = use.call.func
-            steps.append(func.name if isinstance(func, A.Ident) else "a function value")
+            steps.append(value_name(use.call.func) or "a function value")
             break
         if use.callee not in functions or use.callee in seen:
             break

@@ -66,6 +66,7 @@ class Why:
     label: object = None      # a Label, or a callable building one
     contract: bool = False    # a declared type (not a sibling's): capabilities must fit it
     annotation: object = None     # the type annotation that declares it, when one does
+    returned: bool = False    # a function's declared result
 
 
 @dataclass
@@ -280,7 +281,7 @@ class Checker:
             label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
                                                   f"`{show(ret)}` here")
             self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label,
-                                                   contract=True))
+                                                   contract=True, returned=True))
         else:
             self.block(fn.body, body_env, None, None, used=False)
             self.missing_result(fn, ret)
@@ -346,7 +347,7 @@ class Checker:
                 label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
                                                       f"`{show(self.return_type)}` here")
             why = Why(f"the value `{fn.name if fn else 'this function'}` returns", label,
-                      contract=True)
+                      contract=True, returned=True)
             if stmt.value is not None:
                 self.check(stmt.value, self.return_type, why, env)
             elif not can_unify(self.return_type, UNIT):
@@ -772,11 +773,14 @@ class Checker:
                     f"`{fn.name}` declares !{{{', '.join(fn.capabilities)}}} here",
                     self.ctx.location(fn.caps_line, fn.caps_col)))
         fix = self.list_capabilities_fix(why.annotation, wanted, missing)
+        listed = show(Con("Fn", wanted.args, wanted.effects | missing))
+        help_text = f"list the capabilities in the function type: `{listed}`"
+        if why.returned:
+            help_text += (" (in a return type, a last `!{...}` is the function's own set: "
+                          f"write `-> {listed} !{{...}}` with the function's set after it)")
         self.report("error", f"capability violation: {why.what} should be `{show(expected)}`, "
                     f"but it is `{show(found)}`, which needs `{names}`", expr, labels=labels,
-                    help_text=f"list the capabilities in the function type: "
-                              f"`{show(Con('Fn', wanted.args, wanted.effects | missing))}`",
-                    fixes=[fix] if fix else [], code="E007")
+                    help_text=help_text, fixes=[fix] if fix else [], code="E007")
 
     def list_capabilities_fix(self, annotation, wanted: Con, missing: frozenset):
         """Add `missing` to the `!{...}` set of the `Fn` type annotation `annotation` (when
