@@ -60,10 +60,12 @@ def effects_of(t: Type) -> frozenset:
     return frozenset(out)
 
 
-def misfit(found: Type, expected: Type) -> Optional[tuple[Con, Con, frozenset]]:
+def misfit(found: Type, expected: Type) -> Optional[tuple[Con, Con, frozenset, bool]]:
     """The first function type in `found` whose capabilities the matching one in
-    `expected` does not cover: (found part, expected part, the missing capabilities), or
-    None when it fits. Parts that do not match structurally are unification's business."""
+    `expected` does not cover: (found part, expected part, the missing capabilities, False
+    when it is in a parameter position: `found` does not accept what `expected` may pass),
+    or None when it fits. Parts that do not match structurally are unification's
+    business."""
     stack, seen = [(found, expected, True)], 0
     while stack and seen < MAX_WALK:
         seen += 1
@@ -76,7 +78,7 @@ def misfit(found: Type, expected: Type) -> Optional[tuple[Con, Con, frozenset]]:
         if f.name == "Fn":
             missing = (f.effects - e.effects) if positive else (e.effects - f.effects)
             if missing:
-                return f, e, frozenset(missing)
+                return f, e, frozenset(missing), positive
             stack.append((f.args[-1], e.args[-1], positive))
             stack.extend((fp, ep, not positive) for fp, ep in zip(f.args[:-1], e.args[:-1]))
         else:

@@ -67,6 +67,7 @@ class Why:
     contract: bool = False    # a declared type (not a sibling's): capabilities must fit it
     annotation: object = None     # the type annotation that declares it, when one does
     returned: bool = False    # a function's declared result
+    holder: object = None     # (function, name) of the parameter or `let` it declares
 
 
 @dataclass
@@ -332,7 +333,9 @@ class Checker:
                 ty = self.annotation(stmt.ty)
                 label = self.label_at(stmt.ty, f"`{stmt.name}` is declared `{show(ty)}` here")
                 self.check(stmt.value, ty, Why(f"the value of `{stmt.name}`", label,
-                                               contract=True, annotation=stmt.ty), env)
+                                               contract=True, annotation=stmt.ty,
+                                               holder=(self.current, stmt.name)
+                                               if self.current is not None else None), env)
                 env[stmt.name] = Binding(ty, stmt, True)
             else:
                 env[stmt.name] = Binding(self.infer(stmt.value, env), stmt, False)
@@ -763,8 +766,16 @@ class Checker:
         failure = misfit(found, expected)
         if failure is None:
             return
-        part, wanted, missing = failure
+        part, wanted, missing, positive = failure
         names = ", ".join(sorted(missing))
+        if not positive:        # a parameter: the value would get callbacks it cannot call
+            self.report("error", f"capability violation: {why.what} should be "
+                        f"`{show(expected)}`, but it is `{show(found)}`, whose parameter "
+                        f"`{show(part)}` does not accept functions that need `{names}`", expr,
+                        labels=[why.label] if why.label is not None else [], code="E007",
+                        help_text="a function passed where a `Fn` type is declared must "
+                                  "accept every callback that type may pass it")
+            return
         labels = [why.label] if why.label is not None else []
         if isinstance(expr, A.Ident) and expr.name in self.functions and expr.name not in env:
             fn = self.functions[expr.name]
@@ -772,7 +783,7 @@ class Checker:
                 labels.append(lambda fn=fn: Label(
                     f"`{fn.name}` declares !{{{', '.join(fn.capabilities)}}} here",
                     self.ctx.location(fn.caps_line, fn.caps_col)))
-        fix = self.list_capabilities_fix(why.annotation, wanted, missing)
+        fix = self.list_capabilities_fix(why.annotation, wanted, missing, why.holder)
         listed = show(Con("Fn", wanted.args, wanted.effects | missing))
         help_text = f"list the capabilities in the function type: `{listed}`"
         if why.returned:
@@ -782,32 +793,68 @@ class Checker:
                     f"but it is `{show(found)}`, which needs `{names}`", expr, labels=labels,
                     help_text=help_text, fixes=[fix] if fix else [], code="E007")
 
-    def list_capabilities_fix(self, annotation, wanted: Con, missing: frozenset):
+    def list_capabilities_fix(self, annotation, wanted: Con, missing: frozenset,
+                              holder=None):
         """Add `missing` to the `!{...}` set of the `Fn` type annotation `annotation` (when
-        it is the function type that does not fit, and its end is on one line)."""
+        it is the function type that does not fit, and its end is on one line); when the
+        annotation declares a parameter or variable that its function calls, that
+        function's own set gets them too (a call of the value needs them)."""
         if not isinstance(annotation, A.FnType) or wanted.effects != wire_names(
                 annotation.capabilities):
             return None
         end = self.spans.end(annotation.ret)
-        text = self.ctx.line_text(end[0]) if end is not None else None
-        if text is None:
+        line = end[0] if end is not None else 0
+        text = self.ctx.line_text(line) if line else None
+        cut = self.ctx.index_of(line, end[1]) if text is not None else None
+        if cut is None:
             return None
-        raw = text.encode("utf-8", "surrogatepass")
-        cut = end[1] - 1
         names = sorted(missing)
         if annotation.capabilities:
-            close = raw.find(b"}", cut)
+            close = text.find("}", cut)
             if close < 0:
                 return None
-            inner = raw[:close].rstrip()
-            new_raw = inner + b", " + ", ".join(names).encode() + raw[close:]
+            new = text[:close].rstrip() + ", " + ", ".join(names) + text[close:]
         else:
-            new_raw = raw[:cut] + f" !{{{', '.join(names)}}}".encode() + raw[cut:]
-        return Fix(f"E007-list-{'-'.join(names)}-{end[0]}", f"list `{', '.join(names)}` in "
+            close = cut
+            new = text[:cut] + f" !{{{', '.join(names)}}}" + text[cut:]
+        lines = {line: new}
+        undeclared = [] if holder is None else [
+            n for n in names if n not in wire_names(holder[0].capabilities)]
+        if undeclared and self.calls_value(*holder):
+            owner_edit = self.declare_edit(holder[0], undeclared, lines, line, close,
+                                           len(new) - len(text))
+            if owner_edit is None:
+                return None
+            lines[owner_edit[0]] = owner_edit[1]
+        edits = [Edit(n, self.ctx.line_text(n), t, self.ctx.file) for n, t in sorted(
+            lines.items())]
+        return Fix(f"E007-list-{'-'.join(names)}-{line}", f"list `{', '.join(names)}` in "
                    f"the function type", Applicability.SAFE,
                    "a function type lists every capability a call of its values needs",
-                   [Edit(end[0], text, new_raw.decode("utf-8", "surrogatepass"),
-                         self.ctx.file)])
+                   edits)
+
+    def calls_value(self, fn: A.FnDef, name: str) -> bool:
+        return any(isinstance(call.func, A.Ident) and call.func.name == name
+                   for call in self.ctx.nodes_of(fn, (A.Call,)))
+
+    def declare_edit(self, fn: A.FnDef, names: list, lines: dict, at_line: int, at: int,
+                     grown: int):
+        """(line, new text) declaring `names` on `fn` (on top of the edits in `lines`;
+        `grown` characters were inserted at index `at` of line `at_line`)."""
+        line = fn.caps_line or fn.body.line
+        text = lines.get(line, self.ctx.line_text(line))
+        index = self.ctx.index_of(line, fn.caps_col if fn.caps_line else fn.body.col)
+        if text is None or index is None:
+            return None
+        if line == at_line and index >= at:
+            index += grown
+        if fn.caps_line:
+            close = text.find("}", index)
+            if close < 0:
+                return None
+            sep = "" if text[index:close].rstrip().endswith("{") else ", "
+            return line, text[:close].rstrip() + sep + ", ".join(names) + text[close:]
+        return line, text[:index].rstrip() + f" !{{{', '.join(names)}}} " + text[index:]
 
     def arguments(self, expr: A.Call, name: str, params, ret: Type, declared, env: Env,
                   quoted: bool = True, contract: bool = True) -> Type:
@@ -832,9 +879,13 @@ class Checker:
                     f"`{show(ret)}`"))
             annotation = (declared[index].ty if declared is not None and index < len(declared)
                           else None)
+            holder = ((self.functions.get(name), declared[index].name)
+                      if annotation is not None and self.functions.get(name) is not None
+                      else None)
             found = self.check(arg, params[index],
                                Why(f"the {ordinal(index + 1)} argument of {shown}", label,
-                                   contract=contract, annotation=annotation), env)
+                                   contract=contract, annotation=annotation, holder=holder),
+                               env)
             if not contract and (found.__class__ is not Con or found.args):
                 carried |= effects_of(found)
         return widen(ret, carried) if carried and not contract else ret
@@ -902,8 +953,16 @@ class Checker:
             self.check(expr.payload, payload, Why(f"the payload of `{name}`",
                                                   self.payload_label(expr.enum_name,
                                                                      expr.variant),
-                                                  contract=True), env)
+                                                  contract=True, annotation=self.payload_type(
+                                                      expr.enum_name, expr.variant)), env)
         return Con(expr.enum_name)
+
+    def payload_type(self, enum: str, variant: str):
+        """The payload's type annotation of `enum::variant`, or None."""
+        td = self.ctx.type_defs.get(enum)
+        if td is None or not isinstance(td.kind, A.EnumKind):
+            return None
+        return next((payload for name, payload in td.kind.variants if name == variant), None)
 
     def payload_label(self, enum: str, variant: str) -> Optional[Label]:
         td = self.ctx.type_defs.get(enum)
