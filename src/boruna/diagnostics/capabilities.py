@@ -3,7 +3,9 @@
 * purity — in an App (`init`, `update` and `view` all defined) `update` and `view` must not
   declare capabilities; the patch removes the `!{...}` annotation;
 * unknown names — a `!{...}` name that is not a capability (the compiler silently drops it);
-  patches rename it to the closest capability or remove it.
+  patches rename it to the closest capability or remove it; also in the set of a function
+  type (`Fn(Int) -> Int !{tim.now}`, issue 21), where it would make the type claim less
+  than meant.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ WRITABLE_NAMES: tuple[str, ...] = tuple(
 
 
 def check_capabilities(ctx: CheckContext) -> list[Diagnostic]:
-    return _purity(ctx) + _unknown_names(ctx)
+    return _purity(ctx) + _unknown_names(ctx) + _unknown_type_names(ctx)
 
 
 # ---------------------------------------------------------------- purity (App update/view)
@@ -145,4 +147,89 @@ def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagn
         rationale=(f"'{name}' grants nothing (the compiler drops unknown names), so removing "
                    "it keeps the program's behaviour"),
         edits=[_remove_name_edit(ctx, span, match, text)]))
+    return diag
+
+
+# ---------------------------------------------------------------- unknown names in Fn types
+
+def _fn_types(te, out: list) -> None:
+    """The `FnType` nodes with a capability set inside type expression `te`."""
+    stack = [te]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, A.FnType):
+            if node.capabilities:
+                out.append(node)
+            stack.extend(node.params)
+            stack.append(node.ret)
+        elif isinstance(node, (A.ListType, A.OptionType)):
+            stack.append(node.inner)
+        elif isinstance(node, A.ResultType):
+            stack.extend((node.ok, node.err))
+        elif isinstance(node, A.MapType):
+            stack.extend((node.key, node.value))
+
+
+def _annotated_fn_types(ctx: CheckContext) -> list:
+    found: list = []
+    for td in ctx.program.type_defs():
+        entries = td.kind.fields if isinstance(td.kind, A.RecordKind) else td.kind.variants
+        for _, te in entries:
+            _fn_types(te, found)
+    for fn in ctx.program.functions():
+        for param in fn.params:
+            _fn_types(param.ty, found)
+        _fn_types(fn.return_type, found)
+        for let in ctx.nodes_of(fn, (A.Let,)):
+            _fn_types(let.ty, found)
+    return found
+
+
+def _unknown_type_names(ctx: CheckContext) -> list[Diagnostic]:
+    if "Fn" not in ctx.source or "!{" not in ctx.source:
+        return []
+    out = []
+    spans = None
+    for node in _annotated_fn_types(ctx):
+        for name in node.capabilities:
+            if from_source_name(name) is not None:
+                continue
+            if spans is None:
+                from .types.spans import Spans
+                spans = Spans(ctx.source)
+            out.append(_unknown_type_name(ctx, spans, node, name))
+    return out
+
+
+def _unknown_type_name(ctx: CheckContext, spans, node: A.FnType, name: str) -> Diagnostic:
+    suggestion = suggest_capability(name)
+    advice = (f"did you mean '{suggestion}'?" if suggestion is not None
+              else "known capabilities are " + ", ".join(WRITABLE_NAMES))
+    message = (f"unknown capability '{name}' in the !{{...}} set of a function type (it "
+               f"counts for nothing, so the type lists fewer capabilities than meant); {advice}")
+    end = spans.end(node.ret)
+    match = None
+    if end is not None:
+        masked = ctx.masked_text(end[0])
+        start = ctx.index_of(end[0], end[1]) or 0
+        close = masked.find("}", start)
+        if close != -1:
+            match = _name_pattern(name).search(masked, start, close)
+    if match is None:
+        return Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message,
+                          ctx.location(node.line, node.col))
+    line = end[0]
+    diag = Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message,
+                      ctx.location(line, ctx.byte_col(line, match.start()), line,
+                                   ctx.byte_col(line, match.end())))
+    if suggestion is not None:
+        text = ctx.line_text(line) or ""
+        diag.fixes.append(Fix(
+            id=f"E007-rename-capability-{name}",
+            description=f"rename capability '{name}' to '{suggestion}'",
+            applicability=Applicability.UNSAFE,
+            rationale=(f"'{name}' is not a known capability; did you mean '{suggestion}'? "
+                       f"(edit distance: {levenshtein(name, suggestion)})"),
+            edits=[Edit(line, text, text[:match.start()] + suggestion + text[match.end():],
+                        ctx.file)]))
     return diag

@@ -289,3 +289,20 @@ def test_pure_app_functions_using_pure_function_values_are_clean():
            "    State { n: f(state.n) }\n}\n"
            "fn view(state: State) -> Int { state.n }\n")
     assert rows(src) == []
+
+
+def test_an_unknown_name_in_a_function_types_set_is_reported_with_a_rename():
+    src = ("type R { f: Fn() -> Int !{tim.now} }\n"
+           "fn apply(f: Fn(Int) -> Int !{random, bogus}) -> Int !{random} {\n    f(1)\n}\n"
+           "fn main() -> Int { 0 }\n")
+    assert rows(src) == [
+        ("E007", "error", 1, 27, "unknown capability 'tim.now' in the !{...} set of a function "
+         "type (it counts for nothing, so the type lists fewer capabilities than meant); did "
+         "you mean 'time.now'?",
+         [("E007-rename-capability-tim.now", "Medium",
+           [(1, "type R { f: Fn() -> Int !{time.now} }")])]),
+        ("E007", "error", 2, 38, "unknown capability 'bogus' in the !{...} set of a function "
+         "type (it counts for nothing, so the type lists fewer capabilities than meant); known "
+         "capabilities are net.fetch, fs.read, fs.write, db.query, ui.render, time.now, random, "
+         "llm.call, actor_spawn, actor_send, step.input", []),
+    ]
