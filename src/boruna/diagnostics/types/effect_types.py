@@ -113,7 +113,7 @@ def join(a: Type, b: Type, positive: bool = True, depth: int = 0) -> Type:
 
 def widen(t: Type, effects: frozenset, depth: int = 0) -> Type:
     """`t` with `effects` added to every function type in a result position (a builtin's
-    result built from its arguments: `list_push(fs, query)` holds `query` too)."""
+    result built from its arguments: a list with `query` pushed onto it holds `query`)."""
     root = find(t)
     if not effects or root.__class__ is not Con or not root.args or depth > 100:
         return t

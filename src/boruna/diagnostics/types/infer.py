@@ -861,7 +861,7 @@ class Checker:
         """Check each argument of a call against its parameter type (extra or missing
         arguments are the name checker's arity error). A builtin's generic parameters are
         no `contract`: its result carries the capabilities of the function values passed
-        (`list_push(fs, query)` holds `query`)."""
+        (a list with `query` pushed onto it holds `query`)."""
         shown = f"`{name}`" if quoted else name
         carried = frozenset()
         for index, arg in enumerate(expr.args):
