@@ -90,6 +90,8 @@ def join(a: Type, b: Type, positive: bool = True, depth: int = 0) -> Type:
     """`a` with the capabilities of the matching function types in `b` added (in result
     positions; a parameter position keeps only the shared ones). `a` itself when `b` adds
     nothing."""
+    if a is b or (a.__class__ is Con and not a.args):      # the common case: a plain type
+        return a
     a_root, b_root = find(a), find(b)
     if (a_root.__class__ is not Con or b_root.__class__ is not Con or a_root is b_root
             or not a_root.args or a_root.name != b_root.name

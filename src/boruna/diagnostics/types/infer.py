@@ -879,8 +879,8 @@ class Checker:
                     f"`{show(ret)}`"))
             annotation = (declared[index].ty if declared is not None and index < len(declared)
                           else None)
-            holder = ((self.functions.get(name), declared[index].name)
-                      if annotation is not None and self.functions.get(name) is not None
+            holder = ((self.functions[name], declared[index].name)     # for the fix only
+                      if annotation.__class__ is A.FnType and name in self.functions
                       else None)
             found = self.check(arg, params[index],
                                Why(f"the {ordinal(index + 1)} argument of {shown}", label,
