@@ -148,6 +148,8 @@ def test_a_parameter_position_is_contravariant():
     ("    let f = if true { pure } else { roll }\n    f(1)\n", 5, 5),       # if branches
     ("    let f = match 1 { 0 => pure, _ => roll }\n    f(1)\n", 5, 5),     # match arms
     ("    let mut f = pure\n    f = roll\n    f(1)\n", 6, 5),                # reassigned
+    ("    let mut f = pure\n    let mut i = 0\n    while i < 3 {\n        i = i + f(1)\n"
+     "        f = roll\n    }\n    i\n", 7, 17),               # reassigned after the call
     ("    let fs = list_push([pure], roll)\n    let mut t = 0\n"
      "    for f in fs { t = t + f(1) }\n    t\n", 6, 27),                     # a generic builtin
     ("    match Some(roll) {\n        Some(f) => f(1),\n        None => 0,\n    }\n", 5, 20),

@@ -101,13 +101,14 @@ def used_capabilities(ctx: CheckContext, functions: dict[str, A.FnDef],
                 cap = capability_of(callee)
                 if cap is not None and cap not in mine:
                     mine[cap] = Use(call, callee)
-    for fn, call, effects, origin in value_calls:
+    for value_call in value_calls:
+        fn = value_call.fn
         mine = used.get(fn.name)
         if mine is None or functions.get(fn.name) is not fn:
             continue
-        for cap in sorted(effects):
+        for cap in sorted(value_call.effects):
             if cap not in mine:
-                mine[cap] = Use(call, None, origin)
+                mine[cap] = Use(value_call.call, None, value_call.label)
     changed = True
     while changed:
         changed = False

@@ -96,9 +96,9 @@ class Checker:
         self.signatures: dict[str, tuple[tuple[Type, ...], Type]] = {}
         self.own = set(id(fn) for fn in ctx.program.functions())
         self.current: Optional[A.FnDef] = None
-        # (function, call, capabilities, label builder) of each call of a function value
-        # whose type carries capabilities: `effects.py` holds the caller to them
-        self.value_calls: list[tuple] = []
+        # each call of a function value whose type carries capabilities (or of a `let mut`
+        # that may be assigned one later): `effects.py` holds the caller to them
+        self.value_calls: list[ValueCall] = []
         self.last_field: tuple = (None, "")      # (field access, record name) last typed
         self.return_type: Type = ERROR
         self._types()
@@ -715,9 +715,18 @@ class Checker:
                             labels=[self.label_at(func, f"this is `{show(callee)}`")])
                 return ret
             name = func.name if isinstance(func, A.Ident) else "this function value"
-            if callee.effects and self.current is not None:
-                self.value_calls.append((self.current, expr, callee.effects,
-                                         self.value_origin(func, callee, env)))
+            binding = env.get(func.name) if isinstance(func, A.Ident) else None
+            if binding is not None and (binding.annotated or not isinstance(
+                    binding.node, A.Let) or not binding.node.mutable):
+                binding = None      # only a `let mut` without a type changes its type
+            if (callee.effects or binding is not None) and self.current is not None:
+                label = (self.value_origin(func, callee, env) if binding is None else
+                         lambda binding=binding: self.label_at(
+                             binding.node, f"`{binding.node.name}` is "
+                             f"`{show(binding.ty)}` (it holds every function assigned to "
+                             f"it)")())
+                self.value_calls.append(ValueCall(self.current, expr, callee.effects, binding,
+                                                  label))
             return self.arguments(expr, name, params, ret, None, env, quoted=isinstance(
                 func, A.Ident))
         for arg in expr.args:
@@ -1179,6 +1188,26 @@ _INFER = {
     A.Send: lambda c, e, env, used: c.send(e, env),
     A.Spawn: lambda c, e, env, used: c.spawn(e, env),
 }
+
+
+class ValueCall:
+    """A call of a function value: the calling function, the call, the capabilities of the
+    value's type, and for a `let mut` the binding, whose type gains the capabilities of
+    every function assigned to it, also after this call (a loop may come back to it);
+    `label` builds the label at where the capabilities come from."""
+
+    __slots__ = ("fn", "call", "known", "binding", "label")
+
+    def __init__(self, fn, call, known: frozenset, binding, label):
+        self.fn, self.call, self.known, self.binding, self.label = (fn, call, known, binding,
+                                                                    label)
+
+    @property
+    def effects(self) -> frozenset:
+        if self.binding is None:
+            return self.known
+        final = find(self.binding.ty)
+        return self.known | (final.effects if isinstance(final, Con) else frozenset())
 
 
 def checked(ctx: CheckContext) -> Checker:
