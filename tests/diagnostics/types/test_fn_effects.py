@@ -104,7 +104,9 @@ def test_a_returned_function_value_must_fit_the_declared_result():
     src = BASE + "fn pick(b: Bool) -> Fn(Int) -> Int {\n    if b { roll } else { pure }\n}\n"
     assert rows(src) == [
         ("E007", "error", 4, 12, "capability violation: the result of `pick` should be "
-         "`Fn(Int) -> Int`, but it is `Fn(Int) -> Int !{random}`, which needs `random`", [])]
+         "`Fn(Int) -> Int`, but it is `Fn(Int) -> Int !{random}`, which needs `random`",
+         [("E007-list-random-3", "High",
+           [(3, "fn pick(b: Bool) -> Fn(Int) -> Int !{random} !{} {")])])]
     help_text = [d.help for d in check_source(src).diagnostics if d.id == "E007"][0]
     assert help_text == ("list the capabilities in the function type: `Fn(Int) -> Int "
                          "!{random}` (in a return type, a last `!{...}` is the function's own "
@@ -112,6 +114,13 @@ def test_a_returned_function_value_must_fit_the_declared_result():
                          "set after it)")
     fixed = src.replace("-> Fn(Int) -> Int {", "-> Fn(Int) -> Int !{random} !{} {")
     assert rows(fixed) == []
+    assert repair_source(src).repaired_source == fixed
+    own = BASE + "fn pick() -> Fn(Int) -> Int !{time.now} {\n    return roll\n}\n"
+    assert rows(own) == [
+        ("E007", "error", 4, 12, "capability violation: the value `pick` returns should be "
+         "`Fn(Int) -> Int`, but it is `Fn(Int) -> Int !{random}`, which needs `random`",
+         [("E007-list-random-3", "High",
+           [(3, "fn pick() -> Fn(Int) -> Int !{random} !{time.now} {")])])]
 
 
 def test_record_fields_and_enum_payloads_are_declared_types():

@@ -282,7 +282,8 @@ class Checker:
             label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
                                                   f"`{show(ret)}` here")
             self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label,
-                                                   contract=True, returned=True))
+                                                   contract=True, returned=True,
+                                                   annotation=fn.return_type))
         else:
             self.block(fn.body, body_env, None, None, used=False)
             self.missing_result(fn, ret)
@@ -350,7 +351,8 @@ class Checker:
                 label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
                                                       f"`{show(self.return_type)}` here")
             why = Why(f"the value `{fn.name if fn else 'this function'}` returns", label,
-                      contract=True, returned=True)
+                      contract=True, returned=True,
+                      annotation=fn.return_type if fn is not None else None)
             if stmt.value is not None:
                 self.check(stmt.value, self.return_type, why, env)
             elif not can_unify(self.return_type, UNIT):
@@ -792,7 +794,8 @@ class Checker:
                 labels.append(lambda fn=fn: Label(
                     f"`{fn.name}` declares !{{{', '.join(fn.capabilities)}}} here",
                     self.ctx.location(fn.caps_line, fn.caps_col)))
-        fix = self.list_capabilities_fix(why.annotation, wanted, missing, why.holder)
+        fix = self.list_capabilities_fix(why.annotation, wanted, missing, why.holder,
+                                         self.current if why.returned else None)
         listed = show(Con("Fn", wanted.args, wanted.effects | missing))
         help_text = f"list the capabilities in the function type: `{listed}`"
         if why.returned:
@@ -803,11 +806,13 @@ class Checker:
                     help_text=help_text, fixes=[fix] if fix else [], code="E007")
 
     def list_capabilities_fix(self, annotation, wanted: Con, missing: frozenset,
-                              holder=None):
+                              holder=None, returning: Optional[A.FnDef] = None):
         """Add `missing` to the `!{...}` set of the `Fn` type annotation `annotation` (when
         it is the function type that does not fit, and its end is on one line); when the
         annotation declares a parameter or variable that its function calls, that
-        function's own set gets them too (a call of the value needs them)."""
+        function's own set gets them too (a call of the value needs them). In the return
+        type of `returning`, a new set is followed by an empty own set when the function
+        has none (a single trailing set would be the function's own)."""
         if not isinstance(annotation, A.FnType) or wanted.effects != wire_names(
                 annotation.capabilities):
             return None
@@ -825,7 +830,8 @@ class Checker:
             new = text[:close].rstrip() + ", " + ", ".join(names) + text[close:]
         else:
             close = cut
-            new = text[:cut] + f" !{{{', '.join(names)}}}" + text[cut:]
+            own = " !{}" if returning is not None and not returning.caps_line else ""
+            new = text[:cut] + f" !{{{', '.join(names)}}}{own}" + text[cut:]
         lines = {line: new}
         undeclared = [] if holder is None else [
             n for n in names if n not in wire_names(holder[0].capabilities)]
