@@ -317,3 +317,20 @@ def test_an_unknown_name_in_a_function_types_set_is_reported_with_a_rename():
          "capabilities are net.fetch, fs.read, fs.write, db.query, ui.render, time.now, random, "
          "llm.call, actor_spawn, actor_send, step.input", []),
     ]
+
+
+def test_the_fix_finds_the_function_type_inside_a_list_or_option_annotation():
+    src = BASE + ("type Bag { fs: List<Fn(Int) -> Int> }\nfn main() -> Int {\n"
+                  "    let b = Bag { fs: [roll] }\n"
+                  "    let o: Option<Fn(Int) -> Int !{time.now}> = Some(roll)\n    0\n}\n")
+    assert rows(src) == [
+        ("E007", "error", 5, 24, "capability violation: an element of the field `fs` of `Bag` "
+         "should be `Fn(Int) -> Int`, but it is `Fn(Int) -> Int !{random}`, which needs "
+         "`random`",
+         [("E007-list-random-3", "High", [(3, "type Bag { fs: List<Fn(Int) -> Int !{random}> }")])]),
+        ("E007", "error", 6, 54, "capability violation: the `Some` payload of the value of `o` "
+         "should be `Fn(Int) -> Int !{time.now}`, but it is `Fn(Int) -> Int !{random}`, which "
+         "needs `random`",
+         [("E007-list-random-6", "High",
+           [(6, "    let o: Option<Fn(Int) -> Int !{time.now, random}> = Some(roll)")])]),
+    ]

@@ -477,7 +477,7 @@ class Checker:
             if isinstance(expr, A.ListLit) and target.name == "List" and expr.items:
                 before = len(self.out)
                 element = target.args[0]
-                item_why = replace(why, what=f"an element of {why.what}", annotation=None)
+                item_why = replace(why, what=f"an element of {why.what}")
                 for index, item in enumerate(expr.items):
                     if len(self.out) == before:
                         found = self.check(item, target.args[0], item_why, env)
@@ -487,12 +487,12 @@ class Checker:
                 return list_of(element) if element is not target.args[0] else expected
             if isinstance(expr, A.SomeExpr) and target.name == "Option":
                 found = self.check(expr.expr, target.args[0], replace(
-                    why, what=f"the `Some` payload of {why.what}", annotation=None), env)
+                    why, what=f"the `Some` payload of {why.what}"), env)
                 return option_of(found) if found is not target.args[0] else expected
             if isinstance(expr, (A.OkExpr, A.ErrExpr)) and target.name == "Result":
                 index, word = (0, "Ok") if isinstance(expr, A.OkExpr) else (1, "Err")
                 self.check(expr.expr, target.args[index], replace(
-                    why, what=f"the `{word}` payload of {why.what}", annotation=None), env)
+                    why, what=f"the `{word}` payload of {why.what}"), env)
                 return expected
         found = self.infer(expr, env)
         try:
@@ -794,8 +794,10 @@ class Checker:
                 labels.append(lambda fn=fn: Label(
                     f"`{fn.name}` declares !{{{', '.join(fn.capabilities)}}} here",
                     self.ctx.location(fn.caps_line, fn.caps_col)))
-        fix = self.list_capabilities_fix(why.annotation, wanted, missing, why.holder,
-                                         self.current if why.returned else None)
+        node = self.annotation_of(why.annotation, wanted)
+        top = node is why.annotation
+        fix = self.list_capabilities_fix(node, wanted, missing, why.holder if top else None,
+                                         self.current if why.returned and top else None)
         listed = show(Con("Fn", wanted.args, wanted.effects | missing))
         help_text = f"list the capabilities in the function type: `{listed}`"
         if why.returned:
@@ -847,6 +849,24 @@ class Checker:
                    f"the function type", Applicability.SAFE,
                    "a function type lists every capability a call of its values needs",
                    edits)
+
+    def annotation_of(self, te, wanted: Con):
+        """The one `Fn` annotation inside `te` that denotes `wanted` (None when there is no
+        such annotation or more than one)."""
+        found, stack = [], [te]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, A.FnType):
+                if self.annotation(node, False) == wanted:
+                    found.append(node)
+                stack.extend((*node.params, node.ret))
+            elif isinstance(node, (A.ListType, A.OptionType)):
+                stack.append(node.inner)
+            elif isinstance(node, A.ResultType):
+                stack.extend((node.ok, node.err))
+            elif isinstance(node, A.MapType):
+                stack.extend((node.key, node.value))
+        return found[0] if len(found) == 1 else None
 
     def calls_value(self, fn: A.FnDef, name: str) -> bool:
         return any(isinstance(call.func, A.Ident) and call.func.name == name
