@@ -52,10 +52,10 @@ def test_guide_lists_every_builtin_and_capability():
 
 def test_guide_programs_check_clean_and_run():
     blocks = AX_BLOCK.findall(agent_docs.guide())
-    assert len(blocks) == 3
-    assert [_errors(b) for b in blocks] == [[], [], []]
+    assert len(blocks) == 4
+    assert [_errors(b) for b in blocks] == [[], [], [], []]
     assert run_tool(blocks[0])["result"] == 7
-    assert run_tool(blocks[2])["result"] == "sum of evens: 16"
+    assert run_tool(blocks[-1])["result"] == "sum of evens: 16"
 
 
 @pytest.mark.parametrize("code", list(ALL_CODES))
@@ -72,16 +72,19 @@ def test_every_code_is_explained_with_an_example_that_triggers_it_and_a_clean_fi
     assert _errors(fixed) == []
 
 
-def test_e007_example_is_undeclared_use_directly_and_through_a_callee():
+def test_e007_example_is_undeclared_use_directly_through_a_value_and_through_a_callee():
     erroneous, fixed = AX_BLOCK.findall(agent_docs.explain("E007"))
     assert [(d["id"], d["severity"], d["message"].split(" \u2014 ")[0], d["location"]["line"])
             for d in check_tool(erroneous)["diagnostics"]] == [
         ("E007", "error", "capability violation: `load` uses `fs.read` but does not declare it", 2),
-        ("E007", "error", "capability violation: `main` uses `fs.read` through `load` but does "
-         "not declare it", 6),
+        ("E007", "error", "capability violation: `twice` uses `fs.read` through the function "
+         "value `f` but does not declare it", 6),
+        ("E007", "error", "capability violation: `main` uses `fs.read` through `twice` but does "
+         "not declare it", 10),
     ]
     assert check_tool(fixed)["diagnostics"] == []
     assert repair_tool(erroneous)["repaired_source"] == fixed
+    assert run_tool(fixed)["result"] == 'mock file content for "notes.txt"' * 2
     assert run_tool(fixed, policy="deny-all")["message"] == "capability denied: fs.read"
 
 

@@ -3,11 +3,12 @@
 * purity — in an App (`init`, `update` and `view` all defined) `update` and `view` must not
   declare capabilities; the patch removes the `!{...}` annotation;
 * unknown names — a `!{...}` name that is not a capability (the compiler silently drops it);
-  patches rename it to the closest capability or remove it.
+  patches rename it to the closest capability or remove it; also in the set of a function
+  type (`Fn(Int) -> Int !{tim.now}`, issue 21), where it would make the type claim less
+  than meant.
 """
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from boruna.language import ast as A
@@ -17,6 +18,9 @@ import boruna.diagnostics.registry as R
 from .context import CheckContext
 from .fix import Applicability, Edit, Fix
 from .model import Diagnostic
+from .capability_edits import (annotation_span as _annotation_span, name_pattern as _name_pattern,
+                               remove_annotation_edit as _remove_annotation_edit,
+                               remove_name_edit as _remove_name_edit)
 from .naming import levenshtein
 from .source_text import first_line_with
 
@@ -33,7 +37,7 @@ WRITABLE_NAMES: tuple[str, ...] = tuple(
 
 
 def check_capabilities(ctx: CheckContext) -> list[Diagnostic]:
-    return _purity(ctx) + _unknown_names(ctx)
+    return _purity(ctx) + _unknown_names(ctx) + _unknown_type_names(ctx)
 
 
 # ---------------------------------------------------------------- purity (App update/view)
@@ -72,31 +76,6 @@ def _purity(ctx: CheckContext) -> list[Diagnostic]:
     return out
 
 
-def _annotation_span(ctx: CheckContext, fn: A.FnDef) -> Optional[tuple[int, int, int]]:
-    """(line, index of `!`, index of the closing `}`) when the annotation sits on one line."""
-    line = fn.caps_line
-    if not line:
-        return None
-    masked = ctx.masked_text(line)
-    start = ctx.index_of(line, fn.caps_col)
-    if start is None or start >= len(masked) or masked[start] != "!":
-        bang = masked.find("!", start or 0)
-        if bang == -1:
-            return None
-        start = bang
-    end = masked.find("}", start)
-    if end == -1:
-        return None
-    return line, start, end
-
-
-def _remove_annotation_edit(ctx: CheckContext, span: tuple[int, int, int]) -> Edit:
-    line, start, end = span
-    text = ctx.line_text(line) or ""
-    return Edit(start_line=line, old_text=text,
-                new_text=text[:start].rstrip() + text[end + 1:], file=ctx.file)
-
-
 # ---------------------------------------------------------------- unknown capability names
 
 def suggest_capability(name: str) -> Optional[str]:
@@ -123,11 +102,6 @@ def _unknown_names(ctx: CheckContext) -> list[Diagnostic]:
                 continue
             out.append(_unknown_name_diagnostic(ctx, fn, name))
     return out
-
-
-def _name_pattern(name: str) -> re.Pattern:
-    segments = [re.escape(part) for part in name.split(".")]
-    return re.compile(r"(?<![A-Za-z0-9_])" + r"\s*\.\s*".join(segments) + r"(?![A-Za-z0-9_])")
 
 
 def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagnostic:
@@ -176,22 +150,86 @@ def _unknown_name_diagnostic(ctx: CheckContext, fn: A.FnDef, name: str) -> Diagn
     return diag
 
 
-def _remove_name_edit(ctx: CheckContext, span: tuple[int, int, int], match: re.Match,
-                      text: str) -> Edit:
-    line, start, end = span
-    masked = ctx.masked_text(line)
-    inner = masked[masked.index("{", start) + 1:end]
-    if len([part for part in inner.split(",") if part.strip()]) <= 1:
-        return _remove_annotation_edit(ctx, span)
-    lo, hi = match.start(), match.end()
-    after = masked[hi:end]
-    comma_after = after.find(",")
-    if comma_after != -1 and after[:comma_after].strip() == "":
-        hi = hi + comma_after + 1
-        while hi < end and masked[hi] in " \t":
-            hi += 1
-    else:
-        before = masked[start:lo]
-        comma_before = before.rfind(",")
-        lo = start + comma_before
-    return Edit(line, text, text[:lo] + text[hi:], ctx.file)
+# ---------------------------------------------------------------- unknown names in Fn types
+
+def _fn_types(te, out: list) -> None:
+    """The `FnType` nodes with a capability set inside type expression `te`."""
+    stack = [te]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, A.FnType):
+            if node.capabilities:
+                out.append(node)
+            stack.extend(node.params)
+            stack.append(node.ret)
+        elif isinstance(node, (A.ListType, A.OptionType)):
+            stack.append(node.inner)
+        elif isinstance(node, A.ResultType):
+            stack.extend((node.ok, node.err))
+        elif isinstance(node, A.MapType):
+            stack.extend((node.key, node.value))
+
+
+def _annotated_fn_types(ctx: CheckContext) -> list:
+    found: list = []
+    for td in ctx.program.type_defs():
+        entries = td.kind.fields if isinstance(td.kind, A.RecordKind) else td.kind.variants
+        for _, te in entries:
+            _fn_types(te, found)
+    for fn in ctx.program.functions():
+        for param in fn.params:
+            _fn_types(param.ty, found)
+        _fn_types(fn.return_type, found)
+        for let in ctx.nodes_of(fn, (A.Let,)):
+            _fn_types(let.ty, found)
+    return found
+
+
+def _unknown_type_names(ctx: CheckContext) -> list[Diagnostic]:
+    if "Fn" not in ctx.source or "!{" not in ctx.source:
+        return []
+    out = []
+    spans = None
+    for node in _annotated_fn_types(ctx):
+        for name in node.capabilities:
+            if from_source_name(name) is not None:
+                continue
+            if spans is None:
+                from .types.spans import Spans
+                spans = Spans(ctx.source)
+            out.append(_unknown_type_name(ctx, spans, node, name))
+    return out
+
+
+def _unknown_type_name(ctx: CheckContext, spans, node: A.FnType, name: str) -> Diagnostic:
+    suggestion = suggest_capability(name)
+    advice = (f"did you mean '{suggestion}'?" if suggestion is not None
+              else "known capabilities are " + ", ".join(WRITABLE_NAMES))
+    message = (f"unknown capability '{name}' in the !{{...}} set of a function type (it "
+               f"counts for nothing, so the type lists fewer capabilities than meant); {advice}")
+    end = spans.end(node.ret)
+    match = None
+    if end is not None:
+        masked = ctx.masked_text(end[0])
+        start = ctx.index_of(end[0], end[1]) or 0
+        close = masked.find("}", start)
+        if close != -1:
+            match = _name_pattern(name).search(masked, start, close)
+    if match is None:
+        return Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message,
+                          ctx.location(node.line, node.col))
+    line = end[0]
+    diag = Diagnostic(R.E007_CAPABILITY_VIOLATION, "error", message,
+                      ctx.location(line, ctx.byte_col(line, match.start()), line,
+                                   ctx.byte_col(line, match.end())))
+    if suggestion is not None:
+        text = ctx.line_text(line) or ""
+        diag.fixes.append(Fix(
+            id=f"E007-rename-capability-{name}",
+            description=f"rename capability '{name}' to '{suggestion}'",
+            applicability=Applicability.UNSAFE,
+            rationale=(f"'{name}' is not a known capability; did you mean '{suggestion}'? "
+                       f"(edit distance: {levenshtein(name, suggestion)})"),
+            edits=[Edit(line, text, text[:match.start()] + suggestion + text[match.end():],
+                        ctx.file)]))
+    return diag

@@ -84,6 +84,9 @@ class MapType(Node):
 class FnType(Node):
     params: list["TypeExpr"]
     ret: "TypeExpr"
+    # `Fn(A) -> R !{db.query}`: the capability names as written (like `FnDef`'s); empty for
+    # a pure function type. An addition: not in the reference's AST.
+    capabilities: list[str] = field(default_factory=list)
     line: int = _pos()
     col: int = _pos()
     JSON_TAG = "Fn"

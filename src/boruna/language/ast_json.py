@@ -33,6 +33,8 @@ def _type(t):
     if c is ast.MapType:
         return {"Map": [_type(t.key), _type(t.value)]}
     if c is ast.FnType:
+        if t.capabilities:      # an addition: `[params, ret, caps]` only when it has a set
+            return {"Fn": [[_type(p) for p in t.params], _type(t.ret), list(t.capabilities)]}
         return {"Fn": [[_type(p) for p in t.params], _type(t.ret)]}
     raise TypeError(f"not a type expression: {c.__name__}")
 

@@ -207,22 +207,12 @@ class _Parser:
         return_type = None
         if self.check("Arrow"):
             self.advance()
-            return_type = self.parse_type()
+            return_type = self.parse_type(returned=True)
         capabilities = []
         caps_line = caps_col = 0
         if self.check("Bang"):
-            bang = self.advance()
-            caps_line, caps_col = self.lines[bang], self.cols[bang]
-            self.expect("LBrace")
-            while not self.check("RBrace"):
-                if capabilities:
-                    self.expect("Comma")
-                cap = values[self.expect_ident()]
-                if self.check("Dot"):
-                    self.advance()
-                    cap = cap + "." + values[self.expect_ident()]
-                capabilities.append(cap)
-            self.expect("RBrace")
+            caps_line, caps_col = self.lines[self.peek()], self.cols[self.peek()]
+            capabilities = self.parse_capability_set()
         intent = None
         requires = []
         ensures = []
@@ -274,7 +264,38 @@ class _Parser:
         kind = kind_cls(entries, self.lines[brace], self.cols[brace])
         return ast.TypeDef(name, kind, False, self.lines[start], self.cols[start])
 
-    def parse_type(self):
+    def parse_capability_set(self) -> list[str]:
+        """`!{a, b.c}` (at a `!`): the capability names as written."""
+        values = self.values
+        self.expect("Bang")
+        self.expect("LBrace")
+        capabilities = []
+        while not self.check("RBrace"):
+            if capabilities:
+                self.expect("Comma")
+            cap = values[self.expect_ident()]
+            if self.check("Dot"):
+                self.advance()
+                cap = cap + "." + values[self.expect_ident()]
+            capabilities.append(cap)
+        self.expect("RBrace")
+        return capabilities
+
+    def _set_follows_set(self) -> bool:
+        """At a `!{...}`: whether another `!` comes right after its `}` (in a function's
+        return type `-> Fn(A) -> R !{x} !{y}`, the first set is the `Fn` type's, the last
+        the function's own, so `-> Fn(A) -> R !{y}` keeps the reference's meaning)."""
+        kinds = self.kinds
+        p = self.peek() + 1
+        limit = len(kinds) - 1
+        while p < limit and kinds[p] not in ("RBrace", EOF):
+            p += 1
+        p += 1
+        if p < limit and kinds[p] == NEWLINE:
+            p += 1
+        return p <= limit and kinds[p] == "Bang"
+
+    def parse_type(self, returned: bool = False):
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(NESTING_MESSAGE)
@@ -298,7 +319,11 @@ class _Parser:
                 params.append(self.parse_type())
             self.expect("RParen")
             self.expect("Arrow")
-            result = ast.FnType(params, self.parse_type(), line, col)
+            ret = self.parse_type(returned)
+            capabilities = []
+            if self.check("Bang") and (not returned or self._set_follows_set()):
+                capabilities = self.parse_capability_set()
+            result = ast.FnType(params, ret, capabilities, line, col)
         else:
             self.expect("Lt")
             first = self.parse_type()

@@ -1,5 +1,6 @@
 """A type annotation written back as text: `Option<T>`, `Result<T, E>`, `List<T>`,
-`Map<K, V>`, `Fn(A, B) -> R`; no annotation (`None`) is `Unit`.
+`Map<K, V>`, `Fn(A, B) -> R` (`Fn(A) -> R !{db.query}` when it has a capability set); no
+annotation (`None`) is `Unit`.
 
 Codegen's informational type strings (docs/spec/vm.md §1.3) and the diagnostics use the source
 spelling `Fn(...) -> R`; `boruna_symbols` keeps the reference's `(A, B) -> R`
@@ -27,5 +28,7 @@ def type_text(ty, fn_prefix: str = "Fn") -> str:
         return f"Map<{type_text(ty.key, fn_prefix)}, {type_text(ty.value, fn_prefix)}>"
     if isinstance(ty, A.FnType):
         params = ", ".join(type_text(p, fn_prefix) for p in ty.params)
-        return f"{fn_prefix}({params}) -> {type_text(ty.ret, fn_prefix)}"
+        caps = getattr(ty, "capabilities", None)
+        effects = f" !{{{', '.join(caps)}}}" if caps else ""
+        return f"{fn_prefix}({params}) -> {type_text(ty.ret, fn_prefix)}{effects}"
     raise TypeError(f"not a type expression: {type(ty).__name__}")

@@ -27,10 +27,18 @@ def test_capabilities_are_inferred_through_calls():
         # no `!{...}` written: the compiler adds step.input itself, so the program runs
         ("warning", 2, 5, 15, "capability violation: `read` uses `step.input` but does not "
                               "declare it", [(1, "fn read() -> String !{step.input} {")]),
+        # `main` is reported for `mid`'s declared `net`, which `mid` never uses (issue 21)
+        ("warning", 4, 20, None, "`mid` declares `net` but never uses it",
+         [(4, "fn mid() -> String {")]),
         # a written `!{net}` that leaves out what a callee uses: an error at the call
         ("error", 5, 5, 9, "capability violation: `mid` uses `step.input` through `read` but "
                            "does not declare it", [(4, "fn mid() -> String !{net, step.input} {")]),
-        ("warning", 7, 19, None, "`quiet` declares `step.input` but never uses it", []),
+        ("warning", 7, 19, None, "`quiet` declares `step.input` but never uses it",
+         [(7, "fn quiet() -> Int { 1 }")]),
+        # a declaration is a contract: the caller of `mid` must declare `net` too
+        ("error", 9, 5, 8, "capability violation: `main` calls `mid`, which declares `net`, "
+                           "but `main` does not declare it",
+         [(8, "fn main() -> String !{net.fetch} {")]),
         ("warning", 9, 5, 8, "capability violation: `main` uses `step.input` through `mid` but "
                              "does not declare it", [(8, "fn main() -> String !{step.input} {")]),
     ]

@@ -16,7 +16,7 @@ each root cause is reported once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from boruna.language import ast as A
@@ -25,6 +25,7 @@ from ..context import CheckContext
 from ..fix import Applicability, Edit, Fix
 from ..model import Diagnostic, Label
 from ..naming import closest_name
+from .effect_types import effects_of, join, misfit, widen, wire_names
 from .signatures import conversions, is_guard, signature_of
 from .spans import Spans
 from .types import (ACTOR_ID, BOOL, ERROR, FLOAT, INT, PRIMITIVES, STRING, UNIT, Con, Type, Var,
@@ -49,7 +50,8 @@ def show(t: Type) -> str:
         return "_"
     if t.name == "Fn":
         params, result = fn_parts(t)
-        return f"Fn({', '.join(show(p) for p in params)}) -> {show(result)}"
+        effects = f" !{{{', '.join(sorted(t.effects))}}}" if t.effects else ""
+        return f"Fn({', '.join(show(p) for p in params)}) -> {show(result)}{effects}"
     if not t.args:
         return t.name
     return f"{t.name}<{', '.join(show(a) for a in t.args)}>"
@@ -62,6 +64,10 @@ class Why:
 
     what: str
     label: object = None      # a Label, or a callable building one
+    contract: bool = False    # a declared type (not a sibling's): capabilities must fit it
+    annotation: object = None     # the type annotation that declares it, when one does
+    returned: bool = False    # a function's declared result
+    holder: object = None     # (function, name) of the parameter or `let` it declares
 
 
 @dataclass
@@ -90,6 +96,10 @@ class Checker:
         self.signatures: dict[str, tuple[tuple[Type, ...], Type]] = {}
         self.own = set(id(fn) for fn in ctx.program.functions())
         self.current: Optional[A.FnDef] = None
+        # each call of a function value whose type carries capabilities (or of a `let mut`
+        # that may be assigned one later): `effects.py` holds the caller to them
+        self.value_calls: list[ValueCall] = []
+        self.last_field: tuple = (None, "")      # (field access, record name) last typed
         self.return_type: Type = ERROR
         self._types()
         self._app_message_payload()
@@ -149,7 +159,8 @@ class Checker:
                                self.annotation(te.value, report)))
         if isinstance(te, A.FnType):
             return fn_of([self.annotation(p, report) for p in te.params],
-                         self.annotation(te.ret, report))
+                         self.annotation(te.ret, report),
+                         wire_names(te.capabilities) if te.capabilities else frozenset())
         return ERROR
 
     def unknown_type(self, te: A.Named) -> None:
@@ -178,7 +189,7 @@ class Checker:
 
     # ------------------------------------------------------------ reporting
     def report(self, severity: str, body: str, node, labels=(), help_text=None, fixes=(),
-               notes=(), length: Optional[int] = None) -> None:
+               notes=(), length: Optional[int] = None, code: str = CODE) -> None:
         line, col = getattr(node, "line", 0), getattr(node, "col", 0)
         if length is not None:
             end = (line, col + length)
@@ -186,7 +197,7 @@ class Checker:
             end = self.spans.end(node) if line else None
         location = self.ctx.location(line, col, *(end or (None, None)))
         labels = [label() if callable(label) else label for label in labels]
-        self.out.append(Diagnostic(CODE, severity, body, location, list(fixes), labels,
+        self.out.append(Diagnostic(code, severity, body, location, list(fixes), labels,
                                    help_text, list(notes)))
 
     def label_at(self, node, message: str):
@@ -270,7 +281,9 @@ class Checker:
                 stmts[-1], A.ExprStmt):
             label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
                                                   f"`{show(ret)}` here")
-            self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label))
+            self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label,
+                                                   contract=True, returned=True,
+                                                   annotation=fn.return_type))
         else:
             self.block(fn.body, body_env, None, None, used=False)
             self.missing_result(fn, ret)
@@ -310,8 +323,7 @@ class Checker:
         last = stmts[-1]
         if isinstance(last, A.ExprStmt) and (used or expected is not None):
             if expected is not None:
-                self.check(last.expr, expected, why, env)
-                return expected
+                return self.check(last.expr, expected, why, env)
             return self.infer(last.expr, env)
         self.stmt(last, env)
         return ERROR
@@ -321,7 +333,10 @@ class Checker:
             if stmt.ty is not None:
                 ty = self.annotation(stmt.ty)
                 label = self.label_at(stmt.ty, f"`{stmt.name}` is declared `{show(ty)}` here")
-                self.check(stmt.value, ty, Why(f"the value of `{stmt.name}`", label), env)
+                self.check(stmt.value, ty, Why(f"the value of `{stmt.name}`", label,
+                                               contract=True, annotation=stmt.ty,
+                                               holder=(self.current, stmt.name)
+                                               if self.current is not None else None), env)
                 env[stmt.name] = Binding(ty, stmt, True)
             else:
                 env[stmt.name] = Binding(self.infer(stmt.value, env), stmt, False)
@@ -335,7 +350,9 @@ class Checker:
             if fn is not None and fn.return_type is not None:
                 label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
                                                       f"`{show(self.return_type)}` here")
-            why = Why(f"the value `{fn.name if fn else 'this function'}` returns", label)
+            why = Why(f"the value `{fn.name if fn else 'this function'}` returns", label,
+                      contract=True, returned=True,
+                      annotation=fn.return_type if fn is not None else None)
             if stmt.value is not None:
                 self.check(stmt.value, self.return_type, why, env)
             elif not can_unify(self.return_type, UNIT):
@@ -360,6 +377,7 @@ class Checker:
                 return
             try:
                 unify(found, binding.ty)
+                binding.ty = join(binding.ty, found)    # it may now hold either function
             except Mismatch:
                 label = self.label_at(binding.node.value if isinstance(binding.node, A.Let)
                                       else binding.node,
@@ -371,8 +389,8 @@ class Checker:
         decl = binding.node
         where = decl.ty if isinstance(decl, (A.Let, A.Param)) and decl.ty is not None else decl
         label = self.label_at(where, f"`{stmt.target}` is declared `{show(binding.ty)}` here")
-        self.check(stmt.value, binding.ty, Why(f"the value assigned to `{stmt.target}`", label),
-                   env)
+        self.check(stmt.value, binding.ty, Why(f"the value assigned to `{stmt.target}`", label,
+                                               contract=True, annotation=where), env)
 
     def for_loop(self, stmt: A.For, env: Env) -> None:
         iterable = self.infer(stmt.iter, env)
@@ -429,53 +447,64 @@ class Checker:
         return f"{rule}; write the test explicitly, e.g. {test}" if test else rule
 
     # ------------------------------------------------------------ checking mode
-    def check(self, expr, expected: Type, why: Why, env: Env) -> None:
-        """Check `expr` against `expected`, pushing the expectation inward where it can."""
+    def check(self, expr, expected: Type, why: Why, env: Env) -> Type:
+        """Check `expr` against `expected`, pushing the expectation inward where it can; the
+        type found (`expected` where nothing more is known), whose function types may carry
+        fewer capabilities than `expected`'s, or more when `why` is no `contract`."""
         if isinstance(expr, A.If) and expr.else_block is not None:
             self.condition(expr.condition, env, "the condition of this `if`")
-            self.block(expr.then_block, env, expected, why)
-            self.block(expr.else_block, env, expected, why)
-            return
+            then = self.block(expr.then_block, env, expected, why)
+            return join(then, self.block(expr.else_block, env, expected, why))
         if isinstance(expr, A.Match) and expr.arms:
             scrutinee = self.infer(expr.value, env)
-            for arm, arm_env in zip(expr.arms, self.arm_envs(expr, scrutinee, env)):
-                self.check(arm.body, expected, why, arm_env)
-            return
+            result = expected
+            for index, (arm, arm_env) in enumerate(zip(expr.arms, self.arm_envs(
+                    expr, scrutinee, env))):
+                found = self.check(arm.body, expected, why, arm_env)
+                result = found if index == 0 else join(result, found)
+            return result
         if isinstance(expr, A.BlockExpr):
-            self.block(expr.block, env, expected, why)
-            return
+            return self.block(expr.block, env, expected, why)
         if isinstance(expr, A.If):          # no `else`: its value is `()` when false
             found = self.if_without_else(expr, env, expected, why)
             try:
                 unify(found, expected)
             except Mismatch:
                 self.mismatch(expr, found, expected, why)
-            return
+            return expected
         target = find(expected)
         if isinstance(target, Con) and target is not ERROR:
             if isinstance(expr, A.ListLit) and target.name == "List" and expr.items:
                 before = len(self.out)
-                for item in expr.items:
+                element = target.args[0]
+                item_why = replace(why, what=f"an element of {why.what}")
+                for index, item in enumerate(expr.items):
                     if len(self.out) == before:
-                        self.check(item, target.args[0], Why(f"an element of {why.what}",
-                                                             why.label), env)
+                        found = self.check(item, target.args[0], item_why, env)
+                        element = found if index == 0 else join(element, found)
                     else:       # one report per list: the first wrong element
                         self.infer(item, env)
-                return
+                return list_of(element) if element is not target.args[0] else expected
             if isinstance(expr, A.SomeExpr) and target.name == "Option":
-                self.check(expr.expr, target.args[0], Why(f"the `Some` payload of {why.what}",
-                                                          why.label), env)
-                return
+                found = self.check(expr.expr, target.args[0], replace(
+                    why, what=f"the `Some` payload of {why.what}"), env)
+                return option_of(found) if found is not target.args[0] else expected
             if isinstance(expr, (A.OkExpr, A.ErrExpr)) and target.name == "Result":
                 index, word = (0, "Ok") if isinstance(expr, A.OkExpr) else (1, "Err")
-                self.check(expr.expr, target.args[index],
-                           Why(f"the `{word}` payload of {why.what}", why.label), env)
-                return
+                self.check(expr.expr, target.args[index], replace(
+                    why, what=f"the `{word}` payload of {why.what}"), env)
+                return expected
         found = self.infer(expr, env)
         try:
             unify(found, expected)
         except Mismatch:
             self.mismatch(expr, found, expected, why)
+            return expected
+        if found.__class__ is Con and not found.args:       # the common case: a plain type
+            return found if found is not ERROR else expected
+        if why.contract:
+            self.capabilities_fit(expr, found, expected, why, env)
+        return found
 
     # ------------------------------------------------------------ inference mode
     def infer(self, expr, env: Env, used: bool = True) -> Type:
@@ -504,7 +533,9 @@ class Checker:
             return binding.ty
         if expr.name in self.signatures:
             params, ret = self.signatures[expr.name]
-            return fn_of(params, ret)
+            fn = self.functions.get(expr.name)
+            return fn_of(params, ret, wire_names(fn.capabilities) if fn is not None
+                         and fn.capabilities else frozenset())
         return ERROR
 
     # ------------------------------------------------------------ operators
@@ -666,7 +697,7 @@ class Checker:
                     for arg in expr.args:
                         self.infer(arg, env)
                     return ERROR
-                ret = self.arguments(expr, name, params, ret, None, env)
+                ret = self.arguments(expr, name, params, ret, None, env, contract=False)
                 if is_guard(name) and isinstance(expr.args[1], A.BoolLit) and not \
                         expr.args[1].value:
                     return ERROR        # always traps: no value to type
@@ -686,6 +717,18 @@ class Checker:
                             labels=[self.label_at(func, f"this is `{show(callee)}`")])
                 return ret
             name = func.name if isinstance(func, A.Ident) else "this function value"
+            binding = env.get(func.name) if isinstance(func, A.Ident) else None
+            if binding is not None and (binding.annotated or not isinstance(
+                    binding.node, A.Let) or not binding.node.mutable):
+                binding = None      # only a `let mut` without a type changes its type
+            if (callee.effects or binding is not None) and self.current is not None:
+                label = (self.value_origin(func, callee, env) if binding is None else
+                         lambda binding=binding: self.label_at(
+                             binding.node, f"`{binding.node.name}` is "
+                             f"`{show(binding.ty)}` (it holds every function assigned to "
+                             f"it)")())
+                self.value_calls.append(ValueCall(self.current, expr, callee.effects, binding,
+                                                  label))
             return self.arguments(expr, name, params, ret, None, env, quoted=isinstance(
                 func, A.Ident))
         for arg in expr.args:
@@ -701,11 +744,161 @@ class Checker:
             return ret
         return ERROR
 
+    def value_origin(self, func, callee: Con, env: Env):
+        """A label builder at where a called function value's capabilities come from: the
+        declaration of the parameter, variable or record field holding it."""
+        shown = show(callee)
+        if isinstance(func, A.Ident):
+            binding = env.get(func.name)
+            if binding is None:
+                fn = self.functions.get(func.name)
+                return self.label_at(fn, f"`{func.name}` declares !{{"
+                                         f"{', '.join(fn.capabilities)}}} here") if fn else None
+            node = binding.node
+            if isinstance(node, (A.Param, A.Let)) and node.ty is not None:
+                return self.label_at(node.ty, f"`{func.name}` is declared `{shown}` here")
+            if isinstance(node, A.Let):
+                return self.label_at(node.value, f"`{func.name}` gets its type `{shown}` "
+                                                 f"from here")
+            return self.label_at(node, f"`{func.name}` is `{shown}`")
+        if isinstance(func, A.FieldAccess) and self.last_field[0] is func:
+            owner = self.last_field[1]
+            td = self.ctx.type_defs.get(owner)
+            if td is not None and isinstance(td.kind, A.RecordKind):
+                for name, te in td.kind.fields:
+                    if name == func.field:
+                        return self.label_at(te, f"`{owner}.{name}` is declared "
+                                                 f"`{shown}` here")
+        return self.label_at(func, f"this is `{shown}`")
+
+    def capabilities_fit(self, expr, found: Type, expected: Type, why: Why, env: Env) -> None:
+        """E007 where a function value meets a declared `Fn` type that does not list every
+        capability it needs (the effect would vanish into a pure-looking value)."""
+        failure = misfit(found, expected)
+        if failure is None:
+            return
+        part, wanted, missing, positive = failure
+        names = ", ".join(sorted(missing))
+        if not positive:        # a parameter: the value would get callbacks it cannot call
+            self.report("error", f"capability violation: {why.what} should be "
+                        f"`{show(expected)}`, but it is `{show(found)}`, whose parameter "
+                        f"`{show(part)}` does not accept functions that need `{names}`", expr,
+                        labels=[why.label] if why.label is not None else [], code="E007",
+                        help_text="a function passed where a `Fn` type is declared must "
+                                  "accept every callback that type may pass it")
+            return
+        labels = [why.label] if why.label is not None else []
+        if isinstance(expr, A.Ident) and expr.name in self.functions and expr.name not in env:
+            fn = self.functions[expr.name]
+            if fn.caps_line:
+                labels.append(lambda fn=fn: Label(
+                    f"`{fn.name}` declares !{{{', '.join(fn.capabilities)}}} here",
+                    self.ctx.location(fn.caps_line, fn.caps_col)))
+        node = self.annotation_of(why.annotation, wanted)
+        top = node is why.annotation
+        fix = self.list_capabilities_fix(node, wanted, missing, why.holder if top else None,
+                                         self.current if why.returned and top else None)
+        listed = show(Con("Fn", wanted.args, wanted.effects | missing))
+        help_text = f"list the capabilities in the function type: `{listed}`"
+        if why.returned:
+            help_text += (" (in a return type, a last `!{...}` is the function's own set: "
+                          f"write `-> {listed} !{{...}}` with the function's set after it)")
+        self.report("error", f"capability violation: {why.what} should be `{show(expected)}`, "
+                    f"but it is `{show(found)}`, which needs `{names}`", expr, labels=labels,
+                    help_text=help_text, fixes=[fix] if fix else [], code="E007")
+
+    def list_capabilities_fix(self, annotation, wanted: Con, missing: frozenset,
+                              holder=None, returning: Optional[A.FnDef] = None):
+        """Add `missing` to the `!{...}` set of the `Fn` type annotation `annotation` (when
+        it is the function type that does not fit, and its end is on one line); when the
+        annotation declares a parameter or variable that its function calls, that
+        function's own set gets them too (a call of the value needs them). In the return
+        type of `returning`, a new set is followed by an empty own set when the function
+        has none (a single trailing set would be the function's own)."""
+        if not isinstance(annotation, A.FnType) or wanted.effects != wire_names(
+                annotation.capabilities):
+            return None
+        end = self.spans.end(annotation.ret)
+        line = end[0] if end is not None else 0
+        text = self.ctx.line_text(line) if line else None
+        cut = self.ctx.index_of(line, end[1]) if text is not None else None
+        if cut is None:
+            return None
+        names = sorted(missing)
+        if annotation.capabilities:
+            close = text.find("}", cut)
+            if close < 0:
+                return None
+            new = text[:close].rstrip() + ", " + ", ".join(names) + text[close:]
+        else:
+            close = cut
+            own = " !{}" if returning is not None and not returning.caps_line else ""
+            new = text[:cut] + f" !{{{', '.join(names)}}}{own}" + text[cut:]
+        lines = {line: new}
+        undeclared = [] if holder is None else [
+            n for n in names if n not in wire_names(holder[0].capabilities)]
+        if undeclared and self.calls_value(*holder):
+            owner_edit = self.declare_edit(holder[0], undeclared, lines, line, close,
+                                           len(new) - len(text))
+            if owner_edit is None:
+                return None
+            lines[owner_edit[0]] = owner_edit[1]
+        edits = [Edit(n, self.ctx.line_text(n), t, self.ctx.file) for n, t in sorted(
+            lines.items())]
+        return Fix(f"E007-list-{'-'.join(names)}-{line}", f"list `{', '.join(names)}` in "
+                   f"the function type", Applicability.SAFE,
+                   "a function type lists every capability a call of its values needs",
+                   edits)
+
+    def annotation_of(self, te, wanted: Con):
+        """The one `Fn` annotation inside `te` that denotes `wanted` (None when there is no
+        such annotation or more than one)."""
+        found, stack = [], [te]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, A.FnType):
+                if self.annotation(node, False) == wanted:
+                    found.append(node)
+                stack.extend((*node.params, node.ret))
+            elif isinstance(node, (A.ListType, A.OptionType)):
+                stack.append(node.inner)
+            elif isinstance(node, A.ResultType):
+                stack.extend((node.ok, node.err))
+            elif isinstance(node, A.MapType):
+                stack.extend((node.key, node.value))
+        return found[0] if len(found) == 1 else None
+
+    def calls_value(self, fn: A.FnDef, name: str) -> bool:
+        return any(isinstance(call.func, A.Ident) and call.func.name == name
+                   for call in self.ctx.nodes_of(fn, (A.Call,)))
+
+    def declare_edit(self, fn: A.FnDef, names: list, lines: dict, at_line: int, at: int,
+                     grown: int):
+        """(line, new text) declaring `names` on `fn` (on top of the edits in `lines`;
+        `grown` characters were inserted at index `at` of line `at_line`)."""
+        line = fn.caps_line or fn.body.line
+        text = lines.get(line, self.ctx.line_text(line))
+        index = self.ctx.index_of(line, fn.caps_col if fn.caps_line else fn.body.col)
+        if text is None or index is None:
+            return None
+        if line == at_line and index >= at:
+            index += grown
+        if fn.caps_line:
+            close = text.find("}", index)
+            if close < 0:
+                return None
+            sep = "" if text[index:close].rstrip().endswith("{") else ", "
+            return line, text[:close].rstrip() + sep + ", ".join(names) + text[close:]
+        return line, text[:index].rstrip() + f" !{{{', '.join(names)}}} " + text[index:]
+
     def arguments(self, expr: A.Call, name: str, params, ret: Type, declared, env: Env,
-                  quoted: bool = True) -> Type:
+                  quoted: bool = True, contract: bool = True) -> Type:
         """Check each argument of a call against its parameter type (extra or missing
-        arguments are the name checker's arity error)."""
+        arguments are the name checker's arity error). A builtin's generic parameters are
+        no `contract`: its result carries the capabilities of the function values passed
+        (a list with `query` pushed onto it holds `query`)."""
         shown = f"`{name}`" if quoted else name
+        carried = frozenset()
         for index, arg in enumerate(expr.args):
             if index >= len(params):
                 self.infer(arg, env)
@@ -719,9 +912,18 @@ class Checker:
                 label = (lambda params=params: Label(
                     f"`{name}` takes ({', '.join(show(p) for p in params)}) and returns "
                     f"`{show(ret)}`"))
-            self.check(arg, params[index],
-                       Why(f"the {ordinal(index + 1)} argument of {shown}", label), env)
-        return ret
+            annotation = (declared[index].ty if declared is not None and index < len(declared)
+                          else None)
+            holder = ((self.functions[name], declared[index].name)     # for the fix only
+                      if annotation.__class__ is A.FnType and name in self.functions
+                      else None)
+            found = self.check(arg, params[index],
+                               Why(f"the {ordinal(index + 1)} argument of {shown}", label,
+                                   contract=contract, annotation=annotation, holder=holder),
+                               env)
+            if not contract and (found.__class__ is not Con or found.args):
+                carried |= effects_of(found)
+        return widen(ret, carried) if carried and not contract else ret
 
     # ------------------------------------------------------------ records, enums, lists
     def field(self, expr: A.FieldAccess, env: Env) -> Type:
@@ -733,6 +935,7 @@ class Checker:
             self.report("error", f"type mismatch: `.{expr.field}` reads a record field, but "
                         f"this is `{show(owner)}`", expr.object)
             return ERROR
+        self.last_field = (expr, owner.name)
         for name, ty in fields:
             if name == expr.field:
                 return ty
@@ -758,7 +961,8 @@ class Checker:
                                   f"`{expr.type_name}.{name}` is declared "
                                   f"`{show(declared[name])}` here")
             self.check(value, declared[name], Why(f"the field `{name}` of `{expr.type_name}`",
-                                                  label), env)
+                                                  label, contract=True,
+                                                  annotation=field_types.get(name)), env)
         if expr.spread is not None:
             self.check(expr.spread, Con(expr.type_name),
                        Why(f"the `..` spread of a `{expr.type_name}` literal"), env)
@@ -783,8 +987,17 @@ class Checker:
         else:
             self.check(expr.payload, payload, Why(f"the payload of `{name}`",
                                                   self.payload_label(expr.enum_name,
-                                                                     expr.variant)), env)
+                                                                     expr.variant),
+                                                  contract=True, annotation=self.payload_type(
+                                                      expr.enum_name, expr.variant)), env)
         return Con(expr.enum_name)
+
+    def payload_type(self, enum: str, variant: str):
+        """The payload's type annotation of `enum::variant`, or None."""
+        td = self.ctx.type_defs.get(enum)
+        if td is None or not isinstance(td.kind, A.EnumKind):
+            return None
+        return next((payload for name, payload in td.kind.variants if name == variant), None)
 
     def payload_label(self, enum: str, variant: str) -> Optional[Label]:
         td = self.ctx.type_defs.get(enum)
@@ -802,9 +1015,11 @@ class Checker:
             return list_of(self.supply.fresh())
         first = self.infer(expr.items[0], env)
         label = self.label_at(expr.items[0], f"the first element is `{show(first)}`")
+        element = first
         for item in expr.items[1:]:
-            self.check(item, first, Why("an element of this list", label), env)
-        return list_of(first)
+            element = join(element, self.check(item, first, Why("an element of this list",
+                                                                label), env))
+        return list_of(element)
 
     # ------------------------------------------------------------ if and match
     def if_expr(self, expr: A.If, env: Env, used: bool) -> Type:
@@ -819,8 +1034,8 @@ class Checker:
         then = self.block(expr.then_block, env, None, None)
         tail = self.tail(expr.then_block)
         label = self.label_at(tail, f"the `then` branch is `{show(then)}`")
-        self.block(expr.else_block, env, then, Why("the `else` branch", label))
-        return then
+        return join(then, self.block(expr.else_block, env, then, Why("the `else` branch",
+                                                                      label)))
 
     def if_without_else(self, expr: A.If, env: Env, expected: Optional[Type],
                         why: Optional[Why]) -> Type:
@@ -863,11 +1078,11 @@ class Checker:
             if not used:
                 self.infer(arm.body, arm_env, used=False)
             elif result is None:
-                result = self.infer(arm.body, arm_env)
+                result = first = self.infer(arm.body, arm_env)
                 label = self.label_at(arm.body, f"the 1st arm is `{show(result)}`")
             else:
-                self.check(arm.body, result, Why(f"the {ordinal(index + 1)} arm of this "
-                                                 f"`match`", label), arm_env)
+                result = join(result, self.check(arm.body, first, Why(
+                    f"the {ordinal(index + 1)} arm of this `match`", label), arm_env))
         return result if result is not None else ERROR
 
     def arm_envs(self, expr: A.Match, scrutinee: Type, env: Env) -> list[Env]:
@@ -999,6 +1214,26 @@ _INFER = {
     A.Send: lambda c, e, env, used: c.send(e, env),
     A.Spawn: lambda c, e, env, used: c.spawn(e, env),
 }
+
+
+class ValueCall:
+    """A call of a function value: the calling function, the call, the capabilities of the
+    value's type, and for a `let mut` the binding, whose type gains the capabilities of
+    every function assigned to it, also after this call (a loop may come back to it);
+    `label` builds the label at where the capabilities come from."""
+
+    __slots__ = ("fn", "call", "known", "binding", "label")
+
+    def __init__(self, fn, call, known: frozenset, binding, label):
+        self.fn, self.call, self.known, self.binding, self.label = (fn, call, known, binding,
+                                                                    label)
+
+    @property
+    def effects(self) -> frozenset:
+        if self.binding is None:
+            return self.known
+        final = find(self.binding.ty)
+        return self.known | (final.effects if isinstance(final, Con) else frozenset())
 
 
 def checked(ctx: CheckContext) -> Checker:

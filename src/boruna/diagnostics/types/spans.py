@@ -74,6 +74,9 @@ class Spans:
     # ------------------------------------------------------------ expressions
     def end(self, node) -> Optional[tuple[int, int]]:
         """(line, exclusive end byte column) of an expression, or None when unknown."""
+        if isinstance(node, A.FnType) and node.capabilities:     # to the `}` of its set
+            close = self._after(self.end(node.ret), "RBrace")
+            return self._token_end(close) if close is not None else None
         for _ in range(10_000):
             nxt = self._last_child(node)
             if nxt is None:

@@ -2,7 +2,8 @@
 
 A type is a `Con` (a constructor with arguments: `Int`, `List<T>`, `Map<K, V>`,
 `Option<T>`, `Result<T, E>`, a nominal record or enum by its name, `Fn` whose arguments are
-the parameter types then the result type) or a `Var` (an inference variable, bound through
+the parameter types then the result type, and whose `effects` are the capabilities (wire
+names) a call of it needs: `Fn(String) -> Int !{db.query}`; empty for every other type) or a `Var` (an inference variable, bound through
 `unify.py`'s union-find). `ERROR` is the type of an erroneous or unknowable term: it unifies
 with everything, so one mistake is reported once (no cascade).
 """
@@ -17,11 +18,12 @@ GENERIC_ARITY = {"List": 1, "Option": 1, "Result": 2, "Map": 2}
 class Con:
     """A type constructor applied to its arguments; immutable, equal by value."""
 
-    __slots__ = ("name", "args")
+    __slots__ = ("name", "args", "effects")
 
-    def __init__(self, name: str, args: tuple = ()):
+    def __init__(self, name: str, args: tuple = (), effects: frozenset = frozenset()):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "args", args)
+        object.__setattr__(self, "effects", effects)
 
     def __setattr__(self, key, value):
         raise AttributeError("Con is immutable")
@@ -31,13 +33,15 @@ class Con:
             return True
         if other.__class__ is not Con:
             return NotImplemented
-        return self.name == other.name and self.args == other.args
+        return (self.name == other.name and self.args == other.args
+                and self.effects == other.effects)
 
     def __hash__(self) -> int:
         return hash((self.name, self.args))
 
     def __repr__(self) -> str:
-        return f"Con(name={self.name!r}, args={self.args!r})"
+        effects = f", effects={set(self.effects)!r}" if self.effects else ""
+        return f"Con(name={self.name!r}, args={self.args!r}{effects})"
 
 
 class Var:
@@ -74,8 +78,8 @@ def result_of(ok: Type, err: Type) -> Con:
     return Con("Result", (ok, err))
 
 
-def fn_of(params, result: Type) -> Con:
-    return Con("Fn", (*params, result))
+def fn_of(params, result: Type, effects: frozenset = frozenset()) -> Con:
+    return Con("Fn", (*params, result), effects)
 
 
 def fn_parts(t: Con) -> tuple[tuple[Type, ...], Type]:

@@ -2,7 +2,8 @@
 
 `unify(a, b)` either succeeds (binding variables) or raises `Mismatch` and leaves every
 variable as it was (the bindings it made are undone), so a failed check never half-binds.
-`ERROR` unifies with anything and binds nothing.
+`ERROR` unifies with anything and binds nothing. A function type's `effects` take no part:
+they are compared by inclusion where a value meets a declared type (`effect_types.py`).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def resolve(t: Type, depth: int = 0) -> Type:
     t = find(t)
     if isinstance(t, Var) or not t.args or depth > 200:
         return t
-    return Con(t.name, tuple(resolve(a, depth + 1) for a in t.args))
+    return Con(t.name, tuple(resolve(a, depth + 1) for a in t.args), t.effects)
 
 
 def _root(v: Var) -> Var:
