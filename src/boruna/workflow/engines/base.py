@@ -40,6 +40,7 @@ class StepOutcome:
     effects: int = 0                # capability calls answered (replayed + live)
     replayed: int = 0
     aborted: Optional[str] = None   # the journal could not be written: the step stopped
+    aborted_kind: Optional[str] = None
     cancelled: bool = False
 
 

@@ -12,6 +12,7 @@ record naming the declared outputs); anything else is `contract_violation`.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Optional
 
@@ -73,6 +74,7 @@ class JournalingHandler:
         self.replayed = 0
         self.failed_class: Optional[str] = None
         self.aborted: Optional[str] = None
+        self.aborted_kind: Optional[str] = None
         self.mismatch: Optional[str] = None
 
     def handle(self, cap, args):
@@ -117,6 +119,7 @@ class JournalingHandler:
                 self.journal(seq=seq, capability=name, args=plain_args, error=error)
         except Exception as exc:  # noqa: BLE001 - the journal's failure stops the step
             self.aborted = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+            self.aborted_kind = getattr(exc, "kind", None) or "journal_error"
             self.cancel.set()
             raise HandlerError(f"journal write failed: {self.aborted}") from None
         self.seq = seq
@@ -169,10 +172,17 @@ def outputs_of(value, declared: dict, module=None) -> tuple[Optional[dict], Opti
     return {n: plain[n] for n in names}, None
 
 
+@functools.lru_cache(maxsize=256)
+def _compile(source: str, name: str, libs_dir: Optional[str]):
+    """Compiled once per (source, step, libs): a 1,000-step chain of one file compiles once."""
+    from boruna.compiler import compile_source
+
+    return compile_source(source, name=name, libs_dir=libs_dir)
+
+
 def run_step(task: StepTask, journal, cancel: Optional[threading.Event] = None,
              on_progress=None) -> StepOutcome:
     """Run one attempt of a source step; never raises for the step's own failures."""
-    from boruna.compiler import compile_source
     from boruna.core.limits import DEFAULT_MAX_STEPS
     from boruna.language.errors import CompileError
     from boruna.runtime.execute import run
@@ -180,7 +190,7 @@ def run_step(task: StepTask, journal, cancel: Optional[threading.Event] = None,
 
     cancel = cancel if cancel is not None else threading.Event()
     try:
-        module = compile_source(task.source, name=task.step_id, libs_dir=task.libs_dir)
+        module = _compile(task.source, task.step_id, task.libs_dir)
     except CompileError as err:
         return StepOutcome(False, error_class="compile_error",
                            error=f"{err.code} at line {err.line}: {err.message}")
@@ -200,7 +210,7 @@ def run_step(task: StepTask, journal, cancel: Optional[threading.Event] = None,
     done = StepOutcome(False, vm_steps=outcome.steps, effects=handler.seq,
                        replayed=handler.replayed)
     if handler.aborted is not None:
-        done.aborted = handler.aborted
+        done.aborted, done.aborted_kind = handler.aborted, handler.aborted_kind
         return done
     if outcome.error_kind == ErrorKind.CANCELLED:
         done.cancelled = True
