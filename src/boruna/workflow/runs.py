@@ -12,6 +12,7 @@ process of this host that no longer exists is taken over at once.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import threading
@@ -118,9 +119,9 @@ def view(journal: Journal, run_id: str) -> dict:
             "data_dir": str(journal.data_dir)}
 
 
-def _open(data_dir) -> Journal:
+def _open(data_dir, create: bool = False) -> Journal:
     try:
-        return Journal(data_dir)
+        return Journal(data_dir, create=create)
     except JournalError as err:
         raise RunError(err.kind, err.message) from None
 
@@ -238,7 +239,7 @@ def start(definition: WorkflowDefinition, *, data_dir=None, inputs: Optional[dic
     except PolicyError as err:
         raise RunError("invalid_policy", err.message) from None
     policy_value = checked.model_dump(mode="json", exclude_none=True)
-    journal = _open(data_dir)
+    journal = _open(data_dir, create=True)
     try:
         run_id = secrets.token_hex(8)
         owner = lease_owner_id()
@@ -400,7 +401,9 @@ def export_evidence(run_id: str, out_dir, *, data_dir=None) -> dict:
             "audit_entries", "audit_head")}, indent=2, sort_keys=True) + "\n"
         for sid, step in definition.workflow.steps.items():
             if isinstance(step, SourceStep):
-                files[f"sources/{sid}.ax"] = definition.sources.get(sid, "")
+                name = sid if all(c.isalnum() or c in "_-." for c in sid) and sid[0] != "." \
+                    else "step-" + hashlib.sha256(sid.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+                files[f"sources/{name}.ax"] = definition.sources.get(sid, "")
         try:
             manifest = write_bundle(out_dir, files)
         except (EvidenceError, OSError) as err:

@@ -165,10 +165,13 @@ def _owner_alive(owner: Optional[str]) -> bool:
 class Journal:
     """One open `runs.db`. Thread-safe: every method is one transaction under one lock."""
 
-    def __init__(self, data_dir=None):
+    def __init__(self, data_dir=None, create: bool = True):
         self.data_dir = default_data_dir(data_dir)
         self.path = self.data_dir / DB_NAME
         self._lock = threading.RLock()
+        if not create and not self.path.exists():
+            raise JournalError("not_found", f"no workflow runs in {self.data_dir} (no {DB_NAME}; "
+                                            f"pass the --data-dir the run used)")
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
