@@ -147,7 +147,7 @@ class Scheduler:
         def record(seq, capability, args, result=None, error=None):
             journal.record_effect(run_id, sid, attempt, seq, capability, args, result, error)
 
-        event = threading.Event()
+        event = self.cancel         # the run's cancellation stops its steps at once
         future = self.executor.submit(task, record, event, self.on_progress)
         running[future] = (sid, attempt, event)
         self._emit("step_started", sid, attempt=attempt, replaying=len(replay))
@@ -231,7 +231,7 @@ class Scheduler:
                         self.cancel.wait(min(delay, 0.25))
                         continue
                     return self._final_status()
-                timeout = 0.25
+                timeout = 0.05
                 if self.ready and len(running) < self.concurrency:
                     timeout = max(0.0, min(timeout, (self.ready[0][0] - now_ms()) / 1000))
                 done, _ = wait(list(running), timeout=timeout, return_when=FIRST_COMPLETED)
