@@ -201,16 +201,21 @@ class Journal:
                 try:
                     value = fn(self.conn)
                 except BaseException:
-                    self.conn.execute("ROLLBACK")
+                    self._rollback()
                     raise
                 self.conn.execute("COMMIT")
                 return value
             except (sqlite3.Error, OSError) as err:
-                try:
-                    self.conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
+                self._rollback()
                 raise translate(err, self.path) from None
+
+    def _rollback(self) -> None:
+        """Roll back what is open (SQLite may already have, e.g. on SQLITE_FULL)."""
+        try:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
     def _read(self, sql: str, args=()) -> list:
         with self._lock:
