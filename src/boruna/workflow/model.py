@@ -290,16 +290,20 @@ def read_sources(workflow: Workflow, directory: Path) -> dict:
 def read_all_sources(workflow: Workflow, directory: Path) -> tuple[dict, list[SourceError]]:
     sources: dict = {}
     problems: list[SourceError] = []
+    texts: dict = {}            # source path → text, for steps sharing a file
     for sid in workflow.step_ids():
         step = workflow.steps[sid]
         if not isinstance(step, SourceStep):
+            continue
+        if step.source in texts:
+            sources[sid] = texts[step.source]
             continue
         try:
             path = _source_path(directory, sid, step.source)
             data = path.read_bytes()
             if len(data) > MAX_SOURCE_BYTES:
                 raise SourceError(sid, f"step '{sid}' source '{step.source}' exceeds 1 MB")
-            sources[sid] = data.decode("utf-8")
+            sources[sid] = texts[step.source] = data.decode("utf-8")
         except SourceError as err:
             problems.append(err)
         except UnicodeDecodeError:

@@ -44,6 +44,8 @@ def _checked(workflow_json: str, sources_of) -> WorkflowDefinition:
     except WorkflowParseError as err:
         raise RunError("parse_error", err.message, errors=err.problems) from None
     problems = validation_errors(workflow) + plan_problems(workflow)
+    if any(p["kind"] == "TooManySteps" for p in problems):
+        raise RunError("validation_error", problems[0]["message"], errors=problems)
     sources, source_problems = sources_of(workflow)
     problems += [{"kind": "SourceError", "message": p.message} for p in source_problems]
     if problems:
