@@ -173,7 +173,7 @@ def test_external_trigger_needs_its_token_and_its_payload_is_the_result(make_wor
         runs.decide(view["run_id"], "event", "trigger", token="0" * 32, payload={}, data_dir=data)
     assert err.value.kind == "invalid_token"
     done = runs.decide(view["run_id"], "event", "trigger", token=token,
-                       payload='{"id": 7}', data_dir=data)
+                       payload={"id": 7}, data_dir=data)
     assert done["outputs"] == {"event": {"result": {"id": 7}}, "use": {"result": '{"id":7}'}}
 
 

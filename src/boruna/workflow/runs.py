@@ -324,11 +324,6 @@ def decide(run_id: str, step_id: str, action: str, *, data_dir=None, role=None, 
             if not token or not secrets.compare_digest(str(token), str(wait.get("token"))):
                 raise RunError("invalid_token", f"the token does not match step "
                                                 f"'{step_id}''s trigger token")
-            if isinstance(payload, str):
-                try:
-                    payload = json.loads(payload)
-                except ValueError as err:
-                    raise RunError("invalid_params", f"payload is not JSON: {err}") from None
             _journal_call(journal.complete_step, run_id, step_id, {"result": payload},
                           event="trigger_received", data={})
         else:
