@@ -123,6 +123,15 @@ def _driver_flags(p: argparse.ArgumentParser) -> None:
     _json_flag(p)
 
 
+def add_evidence(sub) -> None:
+    """`boruna evidence verify DIR`."""
+    p = _leaf(sub, "evidence", "evidence_cmd:cmd_verify",
+              "evidence bundles: evidence verify DIR checks a bundle")
+    p.add_argument("action", metavar="verify", choices=("verify",), help="verify")
+    p.add_argument("dir", metavar="DIR", help="the bundle directory (workflow evidence --out)")
+    _json_flag(p)
+
+
 def add_workflow_runs(gsub) -> None:
     """`boruna workflow run|show|list|resume|approve|reject|trigger|cancel|evidence`."""
     m = "workflow_run_cmd"
@@ -341,11 +350,7 @@ def build_parser() -> Parser:
     p.add_argument("dir", metavar="DIR", help="workflow directory (or a workflow.json file)")
     _json_flag(p)
     add_workflow_runs(gsub)
-    p = _leaf(sub, "evidence", "evidence_cmd:cmd_verify",
-              "evidence bundles: evidence verify DIR checks a bundle")
-    p.add_argument("action", metavar="verify", choices=("verify",), help="verify")
-    p.add_argument("dir", metavar="DIR", help="the bundle directory (workflow evidence --out)")
-    _json_flag(p)
+    add_evidence(sub)
 
     grp, gsub = _group(sub, "template", "app templates: list and apply", "template_command")
     p = _leaf(gsub, "list", "template_cmd:cmd_list", "list the available templates")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+import boruna.workflow.runs as runs
 from boruna.workflow.runs import RunError  # noqa: F401  (re-exported)
 
 
@@ -48,8 +49,6 @@ def run(directory=None, *, workflow_json: Optional[str] = None, sources: Optiona
         engine: str = "local", handlers=None, libs_dir=None, cancel=None) -> WorkflowRun:
     """Run the workflow of `directory` (or `workflow_json` with `sources`: path → text);
     raises `RunError` (`kind`, `message`) when it cannot start."""
-    from boruna.workflow import runs
-
     definition = (runs.load_directory(directory) if directory is not None
                   else runs.inline_definition(workflow_json or "", sources or {}))
     return WorkflowRun.of(runs.start(definition, data_dir=data_dir, inputs=inputs,
@@ -59,19 +58,13 @@ def run(directory=None, *, workflow_json: Optional[str] = None, sources: Optiona
 
 def resume(run_id: str, *, data_dir=None, concurrency: int = 1, engine: str = "local",
            handlers=None, libs_dir=None) -> WorkflowRun:
-    from boruna.workflow import runs
-
     return WorkflowRun.of(runs.resume(run_id, data_dir=data_dir, concurrency=concurrency,
                                       engine=engine, handlers=handlers, libs_dir=libs_dir))
 
 
 def decide(run_id: str, step: str, decision: str, *, data_dir=None, **fields) -> WorkflowRun:
-    from boruna.workflow import runs
-
     return WorkflowRun.of(runs.decide(run_id, step, decision, data_dir=data_dir, **fields))
 
 
 def status(run_id: str, *, data_dir=None) -> WorkflowRun:
-    from boruna.workflow import runs
-
     return WorkflowRun.of(runs.show(run_id, data_dir=data_dir))
