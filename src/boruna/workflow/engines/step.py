@@ -174,7 +174,7 @@ def outputs_of(value, declared: dict, module=None) -> tuple[Optional[dict], Opti
 
 @functools.lru_cache(maxsize=256)
 def _compile(source: str, name: str, libs_dir: Optional[str]):
-    """Compiled once per (source, step, libs): a 1,000-step chain of one file compiles once."""
+    """Compiled once per (source, libs): a 1,000-step chain of one file compiles once."""
     from boruna.compiler import compile_source
 
     return compile_source(source, name=name, libs_dir=libs_dir)
@@ -190,7 +190,7 @@ def run_step(task: StepTask, journal, cancel: Optional[threading.Event] = None,
 
     cancel = cancel if cancel is not None else threading.Event()
     try:
-        module = _compile(task.source, task.step_id, task.libs_dir)
+        module = _compile(task.source, "step", task.libs_dir)
     except CompileError as err:
         return StepOutcome(False, error_class="compile_error",
                            error=f"{err.code} at line {err.line}: {err.message}")
