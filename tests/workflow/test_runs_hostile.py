@@ -44,9 +44,9 @@ def test_a_cycle_alone_is_a_validation_error(make_workflow):
 
 
 def test_inputs_naming_missing_outputs(make_workflow):
-    root = make_workflow({"a": S("a.ax", outputs={"x": "Int"}),
+    root = make_workflow({"a": S("x.ax", outputs={"x": "Int"}),
                           "b": S("a.ax", inputs={"v": "a.y"}), "c": S("a.ax", inputs={"v": "b.z"})},
-                         {"a.ax": ONE})
+                         {"a.ax": ONE, "x.ax": "type X { x: Int }\nfn main() -> X { X { x: 1 } }"})
     assert load_error(root).fields["errors"] == [
         {"kind": "UnknownOutput", "message": "step 'b' input 'v' reads 'a.y', but step 'a' has "
                                              "no output 'y' (outputs: x)"},
@@ -209,3 +209,24 @@ def test_an_interrupted_step_replays_its_journal_and_repeats_only_the_unjournale
     assert done["status"] == "completed"
     assert performed == ["one", "two", "three", "three"]
     assert [e["args"] for e in Journal(data).effects("r1")] == [["one"], ["two"], ["three"]]
+
+
+def test_outputs_contracts_are_checked_before_running_where_the_source_pins_them(
+        make_workflow):
+    root = make_workflow({
+        "plain": S("plain.ax", outputs={"a": "Int", "b": "String"}),
+        "rec": S("rec.ax", outputs={"a": "Int", "b": "String", "c": "Bool"}),
+        "one": S("plain.ax", outputs={"result": "String"}),
+        "free": S("rec.ax", outputs={"a": "a count", "b": "Any"})},
+        {"plain.ax": "fn main() -> Int { 1 }",
+         "rec.ax": "type R { a: Int, b: Int }\nfn main() -> R { R { a: 1, b: 2 } }"})
+    assert load_error(root).fields["errors"] == [
+        {"kind": "ContractViolation", "message": "step 'one': output 'result' is declared "
+                                                 "String, but main returns Int"},
+        {"kind": "ContractViolation", "message": "step 'plain': main returns Int, but the step "
+                                                 "declares outputs a, b: return a record with "
+                                                 "those fields"},
+        {"kind": "ContractViolation", "message": "step 'rec': main returns R, which has no "
+                                                 "field(s) c (declared outputs)"},
+        {"kind": "ContractViolation", "message": "step 'rec': output 'b' is declared String, "
+                                                 "but R.b is Int"}]

@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Optional
 
+from boruna.workflow.contracts import static_problems
 from boruna.workflow.journal.store import LEASE_MS, Journal, JournalError, lease_owner_id
 from boruna.workflow.model import (SourceStep, WorkflowDefinition, inline_sources,
                                    plan_problems, read_all_sources, run_input_names)
@@ -48,6 +49,7 @@ def _checked(workflow_json: str, sources_of) -> WorkflowDefinition:
         raise RunError("validation_error", problems[0]["message"], errors=problems)
     sources, source_problems = sources_of(workflow)
     problems += [{"kind": "SourceError", "message": p.message} for p in source_problems]
+    problems += static_problems(workflow, sources)
     if problems:
         raise RunError("validation_error", f"workflow '{workflow.name}' cannot run: "
                        + "; ".join(p["message"] for p in problems), errors=problems)
