@@ -89,3 +89,50 @@ def test_run_a_directory_inside_the_root_and_refuse_one_outside(server, schemas)
 def test_failures_have_their_kinds_and_schemas(server, schemas, name, arguments, kind):
     payload = checked(server, schemas, name, arguments)
     assert payload["success"] is False and payload["error_kind"] == kind
+
+
+LONG = ("fn main() -> Int {\n    let mut i = 0\n    while i < 5000000 {\n        i = i + 1\n"
+        "    }\n    i\n}")
+
+
+def test_cancelling_the_call_cancels_the_run_and_resume_finishes_it(raw_server_factory,
+                                                                    tool_payload, tmp_path):
+    import os
+    import time
+
+    wf = {"schema_version": 1, "name": "long", "version": "1", "edges": [],
+          "steps": {"long": {"kind": "source", "source": "long.ax",
+                             "budget": {"max_steps": 1000000000}}}}
+    env = dict(os.environ, BORUNA_DATA_DIR=str(tmp_path / "data"))
+    server = raw_server_factory(env=env, cwd=tmp_path)
+    try:
+        server.initialize()
+        server.call(2, "boruna_workflow_run", {"workflow_json": json.dumps(wf),
+                                               "sources": {"long.ax": LONG}})
+        from boruna.workflow import runs
+        from boruna.workflow.journal.store import Journal
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:       # until the step runs
+            if (tmp_path / "data" / "runs.db").exists():
+                listed = runs.list_runs(data_dir=tmp_path / "data")
+                if listed and Journal(tmp_path / "data").steps(listed[0]["run_id"])["long"][
+                        "status"] == "running":
+                    break
+            time.sleep(0.01)
+        server.cancel(2)
+        server.send(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "boruna_workflow_status", "arguments": {"run_id": "x"}}}))
+        server.answers([3])
+        for _ in range(200):
+            listed = runs.list_runs(data_dir=tmp_path / "data")
+            if listed and listed[0]["status"] != "running":
+                break
+            time.sleep(0.05)
+        assert listed[0]["status"] == "cancelled"
+        run_id = listed[0]["run_id"]
+        server.call(4, "boruna_workflow_resume", {"run_id": run_id})
+        resumed = tool_payload(server.answers([4])[4])
+        assert resumed["status"] == "completed"
+        assert resumed["outputs"] == {"long": {"result": 5000000}}
+    finally:
+        server.close()
