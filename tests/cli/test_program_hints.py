@@ -32,7 +32,7 @@ def test_misspelled_command_suggests_the_closest(cli):
     assert result.err.splitlines()[-1] == (
         "boruna: error: argument COMMAND: invalid choice: 'rn' (did you mean 'run'? choose "
         "from compile, run, ast, symbols, check, repair, codes, explain, guide, framework, "
-        "workflow, template, capability, policy, lang)")
+        "workflow, evidence, template, capability, policy, lang)")
 
 
 def test_misspelled_subcommand_suggests_the_closest(cli):
