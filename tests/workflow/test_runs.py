@@ -261,3 +261,43 @@ def test_python_api_returns_a_typed_run(make_workflow, tmp_path):
     assert isinstance(result, wf.WorkflowRun)
     assert result.status == "completed" and result.steps["s"].outputs == {"result": 3}
     assert wf.status(result.run_id, data_dir=tmp_path / "d").audit_head == result.audit_head
+
+
+def test_a_transient_network_failure_is_retried_live_and_the_run_completes(make_workflow,
+                                                                           tmp_path):
+    import http.server
+
+    from boruna.runtime.live import HandlerConfig
+
+    hits = []
+
+    class Flaky(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            if len(hits) < 3:           # the connection drops: a transient network failure
+                self.close_connection = True
+                return
+            body = b"ok"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Flaky)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/x"
+        root = make_workflow({"f": S("f", capabilities=["net.fetch"],
+                                     retry={"max_attempts": 3, "on_transient": True})},
+                             {"f.ax": 'fn main() -> String !{net.fetch} { net_fetch("%s") }' % url})
+        policy = {"default_allow": True, "net_policy": {"allowed_domains": ["127.0.0.1"]}}
+        view = start(root, tmp_path / "d", policy=policy, handlers=HandlerConfig(live=True))
+    finally:
+        httpd.shutdown()
+    step = by_id(view)["f"]
+    assert (view["status"], step["attempts"], step["outputs"]) == ("completed", 3, {"result": "ok"})
+    assert hits == ["/x", "/x", "/x"]         # one live call per attempt, none replayed
+    assert view["effects_count"] == 3         # two journaled failures, then the answer

@@ -117,7 +117,7 @@ def view(journal: Journal, run_id: str) -> dict:
             "workflow_hash": run["workflow_hash"], "status": run["status"],
             **({"error": run["error"]} if run["error"] else {}),
             "steps": listing, "waiting": waiting, "outputs": outputs,
-            "inputs": run["inputs"], "effects_count": len(journal.effects(run_id)),
+            "inputs": run["inputs"], "effects_count": journal.effects_count(run_id),
             "audit_entries": len(entries),
             "audit_head": entries[-1]["entry_hash"] if entries else None,
             "data_dir": str(journal.data_dir)}
@@ -168,7 +168,7 @@ class _Heartbeat(threading.Thread):
             try:
                 if not self.journal.renew_lease(self.run_id, self.owner):
                     self.cancel.set()
-                if self.journal.run(self.run_id)["status"] == "cancelled":
+                if self.journal.run_status(self.run_id) == "cancelled":
                     self.cancel_requested = True
                     self.cancel.set()
             except JournalError:

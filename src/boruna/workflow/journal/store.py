@@ -301,6 +301,13 @@ class Journal:
             row[key[:-5]] = json.loads(row.pop(key))
         return row
 
+    def run_status(self, run_id: str) -> Optional[str]:
+        rows = self._read("SELECT status FROM runs WHERE run_id = ?", (run_id,))
+        return rows[0][0] if rows else None
+
+    def effects_count(self, run_id: str) -> int:
+        return self._read("SELECT COUNT(*) FROM effects WHERE run_id = ?", (run_id,))[0][0]
+
     def list_runs(self, status: Optional[str] = None) -> list[dict]:
         sql = ("SELECT run_id, workflow_name, workflow_hash, status, error, created_ms, "
                "updated_ms FROM runs")
