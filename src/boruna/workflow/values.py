@@ -3,7 +3,7 @@
 A step's `main` returns VM values; they become JSON (`to_json_value`): Int, Float, String,
 Bool and Unit as themselves, a List an array, a Map or a Record an object (a Record's fields
 by name), `Some(x)` as `x`, `None` as null, `Ok(x)`/`Err(e)` as `{"ok": x}`/`{"err": e}`, an
-enum variant as `{"variant": NAME}` (plus `"payload"`). `step_input(name)` hands a String
+enum variant as `{"variant": NAME}` (plus `"payload"`). A `step.input` call hands a String
 input over as its text and every other input as its compact JSON text.
 """
 from __future__ import annotations
@@ -63,7 +63,7 @@ def _member_names(module, type_id):
 
 
 def input_text(value) -> str:
-    """What `step_input` returns for an input value."""
+    """What a `step.input` call returns for an input value."""
     if isinstance(value, str):
         return value
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)

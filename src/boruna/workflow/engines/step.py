@@ -43,7 +43,7 @@ class StepInputs:
         name = args[0] if args else ""
         if not isinstance(name, str) or name not in self.inputs:
             known = ", ".join(sorted(self.inputs)) or "none"
-            raise HandlerError(f"step_input: this step has no input named {name!r} "
+            raise HandlerError(f"step.input: this step has no input named {name!r} "
                                f"(its inputs: {known})")
         return input_text(self.inputs[name])
 
