@@ -10,6 +10,7 @@ from boruna.cli.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, CliError
 from boruna.cli.interrupt import interrupt_sets
 from boruna.cli.json_output import call, print_result
 from boruna.cli.policy_option import load_policy_option, policy_error
+from boruna.cli.step_table import StepTable
 
 STATUS_MARK = {"completed": "ok", "failed": "FAILED", "skipped": "skipped",
                "awaiting_approval": "waiting", "awaiting_external_event": "waiting",
@@ -46,17 +47,33 @@ def _handlers(args):
 
 
 def _driver(args, console: Console) -> tuple[dict, threading.Event]:
+    """The driver options of a run, resume or decision; on a terminal the step states are a
+    live table (`StepTable`, erased at the end), elsewhere one line per step event."""
     if args.concurrency < 1:
         raise CliError("--concurrency must be at least 1")
     cancel = threading.Event()
 
     def progress(_count, message=None):
-        if message and not args.json:
+        if message and not args.json and not message.endswith("VM steps"):
             console.err(f"  {message}")
 
+    if not args.json and console.stderr_is_terminal():
+        progress = StepTable(console.stderr, console.err_style)
     return {"data_dir": args.data_dir, "concurrency": args.concurrency, "engine": args.engine,
             "scheduler": args.scheduler, "handlers": _handlers(args),
             "on_progress": progress, "cancel_event": cancel}, cancel
+
+
+def _drive(use_case, args, console, *call_args, **fields):
+    """Call a driving use case under Ctrl-C handling; the live table is erased after it."""
+    options, cancel = _driver(args, console)
+    try:
+        with interrupt_sets(cancel):
+            result = call(use_case, *call_args, **fields, **options)
+    finally:
+        if isinstance(options["on_progress"], StepTable):
+            options["on_progress"].close()
+    return _report(result, args, console, cancel)
 
 
 def _report(result, args, console: Console, cancel=None) -> int:
@@ -98,30 +115,21 @@ def cmd_run(args, console: Console) -> int:
     policy = load_policy_option(args.policy)
     if policy.rejected:
         raise policy_error(args.policy, policy)
-    options, cancel = _driver(args, console)
-    with interrupt_sets(cancel):
-        result = call(service.run_workflow, directory=args.dir, inputs=_inputs(args.input),
-                      policy=policy.policy, **options)
-    return _report(result, args, console, cancel)
+    return _drive(service.run_workflow, args, console, directory=args.dir,
+                  inputs=_inputs(args.input), policy=policy.policy)
 
 
 def cmd_resume(args, console: Console) -> int:
     from boruna import service
 
-    options, cancel = _driver(args, console)
-    with interrupt_sets(cancel):
-        result = call(service.resume_workflow, args.run_id, **options)
-    return _report(result, args, console, cancel)
+    return _drive(service.resume_workflow, args, console, args.run_id)
 
 
 def _decide(args, console, decision, **fields) -> int:
     from boruna import service
 
-    options, cancel = _driver(args, console)
-    with interrupt_sets(cancel):
-        result = call(service.decide_workflow, args.run_id, args.step, decision, **fields,
-                      **options)
-    return _report(result, args, console, cancel)
+    return _drive(service.decide_workflow, args, console, args.run_id, args.step, decision,
+                  **fields)
 
 
 def cmd_approve(args, console: Console) -> int:
