@@ -301,3 +301,34 @@ def test_a_transient_network_failure_is_retried_live_and_the_run_completes(make_
     assert (view["status"], step["attempts"], step["outputs"]) == ("completed", 3, {"result": "ok"})
     assert hits == ["/x", "/x", "/x"]         # one live call per attempt, none replayed
     assert view["effects_count"] == 3         # two journaled failures, then the answer
+
+
+def test_a_decision_made_while_another_runner_drives_the_run_is_picked_up(make_workflow,
+                                                                          tmp_path):
+    count = ("fn main() -> Int {\n    let mut i = 0\n    while i < 1000000 {\n        i = i + 1\n"
+             "    }\n    i\n}")
+    root = make_workflow({"gate": {"kind": "approval_gate", "required_role": "ops"},
+                          "after": S("a", depends_on=["gate"]), "long": S("long")},
+                         {"a.ax": INT % "5", "long.ax": count})
+    data = tmp_path / "d"
+    waiting = threading.Event()
+    result = {}
+
+    def on_event(event):
+        if event["event"] == "awaiting_approval":
+            result["run_id"] = None
+            waiting.set()
+
+    def drive():
+        result["view"] = start(root, data, concurrency=2, on_event=on_event)
+
+    thread = threading.Thread(target=drive)
+    thread.start()
+    assert waiting.wait(30)
+    run_id = runs.list_runs(data_dir=data)[0]["run_id"]
+    answer = runs.decide(run_id, "gate", "approve", role="ops", data_dir=data)
+    assert by_id(answer)["gate"]["status"] == "completed"    # recorded; the driver goes on
+    thread.join(60)
+    view = result["view"]
+    assert view["status"] == "completed"
+    assert view["outputs"]["after"] == {"result": 5} and view["outputs"]["long"] == {"result": 1000000}

@@ -230,3 +230,16 @@ def test_outputs_contracts_are_checked_before_running_where_the_source_pins_them
                                                  "field(s) c (declared outputs)"},
         {"kind": "ContractViolation", "message": "step 'rec': output 'b' is declared String, "
                                                  "but R.b is Int"}]
+
+
+def test_a_10000_step_workflow_loads_and_with_BORUNA_BIG_WORKFLOW_runs(make_workflow, tmp_path):
+    """Loading (parse, checks, sources) in the default suite; the whole run (10,000 steps,
+    about 12 s here) with BORUNA_BIG_WORKFLOW=1."""
+    steps = {f"s{i:05d}": S("a.ax", depends_on=[f"s{i - 1:05d}"] if i % 100 else [])
+             for i in range(10_000)}
+    definition = runs.load_directory(make_workflow(steps, {"a.ax": ONE}))
+    assert len(definition.workflow.steps) == 10_000 and len(definition.sources) == 10_000
+    if not os.environ.get("BORUNA_BIG_WORKFLOW"):
+        return
+    view = runs.start(definition, data_dir=tmp_path / "d", concurrency=4)
+    assert view["status"] == "completed" and len(view["outputs"]) == 10_000

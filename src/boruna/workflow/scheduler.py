@@ -269,12 +269,12 @@ class Scheduler:
                    if st in ("awaiting_approval", "awaiting_external_event")]
         if not waiting:
             return
-        rows = self.journal.steps(self.run_id)
+        states = self.journal.step_states(self.run_id, waiting)
         for sid in waiting:
-            row = rows[sid]
-            if row["status"] == "completed":
-                self.complete(sid, row["outputs"])
-            elif row["status"] == "failed":
+            status, outputs = states.get(sid, (None, None))
+            if status == "completed":
+                self.complete(sid, outputs)
+            elif status == "failed":
                 self.status[sid] = "failed"
                 self._skip_dependents_of(sid)
 

@@ -329,6 +329,16 @@ class Journal:
             out[row["step_id"]] = row
         return out
 
+    def step_states(self, run_id: str, step_ids: list) -> dict:
+        """step id → (status, outputs) for the given steps (the waiting ones, polled)."""
+        out = {}
+        for sid in step_ids:
+            rows = self._read("SELECT status, outputs_json FROM steps WHERE run_id = ? AND "
+                              "step_id = ?", (run_id, sid))
+            if rows:
+                out[sid] = (rows[0][0], json.loads(rows[0][1]) if rows[0][1] else None)
+        return out
+
     def effects(self, run_id: str, step_id: Optional[str] = None,
                 attempt: Optional[int] = None) -> list[dict]:
         sql = "SELECT * FROM effects WHERE run_id = ?"
