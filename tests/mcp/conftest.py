@@ -190,12 +190,14 @@ async def open_session(params: StdioServerParameters, wire: list):
 
 
 @contextmanager
-def running_server():
-    """A fresh server process with an initialized session, as a ServerHandle."""
+def running_server(*flags, cwd=None):
+    """A fresh server process (started with `flags`, in `cwd`) with an initialized session,
+    as a ServerHandle."""
     wire: list = []
     with start_blocking_portal() as portal:
         before = set(_children_running_boruna_mcp())
-        with portal.wrap_async_context_manager(open_session(server_params(), wire)) as opened:
+        with portal.wrap_async_context_manager(open_session(server_params(*flags, cwd=cwd),
+                                                            wire)) as opened:
             session, init = opened
             pids = [p for p in _children_running_boruna_mcp() if p not in before]
             yield ServerHandle(portal, session, init, wire, pids)

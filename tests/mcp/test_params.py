@@ -8,7 +8,8 @@ from boruna.mcp.params import input_schema
 from boruna.mcp.tools import TOOLS
 
 REQUIRED_VALUES = {"source": "fn main() -> Int { 1 }", "messages": [], "policy_json": "{}",
-                   "workflow_json": "{}", "template_name": "crud-admin", "args": []}
+                   "workflow_json": "{}", "template_name": "crud-admin", "args": [],
+                   "run_id": "0123456789abcdef", "step": "approve", "decision": "approve"}
 
 
 def _minimal(tool):

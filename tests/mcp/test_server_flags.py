@@ -165,7 +165,12 @@ def test_annotations_are_read_only_without_live_and_real_io_for_runs_with_live(
         tmp_path, list_fresh_server):
     mocked = _hints(list_fresh_server())
     live = _hints(list_fresh_server("--live", "--fs-root", str(tmp_path)))
-    assert len(mocked) == 14 and all(hints == READ_ONLY for hints in mocked.values())
+    journal = {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False,
+               "openWorldHint": False}
+    writers = ("boruna_workflow_decide", "boruna_workflow_resume", "boruna_workflow_run")
+    assert len(mocked) == 18
+    assert {name: hints for name, hints in mocked.items() if hints != READ_ONLY} == {
+        name: journal for name in writers}
     assert {name: hints for name, hints in live.items() if hints != READ_ONLY} == {
-        "boruna_run": REAL_IO, "boruna_run_sealed": REAL_IO}
+        "boruna_run": REAL_IO, "boruna_run_sealed": REAL_IO, **{n: REAL_IO for n in writers}}
     assert sorted(live) == sorted(mocked)

@@ -9,7 +9,8 @@ TOOL_NAMES = [
     "boruna_ast", "boruna_capability_list", "boruna_check", "boruna_compile",
     "boruna_framework_test", "boruna_policy_validate", "boruna_repair", "boruna_run",
     "boruna_run_sealed", "boruna_symbols", "boruna_template_apply", "boruna_template_list",
-    "boruna_validate_app", "boruna_workflow_validate"]
+    "boruna_validate_app", "boruna_workflow_decide", "boruna_workflow_resume",
+    "boruna_workflow_run", "boruna_workflow_status", "boruna_workflow_validate"]
 
 REQUIRED = {
     "boruna_ast": ["source"], "boruna_capability_list": None, "boruna_check": ["source"],
@@ -17,7 +18,10 @@ REQUIRED = {
     "boruna_policy_validate": ["policy_json"], "boruna_repair": ["source"],
     "boruna_run": ["source"], "boruna_run_sealed": ["source"], "boruna_symbols": ["source"],
     "boruna_template_apply": ["template_name", "args"], "boruna_template_list": None,
-    "boruna_validate_app": ["source"], "boruna_workflow_validate": ["workflow_json"]}
+    "boruna_validate_app": ["source"], "boruna_workflow_validate": ["workflow_json"],
+    "boruna_workflow_run": None, "boruna_workflow_status": ["run_id"],
+    "boruna_workflow_resume": ["run_id"],
+    "boruna_workflow_decide": ["run_id", "step", "decision"]}
 
 
 def _tools(server):

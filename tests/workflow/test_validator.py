@@ -174,7 +174,8 @@ def parse_error(text):
 
 
 MISSING_SV = ("invalid workflow JSON: workflow.json is missing required field `schema_version` "
-              "(expected `\"schema_version\": 1`); see docs/spec/workflow-dag-1.0.md")
+              "(expected `\"schema_version\": 1`); see docs/workflows.md or the "
+              "boruna://workflows resource")
 
 
 def test_p1_not_json():

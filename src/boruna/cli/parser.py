@@ -105,12 +105,98 @@ def _group(sub, name: str, help_text: str, dest: str):
     return p, p.add_subparsers(dest=dest, title="commands", metavar="COMMAND", parser_class=Parser)
 
 
+def _data_dir_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", metavar="DIR",
+                   help="where runs.db lives (default: $BORUNA_DATA_DIR, else ./.boruna/data)")
+
+
+def _driver_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--concurrency", type=int, default=1, metavar="N",
+                   help="steps run at once (default 1)")
+    p.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="where steps run: this process (default) or Dask workers")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="with --engine dask: a Dask scheduler address (default: a LocalCluster "
+                        "started for the run)")
+    _live_flags(p)
+    _data_dir_flag(p)
+    _json_flag(p)
+
+
+def add_evidence(sub) -> None:
+    """`boruna evidence verify DIR`."""
+    p = _leaf(sub, "evidence", "evidence_cmd:cmd_verify",
+              "evidence bundles: evidence verify DIR checks a bundle")
+    p.add_argument("action", metavar="verify", choices=("verify",), help="verify")
+    p.add_argument("dir", metavar="DIR", help="the bundle directory (workflow evidence --out)")
+    _json_flag(p)
+
+
+def add_workflow_runs(gsub) -> None:
+    """`boruna workflow run|show|list|resume|approve|reject|trigger|cancel|evidence`."""
+    m = "workflow_run_cmd"
+    p = _leaf(gsub, "run", f"{m}:cmd_run", "run a workflow directory durably")
+    p.add_argument("dir", metavar="DIR", help="workflow directory (workflow.json + step sources)")
+    p.add_argument("-p", "--policy", default="allow-all", metavar="POLICY",
+                   help="capability policy: allow-all (default), deny-all, or a policy JSON file")
+    p.add_argument("--input", action="append", default=[], metavar="NAME=JSON",
+                   help="a run input read by $input.NAME refs (repeatable; a value that is not "
+                        "JSON is taken as a string)")
+    _driver_flags(p)
+    p = _leaf(gsub, "show", f"{m}:cmd_show", "show a run's status, steps and outputs")
+    p.add_argument("run_id", metavar="RUN")
+    _data_dir_flag(p)
+    _json_flag(p)
+    p = _leaf(gsub, "list", f"{m}:cmd_list", "list the runs of the journal")
+    p.add_argument("--status", choices=("running", "completed", "failed", "paused", "cancelled"))
+    _data_dir_flag(p)
+    _json_flag(p, "the runs as JSON")
+    p = _leaf(gsub, "resume", f"{m}:cmd_resume",
+              "continue a crashed, cancelled or paused run from its journal")
+    p.add_argument("run_id", metavar="RUN")
+    _driver_flags(p)
+    p = _leaf(gsub, "approve", f"{m}:cmd_approve", "approve a waiting approval gate")
+    p.add_argument("run_id", metavar="RUN")
+    p.add_argument("step", metavar="STEP")
+    p.add_argument("--role", required=True, help="must equal the gate's required_role")
+    _driver_flags(p)
+    p = _leaf(gsub, "reject", f"{m}:cmd_reject", "reject a waiting approval gate")
+    p.add_argument("run_id", metavar="RUN")
+    p.add_argument("step", metavar="STEP")
+    p.add_argument("--reason", default=None, help="why (recorded in the audit log)")
+    p.add_argument("--role", default=None, help="who rejects (recorded)")
+    _driver_flags(p)
+    p = _leaf(gsub, "trigger", f"{m}:cmd_trigger", "deliver an external event to a waiting step")
+    p.add_argument("run_id", metavar="RUN")
+    p.add_argument("step", metavar="STEP")
+    p.add_argument("--token", required=True, help="the step's token (workflow show RUN)")
+    p.add_argument("--payload", default="null", metavar="JSON",
+                   help="the event's JSON value: the step's result (default null)")
+    _driver_flags(p)
+    p = _leaf(gsub, "cancel", f"{m}:cmd_cancel", "cancel a run (it stays resumable)")
+    p.add_argument("run_id", metavar="RUN")
+    _data_dir_flag(p)
+    _json_flag(p)
+    p = _leaf(gsub, "evidence", f"{m}:cmd_evidence",
+              "write a run's evidence bundle (manifest, workflow, policy, audit log, outputs)")
+    p.add_argument("run_id", metavar="RUN")
+    p.add_argument("--out", required=True, metavar="DIR", help="the bundle directory to create")
+    _data_dir_flag(p)
+    _json_flag(p)
+
+
 def _json_flag(p: argparse.ArgumentParser, what: str = "the same JSON as the MCP tool") -> None:
     p.add_argument("--json", action="store_true", help=f"print {what} instead of text")
 
 
 def _capability_flags(p: argparse.ArgumentParser) -> None:
     """`boruna run`'s capability handler flags (docs/capabilities.md)."""
+    _live_flags(p)
+    _record_flags(p)
+
+
+def _live_flags(p: argparse.ArgumentParser) -> None:
+    """--live and the handler flags it enables (`boruna run`, `boruna workflow run`)."""
     p.add_argument("--live", action="store_true",
                    help="live capability handlers: real HTTP under the policy's net_policy, "
                         "the clock, the OS random generator; files and a database only with "
@@ -123,6 +209,9 @@ def _capability_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--llm-endpoint", metavar="URL",
                    help="with --live: llm.call posts to URL/chat/completions (OpenAI-compatible; "
                         "default: $BORUNA_LLM_ENDPOINT, else the mock answer)")
+
+
+def _record_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", metavar="TAPE",
                    help="write every capability call and its result, and the run's outcome, "
                         "to the tape file TAPE (JSON)")
@@ -258,11 +347,14 @@ def build_parser() -> Parser:
     _libs_flag(p)
     _json_flag(p)
 
-    grp, gsub = _group(sub, "workflow", "workflow DAGs: validate workflow.json", "workflow_command")
+    grp, gsub = _group(sub, "workflow", "workflow DAGs: validate, run, resume, approve, show, "
+                       "evidence", "workflow_command")
     p = _leaf(gsub, "validate", "workflow_cmd:cmd_validate",
               "validate DIR/workflow.json and print its execution order")
     p.add_argument("dir", metavar="DIR", help="workflow directory (or a workflow.json file)")
     _json_flag(p)
+    add_workflow_runs(gsub)
+    add_evidence(sub)
 
     grp, gsub = _group(sub, "template", "app templates: list and apply", "template_command")
     p = _leaf(gsub, "list", "template_cmd:cmd_list", "list the available templates")

@@ -66,6 +66,23 @@ class ErrorKind(str, Enum):
     SERVER_BUSY = "server_busy"                  # MCP: the tool's lane is full
     REPLAY_MISMATCH = "replay_mismatch"          # `boruna run --replay`: differs from its tape
 
+    # workflow runs (`boruna_workflow_run`/`_status`/`_resume`/`_decide`, `boruna workflow ...`)
+    INVALID_INPUTS = "invalid_inputs"            # run inputs missing or unknown
+    INVALID_PATH = "invalid_path"                # a workflow directory outside the allowed root
+    IO_ERROR = "io_error"                        # workflow.json / a bundle cannot be read or written
+    NOT_FOUND = "not_found"                      # no such run or step
+    INVALID_STATE = "invalid_state"              # e.g. approving a step that does not wait
+    ROLE_MISMATCH = "role_mismatch"              # approve --role differs from required_role
+    INVALID_TOKEN = "invalid_token"              # trigger --token differs from the step's
+    WORKFLOW_CHANGED = "workflow_changed"        # resume: the workflow hash differs
+    LEASE_HELD = "lease_held"                    # another runner drives the run
+    JOURNAL_CORRUPT = "journal_corrupt"          # runs.db is not a database
+    JOURNAL_LOCKED = "journal_locked"            # runs.db busy beyond the timeout
+    DISK_FULL = "disk_full"                      # runs.db cannot grow
+    JOURNAL_ERROR = "journal_error"              # any other journal failure
+    ENGINE_UNAVAILABLE = "engine_unavailable"    # --engine dask without `distributed`
+    EVIDENCE_INVALID = "evidence_invalid"        # `boruna evidence verify`: the bundle differs
+
     # a compile error's finer kind (`CompileError.reason`; never on the wire)
     UNDEFINED_VARIABLE = "undefined_variable"    # names (E009) or an assignment (E008)
     UNDEFINED_VALUE = "undefined_value"          # a name used as a value (E008)

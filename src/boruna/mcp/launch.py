@@ -48,6 +48,12 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                              "that passes none (a policy file, or allow-all / deny-all; "
                              "default: deny-all, so no capability runs unless the call or this "
                              "flag names a policy that allows it)")
+    parser.add_argument("--data-dir", metavar="DIR", default=None,
+                        help="workflow runs' journal (runs.db) directory (default: "
+                             "$BORUNA_DATA_DIR, else ./.boruna/data)")
+    parser.add_argument("--workflow-root", metavar="DIR", default=None,
+                        help="boruna_workflow_run reads workflow directories inside DIR only "
+                             "(default: the working directory)")
     parser.add_argument("--version", action="version", version=f"boruna-mcp {__version__}")
     args = parser.parse_args(argv)
     for flag, value in (("--fs-root", args.fs_root), ("--db", args.db),
@@ -110,7 +116,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from boruna.mcp.transport import StartupFailure
 
     try:
-        anyio.run(BorunaServer(templates_dir, libs_dir, handler_config(args)).serve_stdio)
+        server = BorunaServer(templates_dir, libs_dir, handler_config(args))
+        server.data_dir, server.workflow_root = args.data_dir, args.workflow_root
+        anyio.run(server.serve_stdio)
     except KeyboardInterrupt:
         return 130
     except StartupFailure as exc:

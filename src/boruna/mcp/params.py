@@ -6,9 +6,10 @@ integers must be whole, non-negative u64 values (no coercion from strings or flo
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError,
+                      conint)
 
 from boruna.core.limits import DEFAULT_MAX_STEPS, MAX_SOURCE_BYTES, TRACE_LIMIT, U64_MAX
 
@@ -130,6 +131,49 @@ class PolicyValidateParams(_Params):
     policy_json: StrictStr = Field(description=(
         "A policy file body: JSON text of a Policy object (shorthand strings are not accepted "
         "here)."))
+
+
+RUN_ID_DOC = "The run id boruna_workflow_run returned."
+CONCURRENCY_DOC = "Steps run at once (1-64). Default 1."
+
+
+class WorkflowRunParams(_Params):
+    directory: Optional[StrictStr] = Field(None, description=(
+        "A workflow directory (workflow.json + step sources) inside the server's workflow "
+        "root (--workflow-root, default its working directory). Or give workflow_json."))
+    workflow_json: Optional[StrictStr] = Field(None, description=(
+        "The text of a workflow.json (instead of directory), with its step sources in sources."))
+    sources: Optional[dict[StrictStr, StrictStr]] = Field(None, description=(
+        'With workflow_json: each step\'s "source" path mapped to its .ax text, e.g. '
+        '{"fetch.ax": "fn main() -> String { ... }"}.'))
+    inputs: Optional[dict[StrictStr, Any]] = Field(None, description=(
+        'Run inputs (JSON values) that steps read through "$input.NAME" refs.'))
+    policy: Any = Field(None, description=POLICY_DOC)
+    concurrency: Optional[conint(strict=True, ge=1, le=64)] = Field(  # type: ignore[valid-type]
+        None, description=CONCURRENCY_DOC)
+
+
+class WorkflowStatusParams(_Params):
+    run_id: StrictStr = Field(description=RUN_ID_DOC)
+
+
+class WorkflowResumeParams(_Params):
+    run_id: StrictStr = Field(description=RUN_ID_DOC)
+    concurrency: Optional[conint(strict=True, ge=1, le=64)] = Field(  # type: ignore[valid-type]
+        None, description=CONCURRENCY_DOC)
+
+
+class WorkflowDecideParams(_Params):
+    run_id: StrictStr = Field(description=RUN_ID_DOC)
+    step: StrictStr = Field(description="The waiting step's id.")
+    decision: Literal["approve", "reject", "trigger"] = Field(description=(
+        "approve / reject an approval_gate step, or trigger an external_trigger step."))
+    role: Optional[StrictStr] = Field(None, description=(
+        "approve: must equal the gate's required_role (reject: recorded)."))
+    reason: Optional[StrictStr] = Field(None, description="reject: why (recorded).")
+    token: Optional[StrictStr] = Field(None, description=(
+        "trigger: the step's token (boruna_workflow_status shows it under waiting)."))
+    payload: Any = Field(None, description="trigger: a JSON value, the step's result output.")
 
 
 class NoParams(_Params):

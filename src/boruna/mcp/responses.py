@@ -219,6 +219,47 @@ class PolicyValidateSuccess(_Success):
     errors: list[dict[str, Any]] = Field(None, description="With ok:false.")
 
 
+class WorkflowStepView(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    kind: Literal["source", "approval_gate", "external_trigger"]
+    status: Literal["pending", "running", "completed", "failed", "skipped",
+                    "awaiting_approval", "awaiting_external_event"]
+    attempts: int
+    outputs: dict[str, Value] = Field(None, description="When completed.")
+    error_kind: str = Field(None, description="When failed or skipped (an error class).")
+    error: str = Field(None, description="When failed or skipped.")
+    waiting_for: dict[str, Any] = Field(None, description=(
+        "When awaiting: required_role (and condition), or token (and description)."))
+
+
+class WorkflowRunSuccess(_Success):
+    run_id: str
+    workflow_name: str
+    workflow_hash: str
+    status: Literal["running", "completed", "failed", "paused", "cancelled"]
+    error: str = Field(None, description="Why the run failed or was cancelled.")
+    steps: list[WorkflowStepView]
+    waiting: list[dict[str, Any]] = Field(description="The steps a paused run waits for.")
+    outputs: dict[str, dict[str, Value]]
+    inputs: dict[str, Value]
+    effects_count: int
+    audit_entries: int
+    audit_head: Optional[str]
+    data_dir: str
+
+
+WORKFLOW_JOURNAL_KINDS = ("journal_corrupt", "journal_locked", "disk_full", "journal_error",
+                          "not_found", "lease_held")
+WORKFLOW_RUN_KINDS = WORKFLOW_JOURNAL_KINDS + (
+    "parse_error", "validation_error", "invalid_inputs", "invalid_policy", "invalid_path",
+    "io_error", "invalid_args", "invalid_params", "engine_unavailable")
+WORKFLOW_RESUME_KINDS = WORKFLOW_JOURNAL_KINDS + ("workflow_changed", "engine_unavailable",
+                                                  "invalid_params")
+WORKFLOW_DECIDE_KINDS = WORKFLOW_RESUME_KINDS + ("invalid_state", "role_mismatch",
+                                                 "invalid_token")
+
+
 RUN_KINDS = ("runtime_error", "invalid_policy", "limit_exceeded", "unsupported_limit",
              "validation_failed", "invalid_output_schema", "cancelled")
 
@@ -245,6 +286,13 @@ RESPONSES: dict[str, tuple[type[BaseModel], ...]] = {
                             failure(("framework_error",), "ValidateAppFailure")),
     "boruna_workflow_validate": (WorkflowSuccess, failure(("parse_error", "validation_error"),
                                                           "WorkflowFailure")),
+    "boruna_workflow_run": (WorkflowRunSuccess, failure(WORKFLOW_RUN_KINDS, "WorkflowRunFailure")),
+    "boruna_workflow_status": (WorkflowRunSuccess, failure(WORKFLOW_JOURNAL_KINDS,
+                                                           "WorkflowStatusFailure")),
+    "boruna_workflow_resume": (WorkflowRunSuccess, failure(WORKFLOW_RESUME_KINDS,
+                                                           "WorkflowResumeFailure")),
+    "boruna_workflow_decide": (WorkflowRunSuccess, failure(WORKFLOW_DECIDE_KINDS,
+                                                           "WorkflowDecideFailure")),
 }
 
 

@@ -56,6 +56,10 @@ INSTRUCTIONS = (
 
 log = logging.getLogger("boruna.mcp")
 
+PROGRESS_TOOLS = frozenset({"boruna_run", "boruna_workflow_run", "boruna_workflow_resume",
+                            "boruna_workflow_decide"})
+"""The tools that stream `notifications/progress` when the request carries a progressToken."""
+
 
 def _tool_listing(live: bool) -> list[types.Tool]:
     """The tools/list answer; `live` (the server runs with --live) changes the annotations of
@@ -109,6 +113,8 @@ class BorunaServer:
         self.templates_dir = templates_dir
         self.libs_dir = libs_dir
         self.handlers = handlers                # service.HandlerConfig; None = the mock
+        self.data_dir: Optional[str] = None     # workflow journal (--data-dir)
+        self.workflow_root: Optional[str] = None  # --workflow-root
         self._listing = _tool_listing(handlers is not None)
         self.lanes: Optional[Lanes] = None      # started by serve_stdio
         self.documents = Documents(templates_dir, libs_dir, self._run_quick)
@@ -140,10 +146,12 @@ class BorunaServer:
 
         meta = ctx.meta or {}
         token = meta.get("progressToken", meta.get("progress_token"))
-        token_present = token is not None and tool.name == "boruna_run"
+        token_present = token is not None and tool.name in PROGRESS_TOOLS
         env = ToolEnv(templates_dir=self.templates_dir, libs_dir=self.libs_dir,
                       on_progress=_progress_reporter(ctx, token_present),
-                      handlers=self.handlers)
+                      handlers=self.handlers,
+                      data_dir=Path(self.data_dir) if self.data_dir else None,
+                      workflow_root=Path(self.workflow_root) if self.workflow_root else None)
         work = functools.partial(self._invoke, tool, args, env)
         try:
             response = await self.lanes.for_tool(tool.name).run(

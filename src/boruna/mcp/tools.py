@@ -1,4 +1,4 @@
-"""The 14 MCP tools: name, title, description, annotations, parameter model, and the service
+"""The MCP tools: name, title, description, annotations, parameter model, and the service
 call behind each.
 
 Every `call` takes the decoded parameters and a `ToolEnv` and returns the service layer's
@@ -25,6 +25,8 @@ class ToolEnv:
     on_progress: Optional[Callable] = None
     cancel_event: threading.Event = field(default_factory=threading.Event)
     handlers: Optional[object] = None       # service.HandlerConfig (--live); None = the mock
+    data_dir: Optional[Path] = None         # workflow runs' journal (--data-dir); None = default
+    workflow_root: Optional[Path] = None    # directories boruna_workflow_run may read
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class Tool:
     # True for the tools whose capability calls reach the live handlers under --live
     # (`env.handlers`); every other tool, and these without --live, uses no real I/O.
     executes_capabilities: bool = False
+    # True for the tools that write the workflow run journal (never read-only or idempotent)
+    writes_state: bool = False
 
     def annotations(self, live: bool = False) -> dict:
         """The MCP `annotations` object (camelCase keys as on the wire). Without --live no
@@ -46,8 +50,9 @@ class Tool:
         --db-write) or the network, and the clock and OS randomness answer differently each
         time."""
         real_io = live and self.executes_capabilities
-        return {"title": self.title, "readOnlyHint": not real_io, "destructiveHint": real_io,
-                "idempotentHint": not real_io, "openWorldHint": real_io}
+        writes = real_io or self.writes_state
+        return {"title": self.title, "readOnlyHint": not writes, "destructiveHint": real_io,
+                "idempotentHint": not writes, "openWorldHint": real_io}
 
 TOOLS: tuple[Tool, ...] = (
     Tool("boruna_ast", "Parse to AST",
@@ -185,6 +190,53 @@ TOOLS: tuple[Tool, ...] = (
          "UnknownStep, UnknownInput, DuplicateEdge, Cycle).",
          p.WorkflowValidateParams,
          lambda a, env: service.workflow_validate_tool(a.workflow_json), takes_source=False),
+    Tool("boruna_workflow_run", "Run a workflow",
+         "Use to run a workflow durably: a directory (workflow.json + .ax step sources) under "
+         "the server's workflow root, or workflow_json with sources {path: text}. Steps start "
+         "as soon as their inputs complete (concurrency N); every capability call is journaled "
+         "before the step goes on, so a resumed run never repeats an effect. Returns run_id, "
+         "status (completed, failed, paused, cancelled), steps [{id, kind, status, attempts, "
+         "outputs | error_kind, error | waiting_for}], outputs by step, waiting (a paused run's "
+         "approval gates and triggers: decide them with boruna_workflow_decide) and the audit "
+         "head. Read boruna://workflows for the format. Cancelling the call cancels the run, "
+         "which boruna_workflow_resume continues.",
+         p.WorkflowRunParams,
+         lambda a, env: service.workflow_run_tool(
+             directory=a.directory, workflow_json=a.workflow_json, sources=a.sources,
+             inputs=a.inputs, policy=a.policy, concurrency=a.concurrency or 1,
+             data_dir=env.data_dir, handlers=env.handlers, libs_dir=env.libs_dir,
+             allowed_root=env.workflow_root or Path.cwd(), on_progress=env.on_progress,
+             cancel_event=env.cancel_event),
+         takes_source=False, executes_capabilities=True, writes_state=True),
+    Tool("boruna_workflow_status", "Show a workflow run",
+         "Use to see a run's status, steps, outputs and what a paused run waits for (the same "
+         "shape boruna_workflow_run returns), from the run journal.",
+         p.WorkflowStatusParams,
+         lambda a, env: service.workflow_status_tool(a.run_id, data_dir=env.data_dir),
+         takes_source=False),
+    Tool("boruna_workflow_resume", "Resume a workflow run",
+         "Use to continue an interrupted (crashed), cancelled or paused run from its journal: "
+         "completed steps keep their outputs, an interrupted step replays its journaled "
+         "effects and goes on live. A run whose workflow or step sources changed is refused "
+         "(workflow_changed, both hashes).",
+         p.WorkflowResumeParams,
+         lambda a, env: service.workflow_resume_tool(
+             a.run_id, data_dir=env.data_dir, concurrency=a.concurrency or 1,
+             handlers=env.handlers, libs_dir=env.libs_dir, on_progress=env.on_progress,
+             cancel_event=env.cancel_event),
+         takes_source=False, executes_capabilities=True, writes_state=True),
+    Tool("boruna_workflow_decide", "Approve, reject or trigger a step",
+         "Use when a run is paused at an approval_gate (decision approve with role = its "
+         "required_role, or reject with a reason) or an external_trigger (decision trigger with "
+         "its token and a JSON payload, which becomes the step's result). The run then goes on "
+         "and the answer is its new state.",
+         p.WorkflowDecideParams,
+         lambda a, env: service.workflow_decide_tool(
+             a.run_id, a.step, a.decision, role=a.role, reason=a.reason, token=a.token,
+             payload=a.payload, data_dir=env.data_dir, handlers=env.handlers,
+             libs_dir=env.libs_dir, on_progress=env.on_progress,
+             cancel_event=env.cancel_event),
+         takes_source=False, executes_capabilities=True, writes_state=True),
 )
 
 TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -69,6 +69,11 @@ from boruna.service.symbols import list_symbols, symbols_tool
 from boruna.service.templates import (apply_template, list_templates, template_apply_tool,
                                       template_list_tool)
 from boruna.service.workflow import validate_workflow, workflow_validate_tool
+from boruna.service.workflow_runs import (cancel_workflow, decide_workflow, export_evidence,
+                                          list_workflow_runs, resume_workflow, run_workflow,
+                                          verify_evidence, workflow_decide_tool,
+                                          workflow_resume_tool, workflow_run_tool,
+                                          workflow_status, workflow_status_tool)
 
 __all__ = [
     "PROTOCOL_VERSION", "MAX_SOURCE_BYTES", "InvalidParams", "guard_source", "ok", "fail",
@@ -82,4 +87,7 @@ __all__ = [
     "policy_file", "shorthand_policy", "unreadable_policy", "run_sealed",
     "HandlerConfig", "TapeError", "read_tape",
     "check_tape_target", "read_tape_file", "read_tape_key", "write_tape_file",
+    "run_workflow", "workflow_status", "list_workflow_runs", "resume_workflow",
+    "decide_workflow", "cancel_workflow", "export_evidence", "verify_evidence",
+    "workflow_run_tool", "workflow_status_tool", "workflow_resume_tool", "workflow_decide_tool",
 ]

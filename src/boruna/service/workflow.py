@@ -30,14 +30,15 @@ class WorkflowValid:
 
 @use_case
 def validate_workflow(workflow_json: str):
-    """`parse_error` for unreadable JSON, `validation_error` with every DAG problem
+    """`parse_error` for unreadable JSON (`fields["errors"]`: every decode problem, then the
+    structural ones of what decoded), `validation_error` with every DAG problem
     (`fields["errors"]`), else `WorkflowValid`."""
     from boruna.workflow.validator import WorkflowParseError, validate_workflow_json
 
     try:
         report = validate_workflow_json(workflow_json)
     except WorkflowParseError as err:
-        return Failure(ErrorKind.PARSE_ERROR, err.message)
+        return Failure(ErrorKind.PARSE_ERROR, err.message, {"errors": err.problems})
     if report.errors:
         return Failure(ErrorKind.VALIDATION_ERROR, None, {
             "errors": [{"kind": e["kind"], "message": e["message"]} for e in report.errors]})

@@ -8,17 +8,19 @@ structural problems are collected, all of them, into `WorkflowReport.errors` (�
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Any, Optional
 
-from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError,
-                      conint)
+from pydantic import ValidationError
 
-from boruna.core.limits import U64_MAX
+from boruna.workflow.model import (RUN_INPUT_PREFIX, STEP_KINDS, U32, U64,  # noqa: F401
+                                   ApprovalGateStep, ExternalTriggerStep, RetryPolicy,
+                                   SourceStep, Step, StepBudget, Workflow, parse_ref)
 
 MAX_SCHEMA_VERSION = 1
 PARSE_PREFIX = "invalid workflow JSON: "
 MISSING_SCHEMA_VERSION = ("workflow.json is missing required field `schema_version` "
-                          "(expected `\"schema_version\": 1`); see docs/spec/workflow-dag-1.0.md")
+                          "(expected `\"schema_version\": 1`); see docs/workflows.md or the "
+                          "boruna://workflows resource")
 
 # error kinds (the reference's enum variant names; a cycle is "Cycle" per the seed contract)
 MISSING_FIELD = "MissingField"
@@ -28,84 +30,28 @@ UNKNOWN_INPUT = "UnknownInput"
 DUPLICATE_EDGE = "DuplicateEdge"
 CYCLE = "Cycle"
 
-U32 = conint(strict=True, ge=0, le=2**32 - 1)
-U64 = conint(strict=True, ge=0, le=U64_MAX)
+PARSE = "ParseError"
+INVALID_FIELD = "InvalidField"
+UNKNOWN_STEP_KIND = "UnknownStepKind"
 
 
 class WorkflowParseError(Exception):
-    """The text is not a readable workflow; `message` starts with `invalid workflow JSON: `."""
+    """The text is not a readable workflow; `message` starts with `invalid workflow JSON: `.
 
-    def __init__(self, detail: str):
+    `problems` lists every problem found (`{"kind", "message"}`): each decode problem of the
+    document, then the structural problems (§4.3) of what did decode, so one submission
+    shows them all; `message` holds the first alone, or all of them counted."""
+
+    def __init__(self, detail: str, problems: Optional[list] = None):
+        self.problems = problems if problems else [{"kind": PARSE, "message": detail}]
         self.message = PARSE_PREFIX + detail
         super().__init__(self.message)
 
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class RetryPolicy(_Model):
-    max_attempts: U32
-    on_transient: StrictBool = False
-    retry_on: list[StrictStr] = []
-
-
-class StepBudget(_Model):
-    max_tokens: Optional[U64] = None
-    max_calls: Optional[U64] = None
-
-
-class _StepBase(_Model):
-    capabilities: list[StrictStr] = []
-    inputs: dict[str, StrictStr] = {}
-    outputs: dict[str, StrictStr] = {}
-    depends_on: list[StrictStr] = []
-    timeout_ms: Optional[U64] = None
-    retry: Optional[RetryPolicy] = None
-    budget: Optional[StepBudget] = None
-    required_capability_versions: dict[str, StrictStr] = {}
-
-
-class SourceStep(_StepBase):
-    """A step that runs an `.ax` file (path relative to the workflow directory)."""
-
-    kind: Literal["source"]
-    source: StrictStr
-
-
-class ApprovalGateStep(_StepBase):
-    """A step that waits for a human with `required_role`."""
-
-    kind: Literal["approval_gate"]
-    required_role: StrictStr
-    condition: Optional[StrictStr] = None
-
-
-class ExternalTriggerStep(_StepBase):
-    """A step completed by an outside event."""
-
-    kind: Literal["external_trigger"]
-    description: Optional[StrictStr] = None
-
-
-STEP_KINDS = ("source", "approval_gate", "external_trigger")
-
-Step = Annotated[Union[SourceStep, ApprovalGateStep, ExternalTriggerStep],
-                 Field(discriminator="kind")]
-
-
-class Workflow(_Model):
-    """A parsed `workflow.json` (schema version 1). `steps` is keyed and sorted by step id."""
-
-    schema_version: Optional[U32] = None      # a JSON integer; null counts as missing
-    name: StrictStr
-    version: StrictStr
-    description: StrictStr = ""
-    steps: dict[str, Step]
-    edges: list[tuple[StrictStr, StrictStr]]
-
-    def step_ids(self) -> list[str]:
-        return sorted(self.steps)
+    @classmethod
+    def of(cls, problems: list) -> "WorkflowParseError":
+        texts = [p["message"] for p in problems]
+        detail = texts[0] if len(texts) == 1 else f"{len(texts)} problems: " + "; ".join(texts)
+        return cls(detail, problems)
 
 
 @dataclass
@@ -130,31 +76,76 @@ class CycleError(Exception):
         super().__init__(f"cycle detected: resolved {resolved} of {total} steps")
 
 
-def _describe_validation_error(exc: ValidationError) -> str:
-    first = exc.errors(include_url=False)[0]
-    loc = first["loc"]
+def _describe_error(error: dict) -> dict:
+    """One pydantic error as a `{"kind", "message"}` problem, in the reference's words."""
+    loc = error["loc"]
     if len(loc) >= 3 and loc[0] == "steps" and loc[2] in STEP_KINDS:
         loc = loc[:2] + loc[3:]     # pydantic's union tag is not a field of the step
-    kinds = ", ".join(STEP_KINDS)
-    if first["type"] == "union_tag_not_found":
-        return f"missing field `kind` in {'.'.join(str(p) for p in loc)} (one of: {kinds})"
-    if first["type"] == "union_tag_invalid":
-        tag = (first.get("ctx") or {}).get("tag", "")
-        return (f"{'.'.join(str(p) for p in loc)}: unknown step kind '{tag}' "
-                f"(expected one of: {kinds})")
-    if loc and loc[0] == "edges" and first["type"] in ("tuple_type", "too_long", "too_short"):
-        return f"{'.'.join(str(p) for p in loc[:2])}: expected a [from, to] pair of strings"
-    if first["type"] == "missing" and loc and isinstance(loc[-1], str):
-        parent = ".".join(str(p) for p in loc[:-1])
-        return f"missing field `{loc[-1]}`" + (f" in {parent}" if parent else "")
-    if first["type"] == "missing":
-        return f"{'.'.join(str(p) for p in loc[:-1])}: expected a [from, to] pair of strings"
     where = ".".join(str(p) for p in loc)
-    return f"{where}: {first['msg']}" if where else first["msg"]
+    kinds = ", ".join(STEP_KINDS)
+    kind = error["type"]
+    if kind == "union_tag_not_found":
+        return _error(MISSING_FIELD, f"missing field `kind` in {where} (one of: {kinds})")
+    if kind == "union_tag_invalid":
+        tag = (error.get("ctx") or {}).get("tag", "")
+        return _error(UNKNOWN_STEP_KIND, f"{where}: unknown step kind '{tag}' "
+                                         f"(expected one of: {kinds})")
+    if loc and loc[0] == "edges" and (kind in ("tuple_type", "too_long", "too_short")
+                                      or (kind == "missing" and not isinstance(loc[-1], str))
+                                      or len(loc) > 2):
+        return _error(INVALID_FIELD, f"{'.'.join(str(p) for p in loc[:2])}: expected a "
+                                     f"[from, to] pair of strings")
+    if kind == "missing" and loc and isinstance(loc[-1], str):
+        parent = ".".join(str(p) for p in loc[:-1])
+        return _error(MISSING_FIELD, f"missing field `{loc[-1]}`" + (f" in {parent}" if parent else ""))
+    return _error(INVALID_FIELD, f"{where}: {error['msg']}" if where else error["msg"])
+
+
+def _decode_problems(exc: ValidationError) -> list[dict]:
+    problems: list[dict] = []
+    for error in exc.errors(include_url=False):
+        problem = _describe_error(error)
+        if problem not in problems:
+            problems.append(problem)
+    return problems
+
+
+def _salvage(data: dict) -> Optional[Workflow]:
+    """The part of an undecodable document that decodes, for the structural checks: steps
+    that fail stand in as placeholders with their readable `depends_on` and `inputs`, bad
+    edges are left out. None when the top level itself is unreadable."""
+    from pydantic import TypeAdapter
+
+    name, version, steps, edges = (data.get(k) for k in ("name", "version", "steps", "edges"))
+    if not (isinstance(name, str) and isinstance(version, str) and isinstance(steps, dict)
+            and isinstance(edges, list)):
+        return None
+    adapter = TypeAdapter(Step)
+    decoded = {}
+    for sid, raw in steps.items():
+        try:
+            decoded[sid] = adapter.validate_python(raw)
+        except (ValidationError, RecursionError):
+            raw = raw if isinstance(raw, dict) else {}
+            deps = raw.get("depends_on")
+            inputs = raw.get("inputs")
+            decoded[sid] = ExternalTriggerStep(
+                kind="external_trigger",
+                depends_on=deps if isinstance(deps, list) and all(isinstance(d, str) for d in deps) else [],
+                inputs=inputs if isinstance(inputs, dict) and all(
+                    isinstance(v, str) for v in inputs.values()) else {})
+    pairs = [tuple(e) for e in edges if isinstance(e, list) and len(e) == 2
+             and all(isinstance(x, str) for x in e)]
+    try:
+        return Workflow(schema_version=1, name=name, version=version,
+                        steps={k: decoded[k] for k in sorted(decoded)}, edges=pairs)
+    except (ValidationError, RecursionError):
+        return None
 
 
 def parse_workflow(text: str) -> Workflow:
-    """Decode `text` into a `Workflow`, or raise `WorkflowParseError` (docs/spec/tooling.md §4.2)."""
+    """Decode `text` into a `Workflow`, or raise `WorkflowParseError` (docs/spec/tooling.md §4.2)
+    listing every problem of the document."""
     if not isinstance(text, str):
         raise WorkflowParseError("workflow_json must be a string")
     from boruna.core.jsonread import loads
@@ -173,7 +164,11 @@ def parse_workflow(text: str) -> Workflow:
     try:
         workflow = Workflow.model_validate(data)
     except ValidationError as exc:
-        raise WorkflowParseError(_describe_validation_error(exc)) from None
+        problems = _decode_problems(exc)
+        partial = _salvage(data)
+        if partial is not None:
+            problems += [p for p in validation_errors(partial) if p not in problems]
+        raise WorkflowParseError.of(problems) from None
     except RecursionError:
         raise WorkflowParseError("JSON nesting too deep") from None
     if workflow.schema_version is None:
@@ -283,12 +278,13 @@ def validation_errors(workflow: Workflow) -> list[dict]:
         inputs = steps[step_id].inputs
         for name in sorted(inputs):
             ref = inputs[name]
-            producer, dot, _output = ref.partition(".")
-            if not dot:
+            parsed = parse_ref(name, ref)
+            producer = parsed.step if parsed is not None else None
+            if parsed is None:
                 errors.append(_error(
                     UNKNOWN_INPUT, f"step '{step_id}' input '{name}' has invalid ref format "
                                    f"'{ref}' (expected 'step.output')"))
-            elif producer not in steps:
+            elif producer is not None and producer not in steps:
                 errors.append(_error(
                     UNKNOWN_INPUT,
                     f"step '{step_id}' input '{name}' references unknown step '{producer}'"))

@@ -1,0 +1,1 @@
+"""The run journal: the one writer of runs, steps, effects and audit entries (`store.py`)."""
