@@ -448,11 +448,13 @@ cdef class _Dec:
     cdef _In src
     cdef list objs
     cdef list consts
+    cdef dict builders      # heap index of a list builder's List -> its capacity
 
-    def __cinit__(self, _In src, list consts):
+    def __cinit__(self, _In src, list consts, dict builders):
         self.src = src
         self.objs = []
         self.consts = consts
+        self.builders = builders
 
     cdef object slot(self, Py_ssize_t here):
         cdef int tag = self.src.byte()
@@ -500,7 +502,12 @@ cdef class _Dec:
             elif kind == H_LIST or kind == H_PYLIST:
                 m = self.src.count()
                 items = [self.slot(k) for j in range(m)]
-                o = tuple(items) if kind == H_LIST else items
+                if kind == H_PYLIST:
+                    o = items
+                elif k in self.builders:
+                    o = _builder_tuple(items, self.builders[k])
+                else:
+                    o = tuple(items)
             elif kind == H_RECORD:
                 a = self.src.ivar()
                 f = self.slot(k)
@@ -545,6 +552,22 @@ cdef class _Dec:
         cdef Py_ssize_t n = self.src.count()
         cdef Py_ssize_t here = len(self.objs)
         return [self.slot(here) for _ in range(n)]
+
+
+cdef object _builder_tuple(list items, object cap):
+    """A List of `items` allocated with room for `cap` (what _bld_append builds)."""
+    cdef Py_ssize_t n = len(items), k
+    cdef PyObject* t
+    if type(cap) is not int or not (n <= cap and 16 <= cap <= 2 * C_MAX_COLLECTION_LEN + 16):
+        raise SnapshotError("malformed snapshot: a list builder's capacity")
+    t = PyTuple_New_raw(cap)
+    for k in range(n):
+        _incref(<PyObject*>items[k])
+        PyTuple_SET_ITEM_raw(t, k, <PyObject*>items[k])
+    Py_SET_SIZE_raw(t, n)
+    o = <object>t
+    _decref(t)
+    return o
 
 
 # ---------------------------------------------------------------- the Machine's state
@@ -640,12 +663,25 @@ cdef object _snapshot_state(Machine self):
 cdef bytes _snapshot(Machine self):
     cdef list at
     cdef Py_ssize_t j = 0
+    cdef int k
     cdef _Enc enc = _Enc()
     header, roots = _snapshot_state(self)
-    for k, c in enumerate(self.module.constants):
+    for kc, c in enumerate(self.module.constants):
         if not _is_scalar(<PyObject*>c):
-            enc.consts.setdefault(id(c), k)
+            enc.consts.setdefault(id(c), kc)
     at = [enc.put(r) for r in roots]
+    # the list builders (vm/lists.pxi) holding a List the snapshot holds: in-place growth,
+    # and so the work and memory accounting, continue exactly as they would have
+    builders = []
+    for k in range(BLD_SLOTS):
+        b = None
+        if self.bld[k] != NULL:
+            r = enc.memo.get(id(<object>self.bld[k]))
+            if r is not None and r >= 0:
+                b = [r, self.bld_cap[k], self.bld_sub[k]]
+        builders.append(b)
+    header["builders"] = builders
+    header["bld_next"] = self.bld_next
     heap_end = enc.out.n
     body = _Out()
     try:
@@ -729,7 +765,6 @@ cdef Machine _restore(object data, object module, object gateway, object max_wal
     except SnapshotError:
         raise
     except (KeyError, IndexError, TypeError, ValueError, OverflowError, AttributeError) as exc:
-        import traceback; traceback.print_exc()
         raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
 
 
@@ -747,8 +782,17 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
                 max_value_memory=_check_int(header, "max_value_memory", 0, I64),
                 trace_limit=_check_int(trace, "keep", 0, MAX_TRACE_LIMIT),
                 max_work=_check_int(header, "max_work", 0, I64))
+    builders = header["builders"]
+    if type(builders) is not list or len(builders) != BLD_SLOTS:
+        raise SnapshotError("malformed snapshot: list builders")
+    caps = {}
+    for b in builders:
+        if b is not None:
+            if type(b) is not list or len(b) != 3 or type(b[0]) is not int or b[0] in caps:
+                raise SnapshotError("malformed snapshot: a list builder")
+            caps[b[0]] = b[1]
     src = _In(raw, start, len(raw) - 32)
-    dec = _Dec(src, list(module.constants))
+    dec = _Dec(src, list(module.constants), caps)
     dec.heap()
     roots = dec.roots()
     if src.pos != src.end:
@@ -838,6 +882,16 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
         m.frames[k].stack_base = fr[2]
         m.frames[k].locals_base = fr[3]
     m.nframes = len(frames)
+    for k, b in enumerate(builders):
+        if b is not None:
+            o = dec.objs[b[0]] if 0 <= b[0] < len(dec.objs) else None
+            if type(o) is not tuple or type(b[2]) is not int:
+                raise SnapshotError("malformed snapshot: a list builder")
+            _incref(<PyObject*>o)
+            m.bld[k] = <PyObject*>o
+            m.bld_cap[k] = b[1]
+            m.bld_sub[k] = max(-1, b[2])
+    m.bld_next = _check_int(header, "bld_next", 0, BLD_SLOTS - 1)
     m.steps = _check_int(header, "steps", 0, I64)
     m.work = _check_int(header, "work", 0, I64)
     m.alloc_bytes = _check_int(header, "alloc_bytes", 0, I64)
