@@ -8,7 +8,8 @@ from boruna.mcp.params import input_schema
 from boruna.mcp.tools import TOOLS
 
 REQUIRED_VALUES = {"source": "fn main() -> Int { 1 }", "messages": [], "policy_json": "{}",
-                   "workflow_json": "{}", "template_name": "crud-admin", "args": []}
+                   "workflow_json": "{}", "template_name": "crud-admin", "args": [],
+                   "resume_token": "bst1.e30.e30", "result": "an answer"}
 
 
 def _minimal(tool):

@@ -22,7 +22,8 @@ import anyio.lowlevel
 
 log = logging.getLogger("boruna.mcp")
 
-RUN_TOOLS = frozenset({"boruna_run", "boruna_run_sealed", "boruna_framework_test"})
+RUN_TOOLS = frozenset({"boruna_run", "boruna_run_sealed", "boruna_framework_test",
+                       "boruna_resume"})
 RUN_WORKERS, RUN_QUEUE = 4, 16
 QUICK_WORKERS, QUICK_QUEUE = 2, 64
 

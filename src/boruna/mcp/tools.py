@@ -1,4 +1,4 @@
-"""The 14 MCP tools: name, title, description, annotations, parameter model, and the service
+"""The MCP tools: name, title, description, annotations, parameter model, and the service
 call behind each.
 
 Every `call` takes the decoded parameters and a `ToolEnv` and returns the service layer's
@@ -25,6 +25,7 @@ class ToolEnv:
     on_progress: Optional[Callable] = None
     cancel_event: threading.Event = field(default_factory=threading.Event)
     handlers: Optional[object] = None       # service.HandlerConfig (--live); None = the mock
+    sealer: Optional[object] = None         # runtime.suspend.Sealer: the server's resume tokens
 
 
 @dataclass(frozen=True)
@@ -126,8 +127,26 @@ TOOLS: tuple[Tool, ...] = (
              limits=None if a.limits is None else a.limits.model_dump(),
              output_schema=a.output_schema, libs_dir=env.libs_dir,
              on_progress=env.on_progress, cancel_event=env.cancel_event,
-             handlers=env.handlers),
+             handlers=env.handlers) if not a.handlers else service.run_delegating_tool(
+             a.source, a.handlers, env.sealer, policy=a.policy, max_steps=a.max_steps,
+             trace=bool(a.trace), limits=None if a.limits is None else a.limits.model_dump(),
+             output_schema=a.output_schema, libs_dir=env.libs_dir,
+             on_progress=env.on_progress, cancel_event=env.cancel_event, live=env.handlers),
          executes_capabilities=True),
+    Tool("boruna_resume", "Answer a paused run",
+         "Use after boruna_run (with handlers, e.g. {\"llm.call\": \"client\"}) answered "
+         "status input_required: give your result for its request {capability, args} and the "
+         "run continues from where it stopped, under the same policy, budgets and limits. The "
+         "answer is what boruna_run gives (result, steps, ui_output, trace), or input_required "
+         "again with a new resume_token for the next delegated call. A resume_token stays "
+         "valid: resuming it again with another result forks an independent run. Failures: "
+         "invalid_resume_token (not sealed by this server), invalid_answer (the result does "
+         "not fit the capability's result type; the token stays usable), and boruna_run's.",
+         p.ResumeParams,
+         lambda a, env: service.resume_tool(a.resume_token, a.result, env.sealer,
+                                            handlers=env.handlers, on_progress=env.on_progress,
+                                            cancel_event=env.cancel_event),
+         takes_source=False, executes_capabilities=True),
     Tool("boruna_run_sealed", "Run with a replay proof",
          "Use when you need evidence that a run is reproducible: runs like boruna_run, then "
          "replays it against the recorded capability results and returns result, steps, "

@@ -35,6 +35,8 @@ become `error_kind: "internal_error"` responses, never tracebacks.
         handlers: runtime.live.HandlerConfig (live handlers); None = the deterministic mock
     run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None,
                     handlers=None)
+    run_delegating_tool(source, handlers, sealer, policy=None, ...)   boruna_run + handlers
+    resume_tool(resume_token, result, sealer, handlers=None, ...)    boruna_resume
     check_tool(source, file_name="<source>")
     repair_tool(source, strategy="best", patch_id=None, file_name="<source>")
     validate_app_tool(source, libs_dir=None)
@@ -64,6 +66,8 @@ from boruna.runtime.live import HandlerConfig
 from boruna.runtime.tape import TapeError, read_tape
 from boruna.service.running import RunRequest, run, run_tool
 from boruna.service.sealed import run_sealed, run_sealed_tool
+from boruna.service.suspended import (inspect_snapshot, resume_run, resume_tool,
+                                      run_delegating, run_delegating_tool)
 from boruna.service.symbols import list_symbols, symbols_tool
 from boruna.service.templates import (apply_template, list_templates, template_apply_tool,
                                       template_list_tool)
@@ -80,4 +84,5 @@ __all__ = [
     "apply_template", "list_capabilities", "validate_policy", "show_policy", "list_codes",
     "policy_file", "shorthand_policy", "unreadable_policy", "run_sealed",
     "HandlerConfig", "TapeError", "read_tape",
+    "run_delegating", "run_delegating_tool", "resume_run", "resume_tool", "inspect_snapshot",
 ]
