@@ -109,7 +109,7 @@ def _json_flag(p: argparse.ArgumentParser, what: str = "the same JSON as the MCP
     p.add_argument("--json", action="store_true", help=f"print {what} instead of text")
 
 
-def _capability_flags(p: argparse.ArgumentParser) -> None:
+def _capability_flags(p: argparse.ArgumentParser, taping: bool = True) -> None:
     """`boruna run`'s capability handler flags (docs/capabilities.md)."""
     p.add_argument("--live", action="store_true",
                    help="live capability handlers: real HTTP under the policy's net_policy, "
@@ -123,12 +123,26 @@ def _capability_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--llm-endpoint", metavar="URL",
                    help="with --live: llm.call posts to URL/chat/completions (OpenAI-compatible; "
                         "default: $BORUNA_LLM_ENDPOINT, else the mock answer)")
+    if not taping:
+        return
     p.add_argument("--record", metavar="TAPE",
                    help="write every capability call and its result, and the run's outcome, "
                         "to the tape file TAPE (JSON)")
     p.add_argument("--replay", metavar="TAPE",
                    help="answer the capability calls from the tape TAPE (no I/O); the run must "
                         "ask for the same calls and reproduce the recorded outcome")
+
+
+def _snapshot_flags(p: argparse.ArgumentParser, delegate: bool = True,
+                    where: str = "file the paused run is written to") -> None:
+    """Suspended runs (docs/snapshots.md): `boruna run` and `boruna resume`."""
+    p.add_argument("--pause-after", type=_non_negative_int, metavar="N",
+                   help="stop after N more steps and write the paused run to --snapshot")
+    if delegate:
+        p.add_argument("--delegate", action="append", metavar="CAP",
+                       help="stop at the first call of capability CAP (repeatable) and write "
+                            "the run to --snapshot; answer it with 'boruna resume --answer'")
+    p.add_argument("--snapshot", metavar="FILE", help=where)
 
 
 def _libs_flag(p: argparse.ArgumentParser) -> None:
@@ -184,8 +198,33 @@ def build_parser() -> Parser:
     p.add_argument("--trace", action="store_true",
                    help=f"record and print the opcode trace (first {TRACE_LIMIT} entries)")
     _capability_flags(p)
+    _snapshot_flags(p)
     _libs_flag(p)
     _json_flag(p)
+
+    p = _leaf(sub, "resume", "snapshot_cmd:cmd_resume",
+              "continue a run paused in a snapshot file (boruna run --snapshot)",
+              "Continue a run from a snapshot file written by 'boruna run --pause-after N "
+              "--snapshot FILE' or '--delegate CAP --snapshot FILE': with --answer JSON for "
+              "the capability call it waits on. The snapshot file is left as it is unless "
+              "the run stops again; resume it twice with different answers to fork the run.")
+    p.add_argument("file", metavar="FILE", help="snapshot file")
+    p.add_argument("--answer", metavar="JSON",
+                   help="the result of the pending capability call, as JSON (checked against "
+                        "the capability builtin's result type)")
+    p.add_argument("--max-steps", dest="max_steps", type=_non_negative_int, metavar="N",
+                   help="raise the run's step ceiling to N (default: the snapshot's)")
+    _snapshot_flags(p, delegate=False,
+                    where="file a run that stops again is written to (default: FILE)")
+    _capability_flags(p, taping=False)
+    _json_flag(p, "the boruna_run / boruna_resume JSON response")
+
+    grp, gsub = _group(sub, "snapshot", "snapshot files of paused runs: inspect",
+                       "snapshot_command")
+    p = _leaf(gsub, "inspect", "snapshot_cmd:cmd_inspect",
+              "print what a snapshot file holds: frames, step, pending call, settings")
+    p.add_argument("file", metavar="FILE", help="snapshot file")
+    _json_flag(p, "the inspection as JSON")
 
     p = _leaf(sub, "ast", "ast_cmd:cmd_ast", "print the syntax tree of a .ax file as JSON")
     p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
