@@ -80,7 +80,7 @@ def run_pausing(args, console: Console, request) -> int:
     try:
         delegated = delegated_names({name: "client" for name in args.delegate or ()})
     except SuspendError as err:
-        raise CliError(f"--delegate: {err.message}") from None
+        raise CliError(f"--delegate: {err.message.removeprefix('handlers: ')}") from None
     watch = _Watch(console)
     try:
         with interrupt_sets(watch.cancel):
