@@ -88,6 +88,7 @@ def test_the_sample_compares_pause_points_of_every_family(worker):
                     reason="long run: set BORUNA_SNAPSHOT_CASES=<number of cases>")
 def test_long_equivalence_run(worker):
     want = int(os.environ["BORUNA_SNAPSHOT_CASES"])
+    pauses = int(os.environ.get("BORUNA_SNAPSHOT_PAUSES", "40"))   # per program, run, slice
     fams = list(sc.families())
     per = {f: 0 for f in fams}
     programs = 0
@@ -95,7 +96,7 @@ def test_long_equivalence_run(worker):
     t0 = time.time()
     while sum(per.values()) < want:
         for fam in fams:
-            per[fam] += check_program(worker, fam, seed, max_pauses=40)
+            per[fam] += check_program(worker, fam, seed, max_pauses=pauses)
             programs += 1
         seed += 1
     print(f"\nsnapshot equivalence: {sum(per.values())} cases, {programs} programs, seeds "

@@ -11,9 +11,9 @@
 #   from the roots, once each, children before parents (post-order: no forward reference, so
 #   no cycle, and reading needs no recursion however deep the nesting). Shared values are
 #   written once and stay shared (identity is state: it decides memory accounting and in-place
-#   updates); Strings shorter than 256 characters are written once per text (their identity
-#   is never observable), maps in key order (a map-only local's unsorted map is never seen in
-#   any order), a module constant as a reference to it.
+#   updates, so a restored machine has the very same sharing and snapshots to the same bytes);
+#   maps in key order (a map-only local's unsorted map is never seen in any order), a module
+#   constant as a reference to it.
 # - roots: the slots of the stack, locals, globals, UI trees, mailbox, outgoing messages,
 #   event-log values and the pending call, in that order.
 # A slot is a tag byte: Unit, False, True, Int (zig-zag varint), Float (8 bytes), a heap
@@ -23,9 +23,11 @@
 # The Machine's state is read by `_snapshot_state` and written by `_restore_state` only (the
 # two functions to adapt when the Machine's fields change).
 
+cimport cython
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
+import gc as _gc
 import hashlib as _hashlib
 import json as _json
 
@@ -78,7 +80,6 @@ cdef enum:
     H_PYLIST = 11     # a Python list (an event's raw handler result)
     H_PYDICT = 12     # a plain dict with String keys (idem)
 
-cdef Py_ssize_t SHORT_STR = 256     # _memory_walk deduplicates Strings from this length on
 cdef PyObject* ACTOR_T = <PyObject*>_ActorId
 
 
@@ -101,6 +102,7 @@ def module_sha256(module):
 # ---------------------------------------------------------------- writing
 
 
+@cython.final
 cdef class _Out:
     """A growable byte buffer."""
     cdef char* p
@@ -174,195 +176,318 @@ cdef class _Out:
         return PyBytes_FromStringAndSize(self.p, self.n)
 
 
+cdef extern from "Python.h":
+    PyObject* PyList_GET_ITEM_raw "PyList_GET_ITEM"(PyObject*, Py_ssize_t)
+    Py_ssize_t PyList_GET_SIZE_raw "PyList_GET_SIZE"(PyObject*)
+    PyObject* PyDict_GetItem_raw "PyDict_GetItem"(PyObject*, PyObject*)
+
+cdef PyObject* TUPLE_T = <PyObject*>tuple
+cdef PyObject* STR_T = <PyObject*>str
+cdef PyObject* PYLIST_T = <PyObject*>list
+cdef PyObject* PYDICT_T = <PyObject*>dict
+cdef PyObject* INT_T = <PyObject*>int
+cdef PyObject* FLOAT_T = <PyObject*>float
+cdef PyObject* RECORD_T = <PyObject*>Record
+
+
 cdef inline bint _is_scalar(PyObject* p) noexcept:
-    return (PyLong_CheckExact_raw(p) or PyFloat_CheckExact_raw(p) or p == Py_None_raw
-            or p == Py_True_raw or p == Py_False_raw or p == <PyObject*>NONE)
+    cdef PyObject* t = Py_TYPE_raw(p)
+    return (t == INT_T or t == FLOAT_T or p == Py_None_raw or p == Py_True_raw
+            or p == Py_False_raw or p == <PyObject*>NONE)
 
 
+cdef inline bint _tiny_str(PyObject* p) noexcept:
+    """A String of at most one character: reading it back may give CPython's cached object
+    for its text, so such Strings are written once per text (canonical either way)."""
+    return Py_TYPE_raw(p) == STR_T and PyUnicode_GET_LENGTH(<object>p) <= 1
+
+
+cdef object _map_keys(object o):
+    """A map's keys in writing order: a Map's sorted, a plain dict's as they are."""
+    keys = list(o)
+    cdef Py_ssize_t k, n = len(keys)
+    for k in range(n):
+        if type(keys[k]) is not str:
+            raise SnapshotError("cannot snapshot: a map key that is not a String")
+    if type(o) is MapValue:
+        for k in range(1, n):
+            if not (<str>keys[k - 1] < <str>keys[k]):
+                keys.sort()
+                break
+    return keys
+
+
+@cython.final
 cdef class _Enc:
-    """Writes the heap: every object reachable from the roots once, children first."""
+    """Writes the heap: every object reachable from the roots once, children first (an
+    explicit stack of borrowed pointers: the machine holds every object while it writes)."""
     cdef _Out out
-    cdef dict memo          # id -> heap index (objects held more than once), -1 while open
-    cdef dict strs          # short String -> heap index
-    cdef dict consts        # id -> index of a module constant object
+    cdef dict memo          # address -> heap index (objects held more than once), -1 open
+    cdef dict tiny          # a String of at most one character -> heap index
+    cdef dict consts        # address -> index of a module constant object
     cdef int64_t nobj
-    cdef list work          # (object, state): state 0 = to open, k > 0 = open with k - 1 children
-    cdef list idx           # heap indexes of written children, consumed by their parent
+    cdef PyObject** wobj    # the work stack: objects ...
+    cdef int64_t* wst       # ... and their state: 0 to open, k > 0 open with k - 1 children
+    cdef Py_ssize_t wtop, wcap
+    cdef int64_t* idx       # heap indexes of written children, consumed by their parent
+    cdef Py_ssize_t itop, icap
 
     def __cinit__(self):
         self.out = _Out()
         self.memo = {}
-        self.strs = {}
+        self.tiny = {}
         self.consts = {}
         self.nobj = 0
-        self.work = []
-        self.idx = []
+        self.wcap = 1024
+        self.icap = 1024
+        self.wtop = 0
+        self.itop = 0
+        self.wobj = <PyObject**>malloc(sizeof(PyObject*) * self.wcap)
+        self.wst = <int64_t*>malloc(sizeof(int64_t) * self.wcap)
+        self.idx = <int64_t*>malloc(sizeof(int64_t) * self.icap)
+        if self.wobj == NULL or self.wst == NULL or self.idx == NULL:
+            raise MemoryError()
 
-    cdef inline bint is_const(self, PyObject* p):
-        return (Py_REFCNT_raw(p) > 1 and not (PyUnicode_CheckExact_raw(p)
-                and PyUnicode_GET_LENGTH(<object>p) < SHORT_STR)
-                and id(<object>p) in self.consts)
+    def __dealloc__(self):
+        free(self.wobj)
+        free(self.wst)
+        free(self.idx)
 
-    cdef int64_t known(self, object o) except -2:
-        """The heap index `o` already has, else -1."""
-        cdef PyObject* p = <PyObject*>o
-        if PyUnicode_CheckExact_raw(p) and PyUnicode_GET_LENGTH(o) < SHORT_STR:
-            r = self.strs.get(o)
-            return -1 if r is None else <int64_t>r
+    cdef int wpush(self, PyObject* o, int64_t st) except -1:
+        cdef void* q
+        cdef void* r
+        if self.wtop == self.wcap:
+            q = realloc(self.wobj, sizeof(PyObject*) * self.wcap * 2)
+            if q == NULL:
+                raise MemoryError()
+            self.wobj = <PyObject**>q
+            r = realloc(self.wst, sizeof(int64_t) * self.wcap * 2)
+            if r == NULL:
+                raise MemoryError()
+            self.wst = <int64_t*>r
+            self.wcap *= 2
+        self.wobj[self.wtop] = o
+        self.wst[self.wtop] = st
+        self.wtop += 1
+        return 0
+
+    cdef int ipush(self, int64_t i) except -1:
+        cdef void* q
+        if self.itop == self.icap:
+            q = realloc(self.idx, sizeof(int64_t) * self.icap * 2)
+            if q == NULL:
+                raise MemoryError()
+            self.idx = <int64_t*>q
+            self.icap *= 2
+        self.idx[self.itop] = i
+        self.itop += 1
+        return 0
+
+    cdef inline bint is_const(self, PyObject* p) except -1:
+        return Py_REFCNT_raw(p) > 1 and not _tiny_str(p) and (<size_t>p) in self.consts
+
+    cdef inline bint inline_(self, PyObject* p) except -1:
+        """Whether `p` is written in its parent's slot (a scalar or a module constant)."""
+        return _is_scalar(p) or self.is_const(p)
+
+    cdef int64_t known(self, PyObject* p) except -2:
+        """The heap index `p` already has, else -1 (an object held once has none yet)."""
+        cdef PyObject* r
+        if _tiny_str(p):
+            r = PyDict_GetItem_raw(<PyObject*>self.tiny, p)
+            return -1 if r == NULL else <int64_t>(<object>r)
         if Py_REFCNT_raw(p) > 1:
-            r = self.memo.get(id(o))
-            if r is None:
+            v = self.memo.get(<size_t>p)
+            if v is None:
                 return -1
-            if <int64_t>r < 0:
+            if <int64_t>v < 0:
                 raise SnapshotError("cannot snapshot: a value contains itself")
-            return <int64_t>r
+            return <int64_t>v
         return -1
 
-    cdef list children(self, object o):
-        """The values `o` holds, in writing order (None for an object without any)."""
-        t = type(o)
-        if t is tuple or t is list:
-            return list(o)
-        if t is Record:
-            f = o.fields
+    cdef int open_(self, PyObject* p) except -1:
+        """Push open `p` and its children (in reverse, so they are written in order)."""
+        cdef PyObject* t = Py_TYPE_raw(p)
+        cdef PyObject* c
+        cdef Py_ssize_t k, n
+        cdef int64_t heap = 0
+        cdef Py_ssize_t at
+        if Py_REFCNT_raw(p) > 1 and not _tiny_str(p):
+            self.memo[<size_t>p] = -1
+        at = self.wtop
+        self.wpush(p, 1)
+        if t == TUPLE_T:
+            n = PyTuple_GET_SIZE(<object>p)
+            for k in range(n - 1, -1, -1):
+                c = PyTuple_GET_ITEM_raw(p, k)
+                if not self.inline_(c):
+                    self.wpush(c, 0)
+                    heap += 1
+        elif t == PYLIST_T:
+            n = PyList_GET_SIZE_raw(p)
+            for k in range(n - 1, -1, -1):
+                c = PyList_GET_ITEM_raw(p, k)
+                if not self.inline_(c):
+                    self.wpush(c, 0)
+                    heap += 1
+        elif t == STR_T or t == ACTOR_T or t == FNREF_T:
+            pass
+        elif t == RECORD_T or t == ENUM_T or t == SOME_T or t == OK_T or t == ERR_T:
+            c = self.only_child(p)
+            if not self.inline_(c):
+                self.wpush(c, 0)
+                heap = 1
+        elif t == MAPVALUE_T or t == PYDICT_T:
+            o = <object>p
+            keys = _map_keys(o)
+            for k in range(len(keys) - 1, -1, -1):
+                key = keys[k]
+                c = PyDict_GetItem_raw(p, <PyObject*>key)
+                if not self.inline_(c):
+                    self.wpush(c, 0)
+                    heap += 1
+                c = <PyObject*>key      # the key: a String the map holds
+                if not self.inline_(c):
+                    self.wpush(c, 0)
+                    heap += 1
+        else:
+            raise SnapshotError(f"cannot snapshot a value of type {type(<object>p).__name__}")
+        self.wst[at] = heap + 1
+        return 0
+
+    cdef PyObject* only_child(self, PyObject* p) except NULL:
+        cdef PyObject* t = Py_TYPE_raw(p)
+        cdef PyObject* c
+        if t == RECORD_T:
+            f = (<object>p).fields
             if type(f) is not tuple:
                 raise SnapshotError("cannot snapshot: a Record's fields are not a List")
-            return [f]
-        if t is Enum:
-            return [o.payload]
-        if t is Some or t is Ok or t is Err:
-            return [o.value]
-        if t is MapValue or t is dict:
-            keys = list(o)
-            for k in keys:
-                if type(k) is not str:
-                    raise SnapshotError("cannot snapshot: a map key that is not a String")
-            if t is MapValue:
-                keys.sort()
-            out = []
-            for k in keys:
-                out.append(k)
-                out.append(o[k])
-            return out
-        if t is str or t is _ActorId or t is FnRef:
-            return []
-        raise SnapshotError(f"cannot snapshot a value of type {t.__name__}")
+            return <PyObject*>f
+        if t == ENUM_T:
+            c = bor_slot(p, ENUM_PAY_OFF)
+        else:
+            c = bor_slot(p, WRAP_VAL_OFF)
+        if c == NULL:
+            raise SnapshotError("cannot snapshot: a value with an unset slot")
+        return c
 
     cdef int64_t put(self, object root) except -2:
         """Write `root` and everything under it; its heap index (-1: a scalar or constant,
         written inline by `slot`)."""
         cdef PyObject* p = <PyObject*>root
-        cdef int64_t r, st, k, n
-        cdef list work = self.work
-        cdef list idx = self.idx
-        if _is_scalar(p) or self.is_const(p):
+        cdef int64_t r, st
+        if self.inline_(p):
             return -1
-        work.append((root, 0))
-        while work:
-            o, st = work.pop()
+        self.wpush(p, 0)
+        while self.wtop > 0:
+            self.wtop -= 1
+            p = self.wobj[self.wtop]
+            st = self.wst[self.wtop]
             if st == 0:
-                r = self.known(o)
+                r = self.known(p)
                 if r >= 0:
-                    idx.append(r)
-                    continue
-                kids = self.children(o)
-                n = 0
-                for c in kids:
-                    if not _is_scalar(<PyObject*>c) and not self.is_const(<PyObject*>c):
-                        n += 1
-                if Py_REFCNT_raw(<PyObject*>o) > 1 and not (
-                        type(o) is str and PyUnicode_GET_LENGTH(o) < SHORT_STR):
-                    self.memo[id(o)] = -1
-                work.append((o, n + 1))
-                for k in range(len(kids) - 1, -1, -1):
-                    c = kids[k]
-                    if not _is_scalar(<PyObject*>c) and not self.is_const(<PyObject*>c):
-                        work.append((c, 0))
+                    self.ipush(r)
+                else:
+                    self.open_(p)
             else:
-                self.emit(o, st - 1)
-        r = idx.pop()
-        return r
+                self.emit(p, st - 1)
+        self.itop -= 1
+        return self.idx[self.itop]
 
-    cdef int slot(self, object o, list idx, Py_ssize_t* j, int64_t here) except -1:
-        """One slot: `o` inline, or a reference to its heap index (the next of `idx`)."""
-        cdef PyObject* p = <PyObject*>o
+    cdef int slot(self, PyObject* p, Py_ssize_t* j, int64_t here) except -1:
+        """One slot: `p` inline, or a reference to its heap index (the next of `idx`)."""
+        cdef _Out out = self.out
+        cdef PyObject* t = Py_TYPE_raw(p)
         cdef int overflow = 0
         cdef long long v
-        if PyLong_CheckExact_raw(p):
-            v = PyLong_AsLongLongAndOverflow(o, &overflow)
+        if t == INT_T:
+            if bor_small_long(p, &v):
+                out.byte(S_INT)
+                out.ivar(v)
+                return 0
+            v = PyLong_AsLongLongAndOverflow(<object>p, &overflow)
             if overflow:
-                self.out.byte(S_BIGINT)
-                self.out.text(str(o))
+                out.byte(S_BIGINT)
+                out.text(str(<object>p))
             else:
-                self.out.byte(S_INT)
-                self.out.ivar(v)
+                out.byte(S_INT)
+                out.ivar(v)
         elif p == Py_True_raw:
-            self.out.byte(S_TRUE)
+            out.byte(S_TRUE)
         elif p == Py_False_raw:
-            self.out.byte(S_FALSE)
+            out.byte(S_FALSE)
         elif p == Py_None_raw:
-            self.out.byte(S_UNIT)
-        elif PyFloat_CheckExact_raw(p):
-            self.out.byte(S_FLOAT)
-            self.out.f64(PyFloat_AS_DOUBLE_raw(p))
+            out.byte(S_UNIT)
+        elif t == FLOAT_T:
+            out.byte(S_FLOAT)
+            out.f64(PyFloat_AS_DOUBLE_raw(p))
         elif p == <PyObject*>NONE:
-            self.out.byte(S_NONE)
+            out.byte(S_NONE)
         elif self.is_const(p):
-            self.out.byte(S_CONST)
-            self.out.uvar(<uint64_t>self.consts[id(o)])
+            out.byte(S_CONST)
+            out.uvar(<uint64_t>self.consts[<size_t>p])
         else:
-            self.out.byte(S_HEAP)
-            self.out.uvar(<uint64_t>(here - <int64_t>idx[j[0]]))
+            out.byte(S_HEAP)
+            out.uvar(<uint64_t>(here - self.idx[j[0]]))
             j[0] += 1
         return 0
 
-    cdef int emit(self, object o, int64_t n) except -1:
-        """Write open object `o` whose `n` heap children's indexes end `self.idx`."""
-        cdef list idx = self.idx
-        cdef Py_ssize_t start = len(idx) - n
+    cdef int emit(self, PyObject* p, int64_t n) except -1:
+        """Write open object `p` whose `n` heap children's indexes end `self.idx`."""
+        cdef Py_ssize_t start = self.itop - n
         cdef Py_ssize_t j = start
+        cdef Py_ssize_t k, m
         cdef int64_t here = self.nobj
         cdef _Out out = self.out
-        t = type(o)
-        if t is str:
+        cdef PyObject* t = Py_TYPE_raw(p)
+        if t == STR_T:
             out.byte(H_STR)
-            out.text(o)
-        elif t is tuple or t is list:
-            out.byte(H_LIST if t is tuple else H_PYLIST)
-            out.uvar(len(o))
-            for c in o:
-                self.slot(c, idx, &j, here)
-        elif t is Record:
+            out.text(<str>p)
+        elif t == TUPLE_T:
+            out.byte(H_LIST)
+            m = PyTuple_GET_SIZE(<object>p)
+            out.uvar(m)
+            for k in range(m):
+                self.slot(PyTuple_GET_ITEM_raw(p, k), &j, here)
+        elif t == PYLIST_T:
+            out.byte(H_PYLIST)
+            m = PyList_GET_SIZE_raw(p)
+            out.uvar(m)
+            for k in range(m):
+                self.slot(PyList_GET_ITEM_raw(p, k), &j, here)
+        elif t == RECORD_T:
             out.byte(H_RECORD)
-            out.ivar(_as_i64(o.type_id))
-            self.slot(o.fields, idx, &j, here)
-        elif t is Enum:
+            out.ivar(_as_i64((<object>p).type_id))
+            self.slot(self.only_child(p), &j, here)
+        elif t == ENUM_T:
             out.byte(H_ENUM)
-            out.ivar(_as_i64(o.type_id))
-            out.ivar(_as_i64(o.variant))
-            self.slot(o.payload, idx, &j, here)
-        elif t is Some or t is Ok or t is Err:
-            out.byte(H_SOME if t is Some else (H_OK if t is Ok else H_ERR))
-            self.slot(o.value, idx, &j, here)
-        elif t is MapValue or t is dict:
-            kids = self.children(o)
-            out.byte(H_MAP if t is MapValue else H_PYDICT)
-            out.uvar(len(kids) // 2)
-            for c in kids:
-                self.slot(c, idx, &j, here)
-        elif t is _ActorId:
+            out.ivar(_as_i64((<object>p).type_id))
+            out.ivar(_as_i64((<object>p).variant))
+            self.slot(self.only_child(p), &j, here)
+        elif t == SOME_T or t == OK_T or t == ERR_T:
+            out.byte(H_SOME if t == SOME_T else (H_OK if t == OK_T else H_ERR))
+            self.slot(self.only_child(p), &j, here)
+        elif t == MAPVALUE_T or t == PYDICT_T:
+            o = <object>p
+            keys = _map_keys(o)
+            out.byte(H_MAP if t == MAPVALUE_T else H_PYDICT)
+            out.uvar(len(keys))
+            for key in keys:
+                self.slot(<PyObject*>key, &j, here)
+                self.slot(PyDict_GetItem_raw(p, <PyObject*>key), &j, here)
+        elif t == ACTOR_T:
             out.byte(H_ACTOR)
-            out.ivar(_as_i64(o.id))
+            out.ivar(_as_i64((<object>p).id))
         else:
             out.byte(H_FNREF)
-            out.ivar(_as_i64(o.index))
-        del idx[start:]
+            out.ivar(_as_i64((<object>p).index))
+        self.itop = start
         self.nobj = here + 1
-        if type(o) is str and PyUnicode_GET_LENGTH(o) < SHORT_STR:
-            self.strs[o] = here
-        elif Py_REFCNT_raw(<PyObject*>o) > 1:
-            self.memo[id(o)] = here
-        idx.append(here)
+        if _tiny_str(p):
+            self.tiny[<object>p] = here
+        elif Py_REFCNT_raw(p) > 1:
+            self.memo[<size_t>p] = here
+        self.ipush(here)
         return 0
 
 
@@ -377,6 +502,7 @@ cdef int64_t _as_i64(object v) except? -1:
 # ---------------------------------------------------------------- reading
 
 
+@cython.final
 cdef class _In:
     """A bounds-checked reader of a snapshot's bytes."""
     cdef bytes data
@@ -443,6 +569,7 @@ cdef class _In:
         return bor_get_f64(self.p + self.pos - 8)
 
 
+@cython.final
 cdef class _Dec:
     """Reads the heap and the roots (objects in `objs`, by heap index)."""
     cdef _In src
@@ -494,28 +621,41 @@ cdef class _Dec:
         cdef Py_ssize_t k, j, m
         cdef int kind
         cdef int64_t a, b
+        cdef PyObject* t
+        cdef PyObject* r
         objs = self.objs
         for k in range(n):
             kind = self.src.byte()
             if kind == H_STR:
                 o = self.src.text()
+            elif kind == H_LIST and not (self.builders and k in self.builders):
+                m = self.src.count()
+                t = PyTuple_New_raw(m)
+                o = <object>t
+                _decref(t)
+                for j in range(m):
+                    v = self.slot(k)
+                    _incref(<PyObject*>v)
+                    PyTuple_SET_ITEM_raw(t, j, <PyObject*>v)
             elif kind == H_LIST or kind == H_PYLIST:
                 m = self.src.count()
                 items = [self.slot(k) for j in range(m)]
                 if kind == H_PYLIST:
                     o = items
-                elif k in self.builders:
-                    o = _builder_tuple(items, self.builders[k])
                 else:
-                    o = tuple(items)
+                    o = _builder_tuple(items, self.builders[k])
             elif kind == H_RECORD:
                 a = self.src.ivar()
                 f = self.slot(k)
                 if type(f) is not tuple:
                     raise SnapshotError("malformed snapshot: a Record without a fields List")
-                o = Record.__new__(Record)
-                o.type_id = a
-                o.fields = f
+                if REC_FAST:
+                    _incref(<PyObject*>f)
+                    r = bor_new_record(PyLong_FromLongLong_raw(a), <PyObject*>f)
+                    o = <object>r
+                    _decref(r)
+                else:
+                    o = Record(a, f)
             elif kind == H_ENUM:
                 a = self.src.ivar()
                 b = self.src.ivar()
@@ -661,6 +801,17 @@ cdef object _snapshot_state(Machine self):
 
 
 cdef bytes _snapshot(Machine self):
+    """The machine's snapshot (the cyclic GC paused: values hold no cycles)."""
+    enabled = _gc.isenabled()
+    _gc.disable()
+    try:
+        return _write_snapshot(self)
+    finally:
+        if enabled:
+            _gc.enable()
+
+
+cdef bytes _write_snapshot(Machine self):
     cdef list at
     cdef Py_ssize_t j = 0
     cdef int k
@@ -696,12 +847,15 @@ cdef bytes _snapshot(Machine self):
     body.uvar(<uint64_t>enc.nobj)
     body.raw(enc.out.p, heap_end)
     # the roots, each a slot (a heap reference counts back from the end of the heap)
-    idx = [i for i in at if i >= 0]
+    enc.itop = 0
+    for i in at:
+        if i >= 0:
+            enc.ipush(i)
     body.uvar(len(roots))
     tail = enc.out
     tail.n = 0
     for r in roots:
-        enc.slot(r, idx, &j, enc.nobj)
+        enc.slot(<PyObject*>r, &j, enc.nobj)
     body.raw(tail.p, tail.n)
     data = body.value()
     return data + _hashlib.sha256(data).digest()
@@ -759,6 +913,8 @@ cdef Machine _restore(object data, object module, object gateway, object max_wal
     if header.get("vm") != _vm_fingerprint():
         raise SnapshotError(f"snapshot was taken under other VM limits ({header.get('vm')}); "
                             f"this VM has {_vm_fingerprint()}")
+    enabled = _gc.isenabled()
+    _gc.disable()
     try:
         return _restore_state(header, start, raw, module, gateway,
                               header.get("max_wall_ms") if keep_wall else max_wall_ms)
@@ -766,6 +922,9 @@ cdef Machine _restore(object data, object module, object gateway, object max_wal
         raise
     except (KeyError, IndexError, TypeError, ValueError, OverflowError, AttributeError) as exc:
         raise SnapshotError(f"malformed snapshot: {type(exc).__name__}: {exc}") from None
+    finally:
+        if enabled:
+            _gc.enable()
 
 
 def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, max_wall_ms):
