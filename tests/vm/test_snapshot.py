@@ -309,3 +309,13 @@ def test_map_order_is_canonical():
     assert r.snapshot() == data
     assert finish(r) == _vm.FINISHED and r.result == 3
     assert isinstance(MapValue(), dict)
+
+
+def test_the_public_api_snapshots_and_restores():
+    from boruna import api
+
+    module, m = paused(LOOP, 40)
+    r = api.restore(api.snapshot(m), module)
+    assert isinstance(r, api.Machine) and finish(r) == _vm.FINISHED and r.result == 797
+    with pytest.raises(api.SnapshotError):
+        api.restore(b"nope", module)

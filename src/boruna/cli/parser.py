@@ -183,7 +183,8 @@ def build_parser() -> Parser:
     _libs_flag(p)
     _json_flag(p)
 
-    p = _leaf(sub, "run", "run_cmd:cmd_run", "compile and run a .ax file, or run a .axbc file",
+    # (snapshot_cmd.cmd_run is run_cmd.cmd_run plus --pause-after / --delegate / --snapshot)
+    p = _leaf(sub, "run", "snapshot_cmd:cmd_run", "compile and run a .ax file, or run a .axbc file",
               "Compile and run a program (or run compiled bytecode) and print its result, "
               "its UI output and the step count. A long run shows its progress on stderr "
               "when that is a terminal; Ctrl-C stops it and reports the steps so far.")

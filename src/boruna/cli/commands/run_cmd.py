@@ -59,9 +59,7 @@ def cmd_run(args, console: Console) -> int:
                    name=module_name(args.file), source_limit=source_limit(args),
                    handlers=handlers, record=args.record is not None, replay=replay)
     if args.pause_after is not None or args.delegate or args.snapshot is not None:
-        from boruna.cli.commands.snapshot_cmd import run_pausing   # suspended runs
-
-        return run_pausing(args, console, request)
+        return args.run_pausing(args, console, request)     # snapshot_cmd.cmd_run
     watch = _Watch(console)
     try:
         with interrupt_sets(watch.cancel):

@@ -65,6 +65,15 @@ def report_stop(result, args, console: Console, path: str, watch=None) -> int:
     return _report(result, trace, console, interrupted)
 
 
+def cmd_run(args, console: Console) -> int:
+    """`boruna run`: run_cmd.cmd_run, which hands a run with --pause-after, --delegate or
+    --snapshot back to `run_pausing` (so run_cmd needs no import of this module)."""
+    from boruna.cli.commands.run_cmd import cmd_run as run_command
+
+    args.run_pausing = run_pausing
+    return run_command(args, console)
+
+
 def run_pausing(args, console: Console, request) -> int:
     """`boruna run --pause-after N / --delegate CAP --snapshot SNAP`."""
     from boruna import service
