@@ -65,6 +65,11 @@ cdef enum:
     S_NONE = 7
     S_BIGINT = 8
 
+# varints: 7 bits a byte, the high bit set on every byte but the last
+cdef enum:
+    VARINT_BITS = 127
+    VARINT_MORE = 128
+
 # heap object kinds
 cdef enum:
     H_STR = 1
@@ -143,8 +148,8 @@ cdef class _Out:
     cdef inline int uvar(self, uint64_t x) except -1:
         if self.n + 10 > self.cap:
             self.room(10)
-        while x >= 0x80:
-            self.p[self.n] = <char>((x & 0x7f) | 0x80)
+        while x >= VARINT_MORE:
+            self.p[self.n] = <char>((x & VARINT_BITS) | VARINT_MORE)
             self.n += 1
             x >>= 7
         self.p[self.n] = <char>x
@@ -526,7 +531,7 @@ cdef class _In:
         self.pos += 1
         return <unsigned char>self.p[self.pos - 1]
 
-    cdef uint64_t uvar(self) except? 0xFFFFFFFFFFFFFFFF:
+    cdef uint64_t uvar(self) except? 18446744073709551615ULL:
         cdef uint64_t x = 0
         cdef int shift = 0
         cdef unsigned char b
@@ -536,8 +541,8 @@ cdef class _In:
             self.pos += 1
             if shift == 63 and b > 1:
                 raise SnapshotError("malformed snapshot: varint overflow")
-            x |= (<uint64_t>(b & 0x7f)) << shift
-            if b < 0x80:
+            x |= (<uint64_t>(b & VARINT_BITS)) << shift
+            if b < VARINT_MORE:
                 return x
             shift += 7
             if shift > 63:
@@ -936,6 +941,9 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     trace = header["trace"]
     if type(trace) is not dict or type(trace.get("lines")) is not list:
         raise SnapshotError("malformed snapshot: trace")
+    if max_wall_ms is not None and (type(max_wall_ms) not in (int, float)
+                                    or not max_wall_ms >= 0):
+        raise SnapshotError("malformed snapshot: max_wall_ms")
     m = Machine(module, gateway=gateway, max_steps=_check_int(header, "max_steps", 0, I64),
                 trace=trace["on"] is True, max_wall_ms=max_wall_ms,
                 max_value_memory=_check_int(header, "max_value_memory", 0, I64),
@@ -961,7 +969,7 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     sp = _check_int(header, "sp", 0, C_MAX_STACK)
     lp = _check_int(header, "lp", 0, C_MAX_LOCALS)
     cap = _check_int(header, "locals_cap", 256, C_MAX_LOCALS * 2)
-    if type(frames) is not list or len(frames) > C_MAX_DEPTH or lp > cap:
+    if type(frames) is not list or len(frames) > C_MAX_DEPTH or lp > cap or cap & (cap - 1):
         raise SnapshotError("malformed snapshot: frames")
     base = 0
     sb = 0
@@ -1012,7 +1020,8 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
         args = list(take(pending["nargs"]))
         answered = pending["answered"] is True
         answer = take(1)[0] if answered else None
-        if type(pending["id"]) is not int:
+        from boruna.core.capabilities import by_id
+        if type(pending["id"]) is not int or by_id(pending["id"]) is None:
             raise SnapshotError("malformed snapshot: the pending call")
         m.pending = [pending["id"], args, answered, answer]
     if pos != len(roots):
