@@ -92,7 +92,7 @@ def test_long_equivalence_run(worker):
     fams = list(sc.families())
     per = {f: 0 for f in fams}
     programs = 0
-    seed = int(os.environ.get("BORUNA_SNAPSHOT_SEED", "0"))
+    seed = first = int(os.environ.get("BORUNA_SNAPSHOT_SEED", "0"))
     t0 = time.time()
     while sum(per.values()) < want:
         for fam in fams:
@@ -100,4 +100,4 @@ def test_long_equivalence_run(worker):
             programs += 1
         seed += 1
     print(f"\nsnapshot equivalence: {sum(per.values())} cases, {programs} programs, seeds "
-          f"0..{seed - 1}, {time.time() - t0:.0f} s; per family {per}")
+          f"{first}..{seed - 1}, {time.time() - t0:.0f} s; per family {per}")

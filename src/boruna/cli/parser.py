@@ -203,30 +203,6 @@ def build_parser() -> Parser:
     _libs_flag(p)
     _json_flag(p)
 
-    p = _leaf(sub, "resume", "snapshot_cmd:cmd_resume",
-              "continue a run paused in a snapshot file (boruna run --snapshot)",
-              "Continue a run from a snapshot file written by 'boruna run --pause-after N "
-              "--snapshot FILE' or '--delegate CAP --snapshot FILE': with --answer JSON for "
-              "the capability call it waits on. The snapshot file is left as it is unless "
-              "the run stops again; resume it twice with different answers to fork the run.")
-    p.add_argument("file", metavar="FILE", help="snapshot file")
-    p.add_argument("--answer", metavar="JSON",
-                   help="the result of the pending capability call, as JSON (checked against "
-                        "the capability builtin's result type)")
-    p.add_argument("--max-steps", dest="max_steps", type=_non_negative_int, metavar="N",
-                   help="raise the run's step ceiling to N (default: the snapshot's)")
-    _snapshot_flags(p, delegate=False,
-                    where="file a run that stops again is written to (default: FILE)")
-    _capability_flags(p, taping=False)
-    _json_flag(p, "the boruna_run / boruna_resume JSON response")
-
-    grp, gsub = _group(sub, "snapshot", "snapshot files of paused runs: inspect",
-                       "snapshot_command")
-    p = _leaf(gsub, "inspect", "snapshot_cmd:cmd_inspect",
-              "print what a snapshot file holds: frames, step, pending call, settings")
-    p.add_argument("file", metavar="FILE", help="snapshot file")
-    _json_flag(p, "the inspection as JSON")
-
     p = _leaf(sub, "ast", "ast_cmd:cmd_ast", "print the syntax tree of a .ax file as JSON")
     p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
     _json_flag(p, "the boruna_ast tool's JSON response")
@@ -342,4 +318,28 @@ def build_parser() -> Parser:
     add_check(gsub)
     add_repair(gsub)
     add_codes(gsub)
+    p = _leaf(sub, "resume", "snapshot_cmd:cmd_resume",
+              "continue a run paused in a snapshot file (boruna run --snapshot)",
+              "Continue a run from a snapshot file written by 'boruna run --pause-after N "
+              "--snapshot FILE' or '--delegate CAP --snapshot FILE': with --answer JSON for "
+              "the capability call it waits on. The snapshot file is left as it is unless "
+              "the run stops again; resume it twice with different answers to fork the run.")
+    p.add_argument("file", metavar="FILE", help="snapshot file")
+    p.add_argument("--answer", metavar="JSON",
+                   help="the result of the pending capability call, as JSON (checked against "
+                        "the capability builtin's result type)")
+    p.add_argument("--max-steps", dest="max_steps", type=_non_negative_int, metavar="N",
+                   help="raise the run's step ceiling to N (default: the snapshot's)")
+    _snapshot_flags(p, delegate=False,
+                    where="file a run that stops again is written to (default: FILE)")
+    _capability_flags(p, taping=False)
+    _json_flag(p, "the boruna_run / boruna_resume JSON response")
+
+    grp, gsub = _group(sub, "snapshot", "snapshot files of paused runs: inspect",
+                       "snapshot_command")
+    p = _leaf(gsub, "inspect", "snapshot_cmd:cmd_inspect",
+              "print what a snapshot file holds: frames, step, pending call, settings")
+    p.add_argument("file", metavar="FILE", help="snapshot file")
+    _json_flag(p, "the inspection as JSON")
+
     return root
