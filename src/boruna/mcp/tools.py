@@ -120,7 +120,10 @@ TOOLS: tuple[Tool, ...] = (
          "(compile), runtime_error (incl. step limit and denied capabilities), invalid_policy, "
          "limit_exceeded, unsupported_limit, validation_failed, invalid_output_schema. Send "
          "_meta.progressToken to receive notifications/progress with the cumulative step count "
-         "at 100,000-step boundaries, at most every 0.1 s.",
+         "at 100,000-step boundaries, at most every 0.1 s. With handlers (e.g. "
+         "{\"llm.call\": \"client\"}) you answer those capability calls yourself: the run "
+         "stops with status input_required, request {capability, args} and a resume_token for "
+         "boruna_resume.",
          p.RunParams,
          lambda a, env: service.run_tool(
              a.source, policy=a.policy, max_steps=a.max_steps, trace=bool(a.trace),
