@@ -215,7 +215,7 @@ def test_forged_content_with_a_recomputed_digest_never_crashes():
             continue
         r.max_steps = r.steps + 100_000
         finish(r)
-    assert refused > 100
+    assert refused > 300          # 393 of 400 on this build
 
 
 class Delegate:
