@@ -142,7 +142,8 @@ def _snapshot_flags(p: argparse.ArgumentParser, delegate: bool = True,
         p.add_argument("--delegate", action="append", metavar="CAP",
                        help="stop at the first call of capability CAP (repeatable) and write "
                             "the run to --snapshot; answer it with 'boruna resume --answer'")
-    p.add_argument("--snapshot", metavar="FILE", help=where)
+    p.add_argument("--snapshot", metavar="FILE",
+                   help=where + "; a run reaching its step limit is paused there too")
 
 
 def _libs_flag(p: argparse.ArgumentParser) -> None:

@@ -318,6 +318,7 @@ class Stop:
     pending: Optional[tuple] = None
     steps: int = 0
     log: Any = None          # the run's EventLog (ended runs)
+    at_limit: bool = False   # suspended at its step limit (`pause_at_limit`)
 
 
 def _gateway(settings: dict, handler):
@@ -356,17 +357,27 @@ def _drive(machine, gateway, module, settings, pause_at, on_progress, cancel_eve
         except SnapshotError as exc:
             raise SuspendError("invalid_snapshot", exc.message) from None
         return Stop(suspended=SuspendedRun(module, data, settings),
-                    pending=machine.pending_call, steps=machine.steps, log=gateway.log)
+                    pending=machine.pending_call, steps=machine.steps, log=gateway.log,
+                    at_limit=machine.steps >= machine.max_steps)
     return Stop(outcome=_outcome(machine, module, gateway, cancelled), steps=machine.steps,
                 log=gateway.log)
 
 
+def _pause_at(machine, pause_after, at_limit: bool):
+    """The step a drive stops at (None: none): `pause_after` steps from now, and with
+    `at_limit` the step limit, where the run is paused instead of failing."""
+    at = None if pause_after is None else machine.steps + pause_after
+    if at_limit:
+        at = machine.max_steps if at is None else min(at, machine.max_steps)
+    return at
+
+
 def start(module: Module, settings: dict, *, handler=None, max_steps: int = DEFAULT_MAX_STEPS,
           pause_after: Optional[int] = None, on_progress: Optional[Callable] = None,
-          cancel_event=None) -> Stop:
+          cancel_event=None, pause_at_limit: bool = False) -> Stop:
     """Run `module`'s entry under `settings` (`policy`: a policy argument, `delegated`: wire
     names, `trace`, `max_wall_ms`) until it ends, waits on a delegated call, or has taken
-    `pause_after` steps."""
+    `pause_after` steps (with `pause_at_limit`, also when it reaches `max_steps`)."""
     from boruna import _vm
 
     gateway = _gateway(settings, handler)
@@ -375,12 +386,14 @@ def start(module: Module, settings: dict, *, handler=None, max_steps: int = DEFA
                           max_wall_ms=settings.get("max_wall_ms"), trace_limit=TRACE_LIMIT)
     machine.cancel_event = cancel_event
     machine.set_entry(module.entry)
-    return _drive(machine, gateway, module, settings, pause_after, on_progress, cancel_event)
+    return _drive(machine, gateway, module, settings,
+                  _pause_at(machine, pause_after, pause_at_limit), on_progress, cancel_event)
 
 
 def resume(run: SuspendedRun, answer=None, *, answered: bool = False, handler=None,
            max_steps: Optional[int] = None, pause_after: Optional[int] = None,
-           on_progress: Optional[Callable] = None, cancel_event=None) -> Stop:
+           on_progress: Optional[Callable] = None, cancel_event=None,
+           pause_at_limit: bool = False) -> Stop:
     """Continue `run` from its snapshot (a new machine: `run` itself stays usable, so one
     snapshot resumed twice gives two independent runs). A pending call needs `answered` and
     its `answer` (JSON; `answer_value` checks it, SuspendError(invalid_answer) leaves
@@ -405,6 +418,5 @@ def resume(run: SuspendedRun, answer=None, *, answered: bool = False, handler=No
     if max_steps is not None:
         machine.max_steps = max(machine.max_steps, max_steps)
     machine.cancel_event = cancel_event
-    pause_at = None if pause_after is None else machine.steps + pause_after
-    return _drive(machine, gateway, run.module, run.settings, pause_at, on_progress,
-                  cancel_event)
+    return _drive(machine, gateway, run.module, run.settings,
+                  _pause_at(machine, pause_after, pause_at_limit), on_progress, cancel_event)

@@ -51,6 +51,7 @@ class Paused:
     suspended: Any
     steps: int
     pending: Optional[tuple]
+    at_limit: bool = False          # stopped at the run's step limit (max_steps)
 
     success = True
 
@@ -58,6 +59,8 @@ class Paused:
         from boruna.service.encoding import format_value
 
         fields = {"status": "input_required" if self.pending else "paused", "steps": self.steps}
+        if not self.pending and self.at_limit:
+            fields["reason"] = "step_limit"
         if self.pending:
             fields["request"] = {"capability": self.pending[0],
                                  "args": [format_value(a, self.suspended.module)
@@ -97,14 +100,14 @@ def _result(stop, module, settings, sealer):
                         settings.get("max_wall_ms"), None, stop.log)
         return settle(ran, settings.get("max_output_bytes"), settings.get("output_schema"))
     if sealer is None:
-        return Paused(stop.suspended, stop.steps, stop.pending)
+        return Paused(stop.suspended, stop.steps, stop.pending, stop.at_limit)
     capability, args = stop.pending if stop.pending else ("", [])
     return InputRequired(capability, args, sealer.seal(stop.suspended), stop.steps, module)
 
 
 @use_case
 def run_delegating(request: RunRequest, delegated, sealer=None, pause_after=None,
-                   on_progress=None, cancel_event=None):
+                   on_progress=None, cancel_event=None, pause_at_limit=False):
     """`service.run` for a run whose `delegated` capabilities (wire names) the caller
     answers: an `InputRequired` (sealed with `sealer`) when it stops at such a call, a
     `Paused` without a sealer (the CLI writes the suspended run to a file), else the ended
@@ -134,7 +137,8 @@ def run_delegating(request: RunRequest, delegated, sealer=None, pause_after=None
         stop = suspend.start(module, settings,
                              handler=_live_handler(request.handlers, request.policy),
                              max_steps=request.max_steps, pause_after=pause_after,
-                             on_progress=on_progress, cancel_event=cancel_event)
+                             on_progress=on_progress, cancel_event=cancel_event,
+                             pause_at_limit=pause_at_limit)
     except suspend.SuspendError as err:
         return _failure(err)
     return _result(stop, module, settings, sealer)
@@ -142,7 +146,8 @@ def run_delegating(request: RunRequest, delegated, sealer=None, pause_after=None
 
 @use_case
 def resume_run(suspended, answer=None, answered=False, sealer=None, handlers=None,
-               max_steps=None, pause_after=None, on_progress=None, cancel_event=None):
+               max_steps=None, pause_after=None, on_progress=None, cancel_event=None,
+               pause_at_limit=False):
     """Continue a suspended run (a `runtime.suspend.SuspendedRun`, or a resume token opened
     with `sealer`) with `answer` for its pending call; results as `run_delegating`.
     `handlers` (a HandlerConfig) answers the calls not delegated."""
@@ -158,7 +163,8 @@ def resume_run(suspended, answer=None, answered=False, sealer=None, handlers=Non
         stop = suspend.resume(suspended, answer, answered=answered,
                               handler=_live_handler(handlers, parse_policy(settings.get("policy"))),
                               max_steps=max_steps, pause_after=pause_after,
-                              on_progress=on_progress, cancel_event=cancel_event)
+                              on_progress=on_progress, cancel_event=cancel_event,
+                              pause_at_limit=pause_at_limit)
     except suspend.SuspendError as err:
         return _failure(err)
     return _result(stop, suspended.module, settings, sealer)

@@ -67,3 +67,17 @@ def test_bad_snapshot_files_and_flags_are_clean_errors(cli, tmp_path):
     assert done.code == 1 and "need --snapshot FILE" in done.err
     done = cli("run", prog, "--delegate", "gpu", "--snapshot", tmp_path / "x")
     assert done.code == 1 and "--delegate: unknown capability 'gpu'" in done.err
+
+
+def test_with_snapshot_the_step_limit_pauses_the_run_instead_of_failing_it(cli, tmp_path):
+    prog = tmp_path / "loop.ax"
+    prog.write_text(LOOP)
+    snap = tmp_path / "limit.snap"
+    first = cli("run", prog, "--max-steps", "1000", "--snapshot", snap)
+    assert first.code == 0 and first.out.startswith("paused at the step limit, after 1000 steps")
+    again = cli("resume", snap)
+    assert again.out.startswith("paused at the step limit, after 1000 steps")
+    done = cli("resume", snap, "--max-steps", "10000")
+    assert (done.code, done.out) == (0, "500\nsteps: 4509\n")
+    data = json.loads(cli("run", prog, "--max-steps", "10", "--snapshot", snap, "--json").out)
+    assert (data["status"], data["reason"], data["steps"]) == ("paused", "step_limit", 10)

@@ -2,6 +2,7 @@
 
     boruna run FILE --pause-after N --snapshot SNAP      stop after N steps, write SNAP
     boruna run FILE --delegate llm.call --snapshot SNAP  stop at the first llm.call, write SNAP
+    boruna run FILE --snapshot SNAP                      at the step limit: paused, not failed
     boruna resume SNAP [--answer JSON] [--snapshot OUT] [--pause-after N] [--max-steps N]
     boruna snapshot inspect SNAP [--json]
 
@@ -52,6 +53,10 @@ def report_stop(result, args, console: Console, path: str, watch=None) -> int:
             console.out(f"waiting for {cap}({shown}) after {plural(result.steps, 'step')}")
             console.out(f"snapshot written to {path}; answer with: boruna resume {path} "
                         "--answer JSON")
+        elif result.at_limit:
+            console.out(f"paused at the step limit, after {plural(result.steps, 'step')}")
+            console.out(f"snapshot written to {path}; continue with: boruna resume {path} "
+                        "--max-steps N")
         else:
             console.out(f"paused after {plural(result.steps, 'step')}")
             console.out(f"snapshot written to {path}; continue with: boruna resume {path}")
@@ -75,7 +80,8 @@ def cmd_run(args, console: Console) -> int:
 
 
 def run_pausing(args, console: Console, request) -> int:
-    """`boruna run --pause-after N / --delegate CAP --snapshot SNAP`."""
+    """`boruna run --pause-after N / --delegate CAP --snapshot SNAP`; with --snapshot a run
+    that reaches its step limit is paused there (resume it with a higher --max-steps)."""
     from boruna import service
     from boruna.cli.commands.run_cmd import _Watch
     from boruna.cli.interrupt import interrupt_sets
@@ -94,7 +100,7 @@ def run_pausing(args, console: Console, request) -> int:
     try:
         with interrupt_sets(watch.cancel):
             result = call(service.run_delegating, request, delegated, None, args.pause_after,
-                          watch.on_progress, watch.cancel)
+                          watch.on_progress, watch.cancel, True)
     finally:
         watch.close()
     status = report_stop(result, args, console, args.snapshot, watch)
@@ -128,7 +134,8 @@ def cmd_resume(args, console: Console) -> int:
     try:
         with interrupt_sets(watch.cancel):
             result = call(service.resume_run, suspended, answer, answered, None, handlers,
-                          args.max_steps, args.pause_after, watch.on_progress, watch.cancel)
+                          args.max_steps, args.pause_after, watch.on_progress, watch.cancel,
+                          True)
     finally:
         watch.close()
     if isinstance(result, service.Failure) and result.error_kind == "invalid_answer":
