@@ -75,13 +75,17 @@ def test_handlers_are_checked(mcp_server):
 
 
 def test_the_key_file_lets_tokens_outlive_a_restart(call_fresh_server, tmp_path):
+    from boruna.runtime.suspend import Sealer
+    from boruna.service import resume_tool
+
     key = tmp_path / "key"
     key.write_bytes(b"k" * 32)
     [first] = call_fresh_server([("boruna_run", {"source": LLM, "handlers": DELEGATE})],
                                 "--snapshot-key-file", str(key))
-    step = ("boruna_resume", {"resume_token": first["resume_token"], "result": "z"})
-    [same_key] = call_fresh_server([step], "--snapshot-key-file", str(key))
-    [new_key] = call_fresh_server([step])
+    # the server sealed with the file's key: any server (here: this process) holding it opens
+    # the token, one with another key does not
+    same_key = resume_tool(first["resume_token"], "z", Sealer.from_file(key))
+    new_key = resume_tool(first["resume_token"], "z", Sealer())
     assert same_key["request"] == {"capability": "llm.call", "args": ["turn 1z"]}
     assert new_key["error_kind"] == "invalid_resume_token"
 
