@@ -247,3 +247,5 @@ cdef class Machine:
     cdef public list spawn_requests
     cdef public int64_t next_spawn_id
     cdef public int64_t actor_id
+    # vm/snapshot.pxi (issue 24): a delegated capability call [cap id, args, answered, answer]
+    cdef object pending

@@ -9,6 +9,20 @@ FINISHED: Final[int]
 PAUSED: Final[int]
 FAILED: Final[int]
 BLOCKED: Final[int]
+AWAITING: Final[int]     # a delegated capability call waits for Machine.answer (vm/snapshot.pxi)
+
+# snapshots (vm/snapshot.pxi, docs/snapshots.md)
+SNAPSHOT_MAGIC: Final[bytes]
+SNAPSHOT_FORMAT: Final[int]
+
+
+def snapshot_header(data: bytes) -> dict[str, Any]:
+    """The checked header of a snapshot (format, module SHA-256, VM limits, counters, frames,
+    pending call), without reading its values; SnapshotError if it is not a sound snapshot."""
+
+
+def module_sha256(module: Module) -> str:
+    """Hex SHA-256 of the module's .axbc image (what ties a snapshot to its module)."""
 
 # resource limits (read from boruna.core.limits)
 MAX_STACK: Final[int]
@@ -94,3 +108,23 @@ class Machine:
         """Stop at the next 1,024-step checkpoint with `execution cancelled`."""
 
     def deliver(self, msg: Any) -> None: ...
+
+    # snapshots and delegated capability calls (vm/snapshot.pxi, docs/snapshots.md)
+    def snapshot(self) -> bytes:
+        """The paused machine as canonical bytes (the same state gives the same bytes);
+        `boruna.core.suspension.SnapshotError` for a running, ended or cancelled machine."""
+
+    @classmethod
+    def restore(cls, data: bytes, module: Module, *, gateway: Any = None,
+                max_wall_ms: Optional[float] = ...) -> "Machine":
+        """A new machine for `module` in the state of snapshot `data` (its gateway's event
+        log and usage restored into `gateway`, default a new allow-all mock gateway);
+        `max_wall_ms` defaults to the snapshot's and starts afresh. SnapshotError for a
+        corrupted snapshot or one of another module, VM format or build limits."""
+
+    @property
+    def pending_call(self) -> Optional[tuple[str, list[Any]]]:
+        """(capability wire name, args) of the delegated call the machine waits on."""
+
+    def answer(self, result: Any) -> None:
+        """The delegated call's result; the next `execute_bounded` continues with it."""

@@ -32,7 +32,7 @@ def test_misspelled_command_suggests_the_closest(cli):
     assert result.err.splitlines()[-1] == (
         "boruna: error: argument COMMAND: invalid choice: 'rn' (did you mean 'run'? choose "
         "from compile, run, ast, symbols, check, repair, codes, explain, guide, framework, "
-        "workflow, evidence, template, capability, policy, lang)")
+        "workflow, evidence, template, capability, policy, lang, resume, snapshot)")
 
 
 def test_misspelled_subcommand_suggests_the_closest(cli):
@@ -48,7 +48,7 @@ def test_unrelated_command_gets_no_guess(cli):
     assert result.err.splitlines()[-1] == (
         "boruna: error: argument COMMAND: invalid choice: 'frobnicate' (choose from compile, "
         "run, ast, symbols, check, repair, codes, explain, guide, framework, workflow, evidence, "
-        "template, capability, policy, lang)")
+        "template, capability, policy, lang, resume, snapshot)")
 
 
 def test_empty_program_run_explains_there_is_nothing_to_run(cli, tmp_path):

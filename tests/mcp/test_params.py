@@ -9,7 +9,8 @@ from boruna.mcp.tools import TOOLS
 
 REQUIRED_VALUES = {"source": "fn main() -> Int { 1 }", "messages": [], "policy_json": "{}",
                    "workflow_json": "{}", "template_name": "crud-admin", "args": [],
-                   "run_id": "0123456789abcdef", "step": "approve", "decision": "approve"}
+                   "run_id": "0123456789abcdef", "step": "approve", "decision": "approve",
+                   "resume_token": "bst1.e30.e30", "result": "an answer"}
 
 
 def _minimal(tool):

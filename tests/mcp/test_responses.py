@@ -11,6 +11,7 @@ APP = open(__file__.rsplit("/tests/", 1)[0] + "/examples/counter_app.ax", encodi
 OK = "fn main() -> Int { 1 + 2 }"
 LOOP = "fn main() -> Int {\n    let mut i = 0\n    while true {\n        i = i + 1\n    }\n    i\n}\n"
 FETCH = 'fn main() -> String { step_input("upstream") }'
+LLM = 'fn main() -> String !{llm.call} { let a: String = llm_call("q?")\n a }'
 WORKFLOW = json.dumps({"schema_version": 1, "name": "w", "version": "1", "edges": [["a", "b"]],
                        "steps": {"a": {"kind": "source", "source": "a.ax"},
                                  "b": {"kind": "source", "source": "b.ax"}}})
@@ -43,6 +44,9 @@ CASES = [
     ("boruna_run", {"source": OK, "limits": {"max_memory_mb": 1}}, False),
     ("boruna_run", {"source": OK, "output_schema": {"type": "string"}}, False),
     ("boruna_run", {"source": FETCH, "policy": "deny-all"}, False),
+    ("boruna_run", {"source": LLM, "handlers": {"llm.call": "client"}}, True),
+    ("boruna_run", {"source": OK, "handlers": {"nope": "client"}}, False),
+    ("boruna_resume", {"resume_token": "bst1.e30.e30", "result": "x"}, False),
     ("boruna_run_sealed", {"source": FETCH}, True),
     ("boruna_run_sealed", {"source": FETCH, "policy": "deny-all"}, False),
     ("boruna_run_sealed", {"source": "fn main( {"}, False),

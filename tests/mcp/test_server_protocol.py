@@ -7,7 +7,8 @@ from mcp.shared.exceptions import MCPError
 
 TOOL_NAMES = [
     "boruna_ast", "boruna_capability_list", "boruna_check", "boruna_compile",
-    "boruna_framework_test", "boruna_policy_validate", "boruna_repair", "boruna_run",
+    "boruna_framework_test", "boruna_policy_validate", "boruna_repair", "boruna_resume",
+    "boruna_run",
     "boruna_run_sealed", "boruna_symbols", "boruna_template_apply", "boruna_template_list",
     "boruna_validate_app", "boruna_workflow_decide", "boruna_workflow_resume",
     "boruna_workflow_run", "boruna_workflow_status", "boruna_workflow_validate"]
@@ -16,6 +17,7 @@ REQUIRED = {
     "boruna_ast": ["source"], "boruna_capability_list": None, "boruna_check": ["source"],
     "boruna_compile": ["source"], "boruna_framework_test": ["source", "messages"],
     "boruna_policy_validate": ["policy_json"], "boruna_repair": ["source"],
+    "boruna_resume": ["resume_token", "result"],
     "boruna_run": ["source"], "boruna_run_sealed": ["source"], "boruna_symbols": ["source"],
     "boruna_template_apply": ["template_name", "args"], "boruna_template_list": None,
     "boruna_validate_app": ["source"], "boruna_workflow_validate": ["workflow_json"],
@@ -60,7 +62,8 @@ def test_run_schema_matches_the_reference_structure(mcp_server):
     assert schema["title"] == "RunParams"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     props = schema["properties"]
-    assert sorted(props) == ["limits", "max_steps", "output_schema", "policy", "source", "trace"]
+    assert sorted(props) == ["handlers", "limits", "max_steps", "output_schema", "policy",
+                            "source", "trace"]
     assert props["source"]["type"] == "string"
     assert {k: props["max_steps"][k] for k in ("format", "minimum", "type")} == {
         "format": "uint64", "minimum": 0, "type": ["integer", "null"]}

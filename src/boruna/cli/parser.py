@@ -189,10 +189,11 @@ def _json_flag(p: argparse.ArgumentParser, what: str = "the same JSON as the MCP
     p.add_argument("--json", action="store_true", help=f"print {what} instead of text")
 
 
-def _capability_flags(p: argparse.ArgumentParser) -> None:
+def _capability_flags(p: argparse.ArgumentParser, taping: bool = True) -> None:
     """`boruna run`'s capability handler flags (docs/capabilities.md)."""
     _live_flags(p)
-    _record_flags(p)
+    if taping:
+        _record_flags(p)
 
 
 def _live_flags(p: argparse.ArgumentParser) -> None:
@@ -222,6 +223,19 @@ def _record_flags(p: argparse.ArgumentParser) -> None:
                    help="with --record: sign the tape (HMAC-SHA256) with the key in FILE; with "
                         "--replay: accept only a tape signed with that key (every tape carries "
                         "a content hash, always checked)")
+
+
+def _snapshot_flags(p: argparse.ArgumentParser, delegate: bool = True,
+                    where: str = "file the paused run is written to") -> None:
+    """Suspended runs (docs/snapshots.md): `boruna run` and `boruna resume`."""
+    p.add_argument("--pause-after", type=_non_negative_int, metavar="N",
+                   help="stop after N more steps and write the paused run to --snapshot")
+    if delegate:
+        p.add_argument("--delegate", action="append", metavar="CAP",
+                       help="stop at the first call of capability CAP (repeatable) and write "
+                            "the run to --snapshot; answer it with 'boruna resume --answer'")
+    p.add_argument("--snapshot", metavar="FILE",
+                   help=where + "; a run reaching its step limit is paused there too")
 
 
 def _libs_flag(p: argparse.ArgumentParser) -> None:
@@ -262,7 +276,8 @@ def build_parser() -> Parser:
     _libs_flag(p)
     _json_flag(p)
 
-    p = _leaf(sub, "run", "run_cmd:cmd_run", "compile and run a .ax file, or run a .axbc file",
+    # (snapshot_cmd.cmd_run is run_cmd.cmd_run plus --pause-after / --delegate / --snapshot)
+    p = _leaf(sub, "run", "snapshot_cmd:cmd_run", "compile and run a .ax file, or run a .axbc file",
               "Compile and run a program (or run compiled bytecode) and print its result, "
               "its UI output and the step count. A long run shows its progress on stderr "
               "when that is a terminal; Ctrl-C stops it and reports the steps so far.")
@@ -277,6 +292,7 @@ def build_parser() -> Parser:
     p.add_argument("--trace", action="store_true",
                    help=f"record and print the opcode trace (first {TRACE_LIMIT} entries)")
     _capability_flags(p)
+    _snapshot_flags(p)
     _libs_flag(p)
     _json_flag(p)
 
@@ -398,4 +414,28 @@ def build_parser() -> Parser:
     add_check(gsub)
     add_repair(gsub)
     add_codes(gsub)
+    p = _leaf(sub, "resume", "snapshot_cmd:cmd_resume",
+              "continue a run paused in a snapshot file (boruna run --snapshot)",
+              "Continue a run from a snapshot file written by 'boruna run --pause-after N "
+              "--snapshot FILE' or '--delegate CAP --snapshot FILE': with --answer JSON for "
+              "the capability call it waits on. The snapshot file is left as it is unless "
+              "the run stops again; resume it twice with different answers to fork the run.")
+    p.add_argument("file", metavar="FILE", help="snapshot file")
+    p.add_argument("--answer", metavar="JSON",
+                   help="the result of the pending capability call, as JSON (checked against "
+                        "the capability builtin's result type)")
+    p.add_argument("--max-steps", dest="max_steps", type=_non_negative_int, metavar="N",
+                   help="raise the run's step ceiling to N (default: the snapshot's)")
+    _snapshot_flags(p, delegate=False,
+                    where="file a run that stops again is written to (default: FILE)")
+    _capability_flags(p, taping=False)
+    _json_flag(p, "the boruna_run / boruna_resume JSON response")
+
+    grp, gsub = _group(sub, "snapshot", "snapshot files of paused runs: inspect",
+                       "snapshot_command")
+    p = _leaf(gsub, "inspect", "snapshot_cmd:cmd_inspect",
+              "print what a snapshot file holds: frames, step, pending call, settings")
+    p.add_argument("file", metavar="FILE", help="snapshot file")
+    _json_flag(p, "the inspection as JSON")
+
     return root

@@ -65,6 +65,11 @@ class ErrorKind(str, Enum):
     INTERNAL_ERROR = "internal_error"
     SERVER_BUSY = "server_busy"                  # MCP: the tool's lane is full
     REPLAY_MISMATCH = "replay_mismatch"          # `boruna run --replay`: differs from its tape
+    # suspended runs (docs/snapshots.md): a resume token or snapshot refused, an answer of
+    # the wrong type for the delegated capability's result
+    INVALID_RESUME_TOKEN = "invalid_resume_token"
+    INVALID_SNAPSHOT = "invalid_snapshot"
+    INVALID_ANSWER = "invalid_answer"
 
     # workflow runs (`boruna_workflow_run`/`_status`/`_resume`/`_decide`, `boruna workflow ...`)
     INVALID_INPUTS = "invalid_inputs"            # run inputs missing or unknown

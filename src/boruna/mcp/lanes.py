@@ -31,7 +31,8 @@ from boruna.core.limits import DEFAULT_MAX_WALL_MS
 log = logging.getLogger("boruna.mcp")
 
 RUN_TOOLS = frozenset({"boruna_run", "boruna_run_sealed", "boruna_framework_test",
-                       "boruna_workflow_run", "boruna_workflow_resume", "boruna_workflow_decide"})
+                       "boruna_workflow_run", "boruna_workflow_resume", "boruna_workflow_decide",
+                       "boruna_resume"})
 RUN_WORKERS, RUN_QUEUE = 4, 16
 QUICK_WORKERS, QUICK_QUEUE = 2, 64
 MIN_QUEUE_WAIT = 0.1

@@ -54,6 +54,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--workflow-root", metavar="DIR", default=None,
                         help="boruna_workflow_run reads workflow directories inside DIR only "
                              "(default: the working directory)")
+    parser.add_argument("--snapshot-key-file", metavar="FILE", default=None,
+                        help="HMAC key (the file's bytes, at least 16) sealing boruna_resume "
+                             "tokens, so tokens outlive a restart; default: a new random key "
+                             "at every start")
     parser.add_argument("--version", action="version", version=f"boruna-mcp {__version__}")
     args = parser.parse_args(argv)
     for flag, value in (("--fs-root", args.fs_root), ("--db", args.db),
@@ -115,8 +119,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from boruna.mcp.server import BorunaServer
     from boruna.mcp.transport import StartupFailure
 
+    sealer = None
+    if args.snapshot_key_file is not None:
+        from boruna.runtime.suspend import Sealer, SuspendError
+
+        try:
+            sealer = Sealer.from_file(args.snapshot_key_file)
+        except (OSError, SuspendError) as exc:
+            print(f"boruna-mcp: cannot read --snapshot-key-file: "
+                  f"{getattr(exc, 'message', None) or exc}", file=sys.stderr, flush=True)
+            return 2
     try:
-        server = BorunaServer(templates_dir, libs_dir, handler_config(args))
+        server = BorunaServer(templates_dir, libs_dir, handler_config(args), sealer)
         server.data_dir, server.workflow_root = args.data_dir, args.workflow_root
         anyio.run(server.serve_stdio)
     except KeyboardInterrupt:

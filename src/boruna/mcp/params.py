@@ -66,6 +66,13 @@ MAX_STEPS_DOC = (f"Deterministic step ceiling (default {DEFAULT_MAX_STEPS}). Exc
                  "'max execution steps exceeded (N)' with steps = N + 1.")
 
 
+HANDLERS_DOC = (
+    'Capabilities the client answers itself, e.g. {"llm.call": "client"} (any capability '
+    'may be named; "client" is the only answerer). The run stops at the first such call '
+    '(after the policy and its budget allowed it) with status "input_required", the '
+    'request {capability, args} and a resume_token; continue with boruna_resume.')
+
+
 class RunParams(_Params):
     source: StrictStr = Field(description=SOURCE_DOC)
     policy: Any = Field(None, description=POLICY_DOC)
@@ -81,6 +88,20 @@ class RunParams(_Params):
         "Optional JSON Schema (draft 2020-12) the encoded result must satisfy. Records/enums "
         "use their wrapped encoding. Failures: validation_failed (with errors[{message, path}]) "
         "or invalid_output_schema."))
+    handlers: Optional[dict[StrictStr, StrictStr]] = Field(None, description=HANDLERS_DOC)
+
+
+class ResumeParams(_Params):
+    resume_token: StrictStr = Field(description=(
+        "The resume_token of an input_required response (boruna_run with handlers, or an "
+        "earlier boruna_resume). Tokens are sealed by this server; a token can be resumed "
+        "again (each resume is an independent continuation)."))
+    result: Any = Field(description=(
+        "Your answer to the pending capability call, as JSON: a string, number, boolean, "
+        "null, array (a List) or object (a Map). It must fit the capability builtin's result "
+        "type (llm.call: any; net.fetch and fs.read: a string; fs.write: a boolean; time.now: "
+        "an integer; random: a number; db.query: an array of objects); a mismatch is "
+        "error_kind invalid_answer and the token stays usable."))
 
 
 class RunSealedParams(_Params):

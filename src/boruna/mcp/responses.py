@@ -95,6 +95,14 @@ class RunSuccess(_Success):
     trace_truncated: bool = None
 
 
+class InputRequiredSuccess(_Success):
+    """The run waits for the client's answer to a delegated capability call (boruna_resume)."""
+    status: Literal["input_required"]
+    request: dict[str, Any] = Field(description="{capability, args}: the call to answer.")
+    resume_token: str
+    steps: int
+
+
 class SealedSuccess(_Success):
     result: Value
     steps: int
@@ -273,7 +281,11 @@ RESPONSES: dict[str, tuple[type[BaseModel], ...]] = {
                                       "FrameworkTestFailure")),
     "boruna_policy_validate": (PolicyValidateSuccess, failure((), "PolicyValidateFailure")),
     "boruna_repair": (RepairSuccess, failure((), "RepairFailure")),
-    "boruna_run": (RunSuccess, CompileFailure, failure(RUN_KINDS, "RunFailure")),
+    "boruna_run": (RunSuccess, InputRequiredSuccess, CompileFailure,
+                   failure(RUN_KINDS + ("invalid_args",), "RunFailure")),
+    "boruna_resume": (RunSuccess, InputRequiredSuccess,
+                      failure(RUN_KINDS + ("invalid_resume_token", "invalid_answer",
+                                           "invalid_snapshot"), "ResumeFailure")),
     "boruna_run_sealed": (SealedSuccess, failure(
         ("parse_error", "compile_error", "invalid_policy", "capability_denied", "runtime_error",
          "cancelled"), "SealedFailure")),

@@ -109,12 +109,18 @@ def _busy(tool_name: str, busy: LaneBusy) -> types.CallToolResult:
 class BorunaServer:
     """The tool handlers bound to one server configuration (templates and libs directories)."""
 
-    def __init__(self, templates_dir: Path, libs_dir: Optional[Path], handlers=None):
+    def __init__(self, templates_dir: Path, libs_dir: Optional[Path], handlers=None,
+                 sealer=None):
+        from boruna.runtime.suspend import Sealer
+
         self.templates_dir = templates_dir
         self.libs_dir = libs_dir
         self.handlers = handlers                # service.HandlerConfig; None = the mock
         self.data_dir: Optional[str] = None     # workflow journal (--data-dir)
         self.workflow_root: Optional[str] = None  # --workflow-root
+        # resume tokens (boruna_resume): sealed with a key of this server start unless
+        # --snapshot-key-file names one
+        self.sealer = sealer if sealer is not None else Sealer()
         self._listing = _tool_listing(handlers is not None)
         self.lanes: Optional[Lanes] = None      # started by serve_stdio
         self.documents = Documents(templates_dir, libs_dir, self._run_quick)
@@ -149,7 +155,7 @@ class BorunaServer:
         token_present = token is not None and tool.name in PROGRESS_TOOLS
         env = ToolEnv(templates_dir=self.templates_dir, libs_dir=self.libs_dir,
                       on_progress=_progress_reporter(ctx, token_present),
-                      handlers=self.handlers,
+                      handlers=self.handlers, sealer=self.sealer,
                       data_dir=Path(self.data_dir) if self.data_dir else None,
                       workflow_root=Path(self.workflow_root) if self.workflow_root else None)
         work = functools.partial(self._invoke, tool, args, env)

@@ -27,6 +27,7 @@ class ToolEnv:
     handlers: Optional[object] = None       # service.HandlerConfig (--live); None = the mock
     data_dir: Optional[Path] = None         # workflow runs' journal (--data-dir); None = default
     workflow_root: Optional[Path] = None    # directories boruna_workflow_run may read
+    sealer: Optional[object] = None         # runtime.suspend.Sealer: the server's resume tokens
 
 
 @dataclass(frozen=True)
@@ -127,15 +128,36 @@ TOOLS: tuple[Tool, ...] = (
          "(compile), runtime_error (incl. step limit and denied capabilities), invalid_policy, "
          "limit_exceeded, unsupported_limit, validation_failed, invalid_output_schema. Send "
          "_meta.progressToken to receive notifications/progress with the cumulative step count "
-         "at 100,000-step boundaries, at most every 0.1 s.",
+         "at 100,000-step boundaries, at most every 0.1 s. With handlers (e.g. "
+         "{\"llm.call\": \"client\"}) you answer those capability calls yourself: the run "
+         "stops with status input_required, request {capability, args} and a resume_token for "
+         "boruna_resume.",
          p.RunParams,
          lambda a, env: service.run_tool(
              a.source, policy=a.policy, max_steps=a.max_steps, trace=bool(a.trace),
              limits=None if a.limits is None else a.limits.model_dump(),
              output_schema=a.output_schema, libs_dir=env.libs_dir,
              on_progress=env.on_progress, cancel_event=env.cancel_event,
-             handlers=env.handlers),
+             handlers=env.handlers) if not a.handlers else service.run_delegating_tool(
+             a.source, a.handlers, env.sealer, policy=a.policy, max_steps=a.max_steps,
+             trace=bool(a.trace), limits=None if a.limits is None else a.limits.model_dump(),
+             output_schema=a.output_schema, libs_dir=env.libs_dir,
+             on_progress=env.on_progress, cancel_event=env.cancel_event, live=env.handlers),
          executes_capabilities=True),
+    Tool("boruna_resume", "Answer a paused run",
+         "Use after boruna_run (with handlers, e.g. {\"llm.call\": \"client\"}) answered "
+         "status input_required: give your result for its request {capability, args} and the "
+         "run continues from where it stopped, under the same policy, budgets and limits. The "
+         "answer is what boruna_run gives (result, steps, ui_output, trace), or input_required "
+         "again with a new resume_token for the next delegated call. A resume_token stays "
+         "valid: resuming it again with another result forks an independent run. Failures: "
+         "invalid_resume_token (not sealed by this server), invalid_answer (the result does "
+         "not fit the capability's result type; the token stays usable), and boruna_run's.",
+         p.ResumeParams,
+         lambda a, env: service.resume_tool(a.resume_token, a.result, env.sealer,
+                                            handlers=env.handlers, on_progress=env.on_progress,
+                                            cancel_event=env.cancel_event),
+         takes_source=False, executes_capabilities=True),
     Tool("boruna_run_sealed", "Run with a replay proof",
          "Use when you need evidence that a run is reproducible: runs like boruna_run, then "
          "replays it against the recorded capability results and returns result, steps, "

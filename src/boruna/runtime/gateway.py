@@ -178,3 +178,10 @@ class CapabilityGateway:
     def drain_called(self) -> list[str]:
         """Names of capabilities successfully called since the previous drain."""
         return self.log.drain_called()
+
+    def complete(self, cap: Capability, result):
+        """The result of a call its handler delegated (`core.suspension.CapabilityDelegated`,
+        raised after the call was allowed, counted and logged): logged as the handler's
+        result would have been, and returned."""
+        self.log.cap_result(cap.wire_name, result)
+        return result

@@ -35,6 +35,8 @@ become `error_kind: "internal_error"` responses, never tracebacks.
         handlers: runtime.live.HandlerConfig (live handlers); None = the deterministic mock
     run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None,
                     handlers=None)
+    run_delegating_tool(source, handlers, sealer, policy=None, ...)   boruna_run + handlers
+    resume_tool(resume_token, result, sealer, handlers=None, ...)    boruna_resume
     check_tool(source, file_name="<source>")
     repair_tool(source, strategy="best", patch_id=None, file_name="<source>")
     validate_app_tool(source, libs_dir=None)
@@ -65,6 +67,8 @@ from boruna.runtime.tape import TapeError, read_tape
 from boruna.runtime.tape import check_tape_target, read_tape_file, read_tape_key, write_tape_file
 from boruna.service.running import RunRequest, run, run_tool
 from boruna.service.sealed import run_sealed, run_sealed_tool
+from boruna.service.suspended import (inspect_snapshot, resume_run, resume_tool,
+                                      run_delegating, run_delegating_tool)
 from boruna.service.symbols import list_symbols, symbols_tool
 from boruna.service.templates import (apply_template, list_templates, template_apply_tool,
                                       template_list_tool)
@@ -90,4 +94,5 @@ __all__ = [
     "run_workflow", "workflow_status", "list_workflow_runs", "resume_workflow",
     "decide_workflow", "cancel_workflow", "export_evidence", "verify_evidence",
     "workflow_run_tool", "workflow_status_tool", "workflow_resume_tool", "workflow_decide_tool",
+    "run_delegating", "run_delegating_tool", "resume_run", "resume_tool", "inspect_snapshot",
 ]

@@ -335,6 +335,13 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
         mismatch = _replay_mismatch(ran, request.replay, taping)
         if mismatch is not None:
             return mismatch
+    return settle(ran, max_output_bytes, request.output_schema)
+
+
+def settle(ran: RunResult, max_output_bytes, output_schema):
+    """A finished run after its output checks: `ran` (encoded within the output budget), or
+    the output-limit or output-schema Failure; a failed run as it is."""
+    outcome = ran.outcome
     if not outcome.ok:
         return ran
     cap = DEFAULT_MAX_OUTPUT_BYTES
@@ -347,11 +354,11 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
     if max_output_bytes is not None and exceeds_budget(max_output_bytes, ran.result_json,
                                                        ran.ui_output_json):
         return failure_of(output_limit_failure(max_output_bytes, outcome.steps))
-    if request.output_schema is not None:
+    if output_schema is not None:
         from boruna.core.deep_stack import call_deep
 
         try:
-            rejected = call_deep(check_output, request.output_schema, ran.result_json,
+            rejected = call_deep(check_output, output_schema, ran.result_json,
                                  outcome.steps)
         except RecursionError:
             rejected = fail(ErrorKind.INVALID_OUTPUT_SCHEMA,

@@ -16,5 +16,6 @@ here, one per concern (declarations in `boruna/_vm.pxd`, the Python API in `_vm.
 | `cold.pxi` | builtins on Python values (calls `builtins.py`; C fast paths for a few) |
 | `maps.pxi` | MapGet/MapContainsKey/MapLen in C, in-place MapSet/MapRemove, map-only locals |
 | `effects.pxi` | ops out of line: capabilities, UI, contracts, actors, globals |
+| `snapshot.pxi` | a paused Machine written to bytes and read back (the format and its version), delegated capability calls |
 | `builtins.py` | the builtins' implementations by opcode name, work-charged opcodes, `normalize_value` |
 """

@@ -76,7 +76,11 @@ cdef int64_t _slow_op(Machine self, int op, int64_t* ins, int func) except -1:
         for k in range(n):
             vclear(&s[self.sp - n + k])
         self.sp -= n
-        res = normalize_value(gw.call(declared, cap.id, args))
+        try:
+            res = gw.call(declared, cap.id, args)
+        except CapabilityDelegated:     # vm/snapshot.pxi: the run's caller answers this call
+            return _delegate(self, cap.id, args)
+        res = normalize_value(res)
         if self.sp >= C_MAX_STACK:
             raise verr.stack_overflow(MAX_STACK)
         from_py(&s[self.sp], res)

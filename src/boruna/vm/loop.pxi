@@ -795,6 +795,9 @@ cdef object _loop(Machine self, int64_t budget):
                     ip -= 1
                     status = BLOCKED
                     break
+                if r == 2:       # a delegated capability call (vm/snapshot.pxi)
+                    status = AWAITING
+                    break
                 if self.nframes > 0:
                     loc = &self.locals[self.frames[self.nframes - 1].locals_base]
     finally:

@@ -150,6 +150,27 @@ cdef class Machine:
         self.lp += n
         self.nframes = 1
 
+    # snapshots and delegated capability calls (vm/snapshot.pxi)
+    def snapshot(self):
+        """The paused machine as bytes (docs/snapshots.md); SnapshotError if it is not paused."""
+        return _snapshot(self)
+
+    @classmethod
+    def restore(cls, data, module, *, gateway=None, max_wall_ms=...):
+        """A new machine for `module` in the state snapshot `data` holds; SnapshotError for
+        a corrupted snapshot or one of another module, VM format or limits. `max_wall_ms`
+        (default: the snapshot's) starts afresh: the wall clock is not part of the state."""
+        return _restore(data, module, gateway, max_wall_ms, max_wall_ms is ...)
+
+    @property
+    def pending_call(self):
+        """(capability wire name, args) of the delegated call the machine waits on, or None."""
+        return _pending_call(self)
+
+    def answer(self, result):
+        """The delegated call's result; the next `execute_bounded` continues with it."""
+        _answer(self, result)
+
     def cancel(self):
         """Stop at the next 1,024-step checkpoint with `execution cancelled`."""
         self.cancelled = True
@@ -177,6 +198,8 @@ cdef class Machine:
         cdef int64_t budget
         if self.done:
             return FAILED if self.error is not None else FINISHED
+        if self.pending is not None and not self.pending[2]:   # vm/snapshot.pxi
+            return AWAITING
         if not self.started:
             self.set_entry(self.module.entry)
             if self.done:
@@ -188,6 +211,8 @@ cdef class Machine:
             raise RuntimeError("Machine is already running (re-entrant or concurrent call)")
         self.running = True
         try:
+            if self.pending is not None:        # vm/snapshot.pxi: the answered call
+                _complete_pending(self)
             status = _loop(self, budget)
         except Exception as exc:     # a VmError from a cold path, or an internal failure
             _set_error(self, exc)

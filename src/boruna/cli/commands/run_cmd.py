@@ -59,6 +59,8 @@ def cmd_run(args, console: Console) -> int:
                    trace=args.trace, limits=limits, libs_dir=libs_dir, bytecode=bytecode,
                    name=module_name(args.file), source_limit=source_limit(args),
                    handlers=handlers, record=args.record is not None, replay=replay)
+    if args.pause_after is not None or args.delegate or args.snapshot is not None:
+        return args.run_pausing(args, console, request)     # snapshot_cmd.cmd_run
     watch = _Watch(console)
     try:
         with interrupt_sets(watch.cancel):
