@@ -32,7 +32,7 @@ def read_suspended(path: str):
         raise CliError(f"cannot read snapshot '{path}': {err.message}") from None
 
 
-def report_stop(result, args, console: Console, path: str, watch=None) -> int:
+def report_stop(result, args, console: Console, path: str, watch=None, source=None) -> int:
     """Print a delegating or pausing run's result: the snapshot written, or the ended run as
     `boruna run` prints it."""
     from boruna import service
@@ -64,7 +64,9 @@ def report_stop(result, args, console: Console, path: str, watch=None) -> int:
     if args.json:
         return print_result(console, result)
     if isinstance(result, service.Failure):
-        raise CliError(result.message or str(result.error_kind))
+        from boruna.cli.json_output import failure_error
+
+        raise failure_error(result, args.file, source or "", console)
     interrupted = watch is not None and watch.cancel.is_set()
     trace = SimpleNamespace(trace=bool(getattr(args, "trace", False)))
     return _report(result, trace, console, interrupted)
@@ -103,7 +105,7 @@ def run_pausing(args, console: Console, request) -> int:
                           watch.on_progress, watch.cancel, True)
     finally:
         watch.close()
-    status = report_stop(result, args, console, args.snapshot, watch)
+    status = report_stop(result, args, console, args.snapshot, watch, request.source)
     if watch.cancel.is_set() and not result.success:
         return EXIT_INTERRUPTED
     return status
@@ -129,7 +131,8 @@ def cmd_resume(args, console: Console) -> int:
         raise CliError(f"the run in '{args.file}' waits for the result of "
                        f"{pending.get('capability')}: pass --answer JSON")
     args.record = args.replay = None
-    handlers, _ = _capability_options(args)
+    args.tape_key = None
+    handlers, _, _ = _capability_options(args)
     watch = _Watch(console)
     try:
         with interrupt_sets(watch.cancel):
