@@ -220,8 +220,13 @@ TOOLS: tuple[Tool, ...] = (
          "status (completed, failed, paused, cancelled), steps [{id, kind, status, attempts, "
          "outputs | error_kind, error | waiting_for}], outputs by step, waiting (a paused run's "
          "approval gates and triggers: decide them with boruna_workflow_decide) and the audit "
-         "head. Read boruna://workflows for the format. Cancelling the call cancels the run, "
-         "which boruna_workflow_resume continues.",
+         "head. Format (check it with boruna_workflow_validate): steps of kind source (an .ax "
+         "file whose main returns the step's result, or a record of its declared outputs), "
+         "approval_gate or external_trigger; inputs map a local name to 'step.output' or "
+         "'$input.NAME', read in the .ax source through the step.input capability (its "
+         "builtin: boruna_capability_list), a String input as its text, any other value as "
+         "JSON text. Cancelling the call cancels the run, which boruna_workflow_resume "
+         "continues.",
          p.WorkflowRunParams,
          lambda a, env: service.workflow_run_tool(
              directory=a.directory, workflow_json=a.workflow_json, sources=a.sources,
