@@ -165,7 +165,7 @@ def test_annotations_are_read_only_without_live_and_real_io_for_runs_with_live(
         tmp_path, list_fresh_server):
     mocked = _hints(list_fresh_server())
     live = _hints(list_fresh_server("--live", "--fs-root", str(tmp_path)))
-    assert len(mocked) == 14 and all(hints == READ_ONLY for hints in mocked.values())
+    assert len(mocked) == 15 and all(hints == READ_ONLY for hints in mocked.values())
     assert {name: hints for name, hints in live.items() if hints != READ_ONLY} == {
         "boruna_run": REAL_IO, "boruna_run_sealed": REAL_IO}
     assert sorted(live) == sorted(mocked)

@@ -132,6 +132,12 @@ class PolicyValidateParams(_Params):
         "here)."))
 
 
+class FormatParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    width: Optional[Annotated[StrictInt, Field(ge=20, le=1000)]] = Field(
+        None, description="Line width the layout wraps at, 20 to 1000; default 100.")
+
+
 class NoParams(_Params):
     """Tools without parameters."""
 

@@ -219,6 +219,11 @@ class PolicyValidateSuccess(_Success):
     errors: list[dict[str, Any]] = Field(None, description="With ok:false.")
 
 
+class FormatSuccess(_Success):
+    formatted: str = Field(description="The source in the canonical layout, comments kept.")
+    changed: bool = Field(description="False when the source was already formatted.")
+
+
 RUN_KINDS = ("runtime_error", "invalid_policy", "limit_exceeded", "unsupported_limit",
              "validation_failed", "invalid_output_schema", "cancelled")
 
@@ -227,6 +232,7 @@ RESPONSES: dict[str, tuple[type[BaseModel], ...]] = {
     "boruna_capability_list": (CapabilityListSuccess, failure((), "CapabilityListFailure")),
     "boruna_check": (CheckSuccess, failure((), "CheckFailure")),
     "boruna_compile": (CompileSuccess, CompileFailure, failure((), "CompileToolFailure")),
+    "boruna_format": (FormatSuccess, CompileFailure, failure((), "FormatFailure")),
     "boruna_framework_test": (FrameworkTestSuccess, CompileFailure,
                               failure(("framework_error", "limit_exceeded", "cancelled"),
                                       "FrameworkTestFailure")),
