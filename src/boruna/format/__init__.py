@@ -10,8 +10,7 @@ kept, in order.
 """
 from __future__ import annotations
 
-from boruna.core.deep_stack import call_deep
-from boruna.language.lexer import lex
+from boruna.core.deep_stack import call_deep, paused_gc
 from boruna.language.parser import parse_tokens
 
 from .comments import Comments
@@ -24,10 +23,11 @@ DEFAULT_WIDTH = 100
 
 
 def _format(source: str, width: int) -> str:
-    program = parse_tokens(lex(source))
-    comments = Comments(source)
-    doc = Printer(comments).program_doc(program)
-    text = render(doc, width)
+    with paused_gc():       # the document builds no cycles: no collector passes over it
+        comments = Comments(source)
+        program = parse_tokens(comments.code_tokens())
+        doc = Printer(comments).program_doc(program)
+        text = render(doc, width)
     return text + "\n" if text else ""
 
 

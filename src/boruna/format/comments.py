@@ -1,9 +1,11 @@
 """The comments of a source text and where the printer puts them back.
 
-The lexer keeps line comments as `Comment` tokens (`lex(src, comments=True)`). The printer
-emits the program's tokens in source order (it drops redundant parentheses and commas, and
-adds trailing commas), so a cursor over the token stream follows it: `token(kind, text)`
-moves the cursor to the printed token and hands back the comments that came before it.
+The comments are found by one scan of the text (the lexer's rule: `//` outside a string, to
+the end of the line) and placed in the parser's token stream: comment k sits just before
+token `at[k]`. The printer emits the program's tokens in source order (it drops redundant
+parentheses and commas, and adds trailing commas), so a cursor over the stream follows it:
+`token(kind, text)` moves the cursor to the printed token and hands back the comments that
+came before it.
 
 Where a comment goes:
 - leading: an own-line comment before a statement, match arm, list element, field or item is
@@ -21,72 +23,124 @@ A comment's text is kept as written, less trailing blanks.
 """
 from __future__ import annotations
 
-from boruna.language.lexer import lex
-from boruna.language.tokens import COMMENT, EOF, NEWLINE
+import re
+from bisect import bisect_right
+
+from boruna.language.lexer import TokenStream, lex
+from boruna.language.tokens import NEWLINE
 
 from .doc import BREAK_PARENT, FRESHLINE, HARDLINE, LineSuffix
 
 # tokens the printer may drop (grouping parentheses, optional commas) or emit where the
 # source has none: the cursor steps over them
-_SKIPPABLE = frozenset((NEWLINE, COMMENT, "Comma", "LParen", "RParen"))
+_SKIPPABLE = frozenset((NEWLINE, "Comma", "LParen", "RParen"))
 # what the search for the next element's first token steps over: commas, parentheses (an
 # element's comments include those inside its parentheses, which the printer may drop);
 # inside a call's parentheses a ")" ends the search
-_NOT_A_START = frozenset((NEWLINE, COMMENT, "Comma", "RParen", "LParen"))
-_NOT_A_START_IN_PARENS = frozenset((NEWLINE, COMMENT, "Comma", "LParen"))
+_NOT_A_START = frozenset((NEWLINE, "Comma", "RParen", "LParen"))
+_NOT_A_START_IN_PARENS = frozenset((NEWLINE, "Comma", "LParen"))
 _OPENERS = frozenset(("LParen", "LBracket", "LBrace"))
 _CLOSERS = frozenset(("RParen", "RBracket", "RBrace"))
+# a string literal (skipped) or a line comment, as the lexer reads them
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*', re.S)
+
+
+def _find_comments(source: str):
+    """(line, byte column, text) of every line comment of a source that lexes."""
+    found = []
+    line = 1
+    line_start = 0
+    last = 0
+    for m in _STRING_OR_COMMENT.finditer(source):
+        pos = m.start()
+        if source[pos] == '"':
+            continue
+        line += source.count("\n", last, pos)
+        if line > 1:
+            line_start = source.rfind("\n", 0, pos) + 1
+        last = pos
+        head = source[line_start:pos]
+        col = (len(head) if head.isascii() else len(head.encode("utf-8", "surrogatepass"))) + 1
+        found.append((line, col, "//" + m.group()[2:].rstrip()))
+    return found
 
 
 class Comments:
-    """The comment tokens of a source and the cursor that places them (see the module doc)."""
+    """The comments of a source and the cursor that places them (see the module doc)."""
 
-    __slots__ = ("kinds", "lines", "cols", "texts", "order", "next", "cursor", "active",
-                 "blank_keys", "misses", "last", "_closers")
+    __slots__ = ("kinds", "lines", "cols", "stream", "at", "comment_lines", "texts",
+                 "trailing_kind", "next", "count", "cursor", "active", "source_lines",
+                 "misses", "last", "_closers")
 
     def __init__(self, source: str):
-        stream = lex(source, comments=True)
+        stream = lex(source)
+        self.stream = stream
         kinds, lines, cols = stream.kinds, stream.lines, stream.cols
         self.kinds = kinds
         self.lines = lines
         self.cols = cols
-        values = stream.values
-        self.order = [i for i, k in enumerate(kinds) if k == COMMENT]
-        self.texts = {i: "//" + values[i].rstrip() for i in self.order}
-        self.next = 0           # index into `order` of the first comment not yet printed
+        found = _find_comments(source) if "//" in source else []
+        self.count = len(found)
+        self.at = []                # comment k sits just before token at[k]
+        self.comment_lines = []
+        self.texts = []
+        self.trailing_kind = []     # comment k follows code on its line
+        if found:
+            width = max(max(cols), max(c for _, c, _ in found)) + 1
+            keys = [ln * width + c for ln, c in zip(lines, cols)]
+            keys[-1] = keys[-2] + 1 if len(keys) > 1 else 0     # EOF sorts last
+            prev_at = -1
+            for ln, c, text in found:
+                t = bisect_right(keys, ln * width + c, 0, len(keys) - 1)
+                self.at.append(t)
+                self.comment_lines.append(ln)
+                self.texts.append(text)
+                self.trailing_kind.append(t > 0 and t != prev_at and kinds[t - 1] != NEWLINE)
+                prev_at = t
+        self.next = 0           # the first comment not yet printed
         self.cursor = 0         # stream index just past the last token printed
-        self.active = bool(self.order)
+        self.active = bool(found)
         self.misses = 0         # printed tokens the cursor could not find (synthetic ones)
         self.last = -1          # stream index of the last token printed, -1 if synthetic
         self._closers = None    # opening bracket's index -> its closing bracket's
-        # (line, col) of every code token with a blank line before it
-        keys = set()
-        n = len(kinds) - 1
-        for j, k in enumerate(kinds):
-            if (k == NEWLINE or k == COMMENT) and j < n:
-                nk = kinds[j + 1]
-                if nk != COMMENT and nk != NEWLINE and nk != EOF:
-                    if lines[j + 1] - lines[j] > (0 if k == NEWLINE else 1):
-                        keys.add((lines[j + 1], cols[j + 1]))
-        self.blank_keys = keys
+        self.source_lines = source.split("\n")
+
+    def code_tokens(self) -> TokenStream:
+        """The token stream the parser reads (the comments are not in it)."""
+        return self.stream
 
     # ---------------------------------------------------------------- queries
 
     def blank_before(self, line: int, col: int) -> bool:
-        """Whether the source has a blank line just before the code token at (line, col)."""
-        return (line, col) in self.blank_keys
-
-    def _blank_before_comment(self, i: int) -> bool:
-        if i == 0:
+        """Whether the source has a blank line just before the code token at (line, col): the
+        token starts its line and the line above holds only blanks. (A line inside a
+        multi-line string is never the one above: the string's end would be on it.)"""
+        if line < 2:
             return False
-        prev = self.kinds[i - 1]
-        if prev == NEWLINE:
-            return self.lines[i] > self.lines[i - 1]
-        return prev == COMMENT and self.lines[i] - self.lines[i - 1] > 1
+        lines = self.source_lines
+        if lines[line - 2].strip(" \t\r"):
+            return False
+        text = lines[line - 1]
+        head = text[:col - 1]
+        if not head.isascii():
+            head = text.encode("utf-8", "surrogatepass")[:col - 1].decode("utf-8", "replace")
+        return not head.strip(" \t\r")
 
-    def _is_trailing(self, i: int) -> bool:
-        """A comment after code on its line (not an own-line comment)."""
-        return i > 0 and self.kinds[i - 1] != NEWLINE and self.kinds[i - 1] != COMMENT
+    def _blank_before_comment(self, k: int) -> bool:
+        t = self.at[k]
+        line = self.comment_lines[k]
+        if k and self.at[k - 1] == t:
+            return line - self.comment_lines[k - 1] > 1
+        return t > 0 and self.kinds[t - 1] == NEWLINE and line > self.lines[t - 1]
+
+    def _blank_after_comment(self, k: int) -> bool:
+        m = self.at[k]
+        kinds = self.kinds
+        while kinds[m] == NEWLINE:
+            m += 1
+        if k + 1 < self.count and self.at[k + 1] <= m:
+            return False
+        return self.lines[m] - self.comment_lines[k] > 1
 
     def closer_of_last(self):
         """The stream index of the bracket closing the last token printed (an opening
@@ -112,6 +166,13 @@ class Comments:
             j += 1
         return j
 
+    def _take(self) -> int:
+        k = self.next
+        self.next = k + 1
+        if self.next >= self.count:
+            self.active = False
+        return k
+
     # ---------------------------------------------------------------- the printer's calls
 
     def token(self, kind: str, text: str, breaks: bool = False):
@@ -130,27 +191,24 @@ class Comments:
             j += 1
         self.cursor = j + 1
         self.last = j
-        order = self.order
+        at = self.at
         parts = None
-        if order[self.next] < j:
+        if at[self.next] <= j:
             parts = [FRESHLINE]
-            while self.next < len(order) and order[self.next] < j:
-                parts.append(self.texts[order[self.next]])
+            while self.active and at[self.next] <= j:
+                parts.append(self.texts[self._take()])
                 parts.append(HARDLINE)
-                self.next += 1
             parts.append(text)
-        if breaks and self.next < len(order):
+        if breaks and self.active:
             k = j + 1
             while kinds[k] == "Comma":
                 k += 1
-            if k == order[self.next]:
+            n = self.next
+            if at[n] <= k and self.trailing_kind[n]:
                 if parts is None:
                     parts = [text]
-                parts.append(LineSuffix(" " + self.texts[k]))
+                parts.append(LineSuffix(" " + self.texts[self._take()]))
                 parts.append(BREAK_PARENT)
-                self.next += 1
-        if self.next >= len(order):
-            self.active = False
         return text if parts is None else parts
 
     def leading(self, keep_blank: bool = True, in_parens: bool = False) -> list:
@@ -159,36 +217,25 @@ class Comments:
         if not self.active:
             return []
         limit = self._peek_start(in_parens)
-        order = self.order
         out = []
-        while self.next < len(order) and order[self.next] < limit:
-            i = order[self.next]
-            if out and keep_blank and self._blank_before_comment(i):
+        k = -1
+        while self.active and self.at[self.next] <= limit:
+            k = self._take()
+            if out and keep_blank and self._blank_before_comment(k):
                 out.append(HARDLINE)
-            out.append(self.texts[i])
+            out.append(self.texts[k])
             out.append(HARDLINE)
-            self.next += 1
-        if out and keep_blank:
-            last = order[self.next - 1]
-            m = last + 1
-            while self.kinds[m] == NEWLINE:
-                m += 1
-            if self.kinds[m] != COMMENT and self.lines[m] - self.lines[last] > 1:
-                out.append(HARDLINE)
-        if self.next >= len(order):
-            self.active = False
+        if k >= 0 and keep_blank and self._blank_after_comment(k):
+            out.append(HARDLINE)
         return out
 
     def paragraph(self, line: int, col: int) -> tuple[bool, list]:
         """For the entry of a block or match starting at (line, col): whether the source has a
         blank line before it (before its first leading comment, if any), and its leading
         comments (`leading`)."""
-        if self.active:
-            limit = self._peek_start()
-            i = self.order[self.next]
-            if i < limit:
-                return self._blank_before_comment(i), self.leading()
-        return (line, col) in self.blank_keys, []
+        if self.active and self.at[self.next] <= self._peek_start():
+            return self._blank_before_comment(self.next), self.leading()
+        return self.blank_before(line, col), []
 
     def trailing(self, in_parens: bool = False, limit=None) -> list:
         """The comment after the element just printed, on its line: a line suffix (`limit`:
@@ -197,12 +244,9 @@ class Comments:
             return []
         if limit is None:
             limit = self._peek_start(in_parens)
-        i = self.order[self.next]
-        if i < limit and self._is_trailing(i):
-            self.next += 1
-            if self.next >= len(self.order):
-                self.active = False
-            return [LineSuffix(" " + self.texts[i]), BREAK_PARENT]
+        n = self.next
+        if self.at[n] <= limit and self.trailing_kind[n]:
+            return [LineSuffix(" " + self.texts[self._take()]), BREAK_PARENT]
         return []
 
     def dangling(self, keep_blank: bool = True, in_parens: bool = False,
@@ -217,28 +261,21 @@ class Comments:
             out.extend(self.trailing(in_parens, limit))
         if limit is None:
             limit = self._peek_start(in_parens)
-        order = self.order
-        while self.next < len(order) and order[self.next] < limit:
-            i = order[self.next]
+        while self.active and self.at[self.next] <= limit:
+            k = self._take()
             out.append(HARDLINE)
-            if keep_blank and self._blank_before_comment(i):
+            if keep_blank and self._blank_before_comment(k):
                 out.append(HARDLINE)
-            out.append(self.texts[i])
-            self.next += 1
-        if self.next >= len(order):
-            self.active = False
+            out.append(self.texts[k])
         return out
 
     def rest(self) -> list:
         """Every comment not yet printed, one per line (the end of the file)."""
         out = []
-        order = self.order
-        while self.next < len(order):
-            i = order[self.next]
+        while self.active:
+            k = self._take()
             out.append(HARDLINE)
-            if self._blank_before_comment(i):
+            if self._blank_before_comment(k):
                 out.append(HARDLINE)
-            out.append(self.texts[i])
-            self.next += 1
-        self.active = False
+            out.append(self.texts[k])
         return out

@@ -23,15 +23,14 @@ __all__ = ["Group", "Nest", "IfBreak", "LineSuffix", "LINE", "SOFTLINE", "HARDLI
 
 INDENT_WIDTH = 4
 
-_FLAT = 0
-_BREAK = 1
-
 
 class Group:
-    __slots__ = ("contents",)
+    __slots__ = ("contents", "flat", "budget")
 
     def __init__(self, contents):
         self.contents = contents
+        self.flat = None        # the flat text, measured once per budget (see _flat_text)
+        self.budget = -1
 
 
 class Nest:
@@ -95,21 +94,67 @@ def join(separator, docs) -> list:
     return out
 
 
-def _fits(contents, rest, remaining: int) -> bool:
-    """Whether `contents` printed flat, then the commands of `rest` (from its top) in their own
-    modes, reach a possible line break before using more than `remaining` columns. A hard
-    line or a forced break inside `contents` means it does not fit flat."""
-    stack = [contents]
-    modes = None            # None while measuring `contents` (all flat)
-    ri = len(rest)
+def _flat_text(group: Group, budget: int):
+    """The text of `group` printed flat, or None when it has a hard line, a forced break or
+    a line suffix, or is longer than `budget` (then it never prints flat). Measured once: a
+    group's text is kept for the groups around it."""
+    if group.budget == budget:
+        return group.flat
+    text: list = []
+    keep = text.append
+    stack = [group.contents]
+    left = budget
+    flat = None
+    while True:
+        if not stack:
+            flat = "".join(text)
+            break
+        d = stack.pop()
+        t = type(d)
+        if t is str:
+            left -= len(d)
+            if left < 0:
+                break
+            keep(d)
+        elif t is list:
+            stack.extend(reversed(d))
+        elif t is _Line:
+            if d.hard:
+                break
+            left -= len(d.flat)
+            if left < 0:
+                break
+            keep(d.flat)
+        elif t is Group:
+            inner = _flat_text(d, budget)
+            if inner is None:
+                break
+            left -= len(inner)
+            if left < 0:
+                break
+            keep(inner)
+        elif t is Nest:
+            stack.append(d.contents)
+        elif t is IfBreak:
+            stack.append(d.flat)
+        else:                   # a forced break or a line suffix
+            break
+    group.flat = flat
+    group.budget = budget
+    return flat
+
+
+def _rest_fits(cmds, remaining: int) -> bool:
+    """Whether the commands still to print (all in broken groups) reach a line break before
+    using more than `remaining` columns."""
+    ri = len(cmds)
+    stack: list = []
     while True:
         if not stack:
             if ri == 0:
                 return True
             ri -= 1
-            _, mode, d = rest[ri]
-            stack.append(d)
-            modes = mode
+            stack.append(cmds[ri][1])
             continue
         d = stack.pop()
         t = type(d)
@@ -120,40 +165,25 @@ def _fits(contents, rest, remaining: int) -> bool:
         elif t is list:
             stack.extend(reversed(d))
         elif t is _Line:
-            if modes is None:
-                if d.hard:
-                    return False
-                remaining -= len(d.flat)
-                if remaining < 0:
-                    return False
-            elif modes == _BREAK or d.hard:
-                return True
-            else:
-                remaining -= len(d.flat)
-                if remaining < 0:
-                    return False
+            return True
         elif t is Group or t is Nest:
             stack.append(d.contents)
         elif t is IfBreak:
-            stack.append(d.broken if modes == _BREAK else d.flat)
-        elif t is _BreakParent:
-            if modes is None:
-                return False
-        # LineSuffix: no width
+            stack.append(d.broken)
 
 
 def render(doc, width: int = 100) -> str:
     """Lay `doc` out in `width` columns (see the module docstring)."""
     out: list[str] = []
     emit = out.append
-    cmds = [(0, _BREAK, doc)]
+    cmds = [(0, doc)]       # (indentation, document) still to print, in broken groups
     push = cmds.append
     pop = cmds.pop
     pos = 0                 # the column after what has been printed (indentation included)
     pending = -1            # indentation owed before the next text (-1: none)
     suffixes: list = []     # line suffixes waiting for the end of the line
     while cmds:
-        ind, mode, d = pop()
+        ind, d = pop()
         t = type(d)
         if t is str:
             if d:
@@ -164,21 +194,26 @@ def render(doc, width: int = 100) -> str:
                 emit(d)
                 pos += len(d)
         elif t is list:
-            for x in reversed(d):
-                push((ind, mode, x))
-        elif t is _Line:
-            if mode == _FLAT and not d.hard:
-                if d.flat:
+            # the leading texts at once, the rest as commands
+            i = 0
+            n = len(d)
+            while i < n and type(d[i]) is str:
+                x = d[i]
+                if x:
                     if pending >= 0:
                         if pending:
                             emit(" " * pending)
                         pending = -1
-                    emit(d.flat)
-                    pos += len(d.flat)
-            elif suffixes:
-                push((ind, mode, d))
+                    emit(x)
+                    pos += len(x)
+                i += 1
+            if i < n:
+                cmds.extend([(ind, d[k]) for k in range(n - 1, i - 1, -1)])
+        elif t is _Line:
+            if suffixes:
+                push((ind, d))
                 for s in reversed(suffixes):
-                    push((ind, mode, s))
+                    push((ind, s))
                 suffixes = []
             elif d.fresh and pending >= 0:
                 pending = ind       # the line is still empty: no newline, this indentation
@@ -190,18 +225,25 @@ def render(doc, width: int = 100) -> str:
                 pending = ind
                 pos = ind
         elif t is Group:
-            if mode == _FLAT:
-                push((ind, _FLAT, d.contents))
+            flat = _flat_text(d, width)
+            if (flat is not None and len(flat) <= width - pos
+                    and _rest_fits(cmds, width - pos - len(flat))):
+                if flat:
+                    if pending >= 0:
+                        if pending:
+                            emit(" " * pending)
+                        pending = -1
+                    emit(flat)
+                    pos += len(flat)
             else:
-                flat = _fits(d.contents, cmds, width - pos)
-                push((ind, _FLAT if flat else _BREAK, d.contents))
+                push((ind, d.contents))
         elif t is Nest:
-            push((ind + d.width, mode, d.contents))
+            push((ind + d.width, d.contents))
         elif t is IfBreak:
-            push((ind, mode, d.broken if mode == _BREAK else d.flat))
+            push((ind, d.broken))
         elif t is LineSuffix:
             suffixes.append(d.text)
-        # BREAK_PARENT: only read by _fits
+        # BREAK_PARENT: only read by _flat_text
     if suffixes:
         if pending >= 0 and pending:
             emit(" " * pending)

@@ -142,7 +142,7 @@ class Printer:
         parts = []
         if program.module_name is not None:
             parts += c.leading()
-            parts += [tok("module", "module"), " ", tok(IDENT, program.module_name)]
+            parts += [tok("module", "module "), tok(IDENT, program.module_name)]
             parts += c.trailing()
         prev = None
         for item in program.items:
@@ -169,20 +169,20 @@ class Printer:
             return self.fn_def(item)
         if t is ast.TypeDef:
             return self.type_def(item)
-        return [self.tok("import", "import"), " ", self.tok(IDENT, item.module)]
+        return [self.tok("import", "import "), self.tok(IDENT, item.module)]
 
     def fn_def(self, fn: ast.FnDef):
         tok = self.tok
         c = self.comments
         head = []
         if fn.exported:
-            head += [tok("export", "export"), " "]
-        head += [tok("fn", "fn"), " ", tok(IDENT, fn.name), tok("LParen", "(", True)]
+            head += [tok("export", "export ")]
+        head += [tok("fn", "fn "), tok(IDENT, fn.name), tok("LParen", "(", True)]
         if fn.params:
             params = []
             for i, p in enumerate(fn.params):
                 params += c.leading(False, True)
-                params += [tok(IDENT, p.name), tok("Colon", ":"), " ", self.type_doc(p.ty)]
+                params += [tok(IDENT, p.name), tok("Colon", ": "), self.type_doc(p.ty)]
                 if i < len(fn.params) - 1:
                     params += [",", *c.trailing(True), LINE]
                 else:
@@ -192,7 +192,7 @@ class Printer:
             head += [Nest(INDENT_WIDTH, c.dangling(False, True)), SOFTLINE]
         head.append(tok("RParen", ")"))
         if fn.return_type is not None:
-            head += [" ", tok("Arrow", "->"), " ", self.type_doc(fn.return_type)]
+            head += [" ", tok("Arrow", "-> "), self.type_doc(fn.return_type)]
         if fn.capabilities:
             head += [" ", *self.capability_set(fn.capabilities)]
         parts = [Group(head)]
@@ -210,7 +210,7 @@ class Printer:
         out = [tok("Bang", "!"), tok("LBrace", "{")]
         for i, cap in enumerate(caps):
             if i:
-                out += [tok("Comma", ","), " "]
+                out.append(tok("Comma", ", "))
             head, dot, tail = cap.partition(".")
             out.append(tok(IDENT, head))
             if dot:
@@ -231,12 +231,12 @@ class Printer:
             out.append(HARDLINE)
             out += c.leading(False)
             if kind == "intent":
-                out += [tok("intent", "intent"), " ", tok(STRING, string_text(intent))]
+                out += [tok("intent", "intent "), tok(STRING, string_text(intent))]
                 intent = None
             elif kind == "requires":
-                out += [tok("requires", "requires"), " ", self.head_expr(requires.pop(0))]
+                out += [tok("requires", "requires "), self.head_expr(requires.pop(0))]
             else:
-                out += [tok("ensures", "ensures"), " ", self.head_expr(ensures.pop(0))]
+                out += [tok("ensures", "ensures "), self.head_expr(ensures.pop(0))]
             out += c.trailing()
         return out
 
@@ -257,9 +257,9 @@ class Printer:
         c = self.comments
         head = []
         if td.exported:
-            head += [tok("export", "export"), " "]
+            head += [tok("export", "export ")]
         is_record = type(td.kind) is ast.RecordKind
-        head += [tok("type", "type") if is_record else tok("enum", "enum"), " ",
+        head += [tok("type", "type ") if is_record else tok("enum", "enum "),
                  tok(IDENT, td.name), " ", tok("LBrace", "{", True)]
         entries = td.kind.fields if is_record else td.kind.variants
         body = []
@@ -268,7 +268,7 @@ class Printer:
             body += c.leading()
             body.append(tok(IDENT, name))
             if is_record:
-                body += [tok("Colon", ":"), " ", self.type_doc(ty)]
+                body += [tok("Colon", ": "), self.type_doc(ty)]
             elif ty is not None:
                 body += [tok("LParen", "("), self.type_doc(ty), tok("RParen", ")")]
             body.append(",")
@@ -294,15 +294,15 @@ class Printer:
         if t is ast.ResultType or t is ast.MapType:
             name, first, second = (("Result", ty.ok, ty.err) if t is ast.ResultType
                                    else ("Map", ty.key, ty.value))
-            return [tok(IDENT, name), tok("Lt", "<"), self.type_doc(first), tok("Comma", ","),
-                    " ", self.type_doc(second), tok("Gt", ">")]
+            return [tok(IDENT, name), tok("Lt", "<"), self.type_doc(first), tok("Comma", ", "),
+                    self.type_doc(second), tok("Gt", ">")]
         # FnType; `capabilities` arrives with effect sets on function types
         out = [tok(IDENT, "Fn"), tok("LParen", "(")]
         for i, p in enumerate(ty.params):
             if i:
-                out += [tok("Comma", ","), " "]
+                out.append(tok("Comma", ", "))
             out.append(self.type_doc(p))
-        out += [tok("RParen", ")"), " ", tok("Arrow", "->"), " ", self.type_doc(ty.ret)]
+        out += [tok("RParen", ")"), " ", tok("Arrow", "-> "), self.type_doc(ty.ret)]
         caps = getattr(ty, "capabilities", None) or []
         if caps:
             out += [" ", *self.capability_set(caps)]
@@ -324,7 +324,8 @@ class Printer:
             body += lead
             nxt = stmts[i + 1] if i + 1 < len(stmts) else None
             body.append(self.stmt(s, nxt))
-            body += c.trailing()
+            if c.active:
+                body += c.trailing()
         body += c.dangling(trail=False)
         close = tok("RBrace", "}")
         if not body:
@@ -339,26 +340,26 @@ class Printer:
         guard = (nxt is not None and type(nxt) is ast.ExprStmt
                  and _starts_with_brace(nxt.expr))
         if t is ast.Let:
-            out = [tok("let", "let"), " "]
+            out = [tok("let", "let ")]
             if s.mutable:
-                out += [tok("mut", "mut"), " "]
+                out.append(tok("mut", "mut "))
             out.append(tok(IDENT, s.name))
             if s.ty is not None:
-                out += [tok("Colon", ":"), " ", self.type_doc(s.ty)]
-            out += [" ", tok("Eq", "="), " ", self.value(s.value, guard)]
+                out += [tok("Colon", ": "), self.type_doc(s.ty)]
+            out += [" ", tok("Eq", "= "), self.value(s.value, guard)]
             return out
         if t is ast.ExprStmt:
             return self.value(s.expr, guard)
         if t is ast.Assign:
-            return [tok(IDENT, s.target), " ", tok("Eq", "="), " ", self.value(s.value, guard)]
+            return [tok(IDENT, s.target), " ", tok("Eq", "= "), self.value(s.value, guard)]
         if t is ast.Return:
             if s.value is None:
                 return tok("return", "return")
-            return [tok("return", "return"), " ", self.value(s.value, guard)]
+            return [tok("return", "return "), self.value(s.value, guard)]
         if t is ast.While:
-            return [tok("while", "while"), " ", self.head_expr(s.condition), " ",
+            return [tok("while", "while "), self.head_expr(s.condition), " ",
                     self.block(s.body)]
-        return [tok("for", "for"), " ", tok(IDENT, s.var), " ", tok("in", "in"), " ",
+        return [tok("for", "for "), tok(IDENT, s.var), " ", tok("in", "in "),
                 self.head_expr(s.iter), " ", self.block(s.body)]
 
     def value(self, e, guard: bool):
@@ -413,10 +414,10 @@ class Printer:
             kind, text = UNARY[e.op]
             return [tok(kind, text), self.operand(e.expr, _PREFIX)]
         if t is ast.If:
-            out = [tok("if", "if"), " ", self.head_expr(e.condition), " ",
+            out = [tok("if", "if "), self.head_expr(e.condition), " ",
                    self.block(e.then_block)]
             if e.else_block is not None:
-                out += [" ", tok("else", "else"), " ", self.block(e.else_block)]
+                out += [" ", tok("else", "else "), self.block(e.else_block)]
             return out
         if t is ast.Match:
             return self.match(e)
@@ -436,16 +437,16 @@ class Printer:
             return self.block(e.block)
         if t is ast.Spawn or t is ast.Emit:
             kw = "spawn" if t is ast.Spawn else "emit"
-            return [tok(kw, kw), " ", self.operand(e.expr, _PRIMARY)]
+            return [tok(kw, kw + " "), self.operand(e.expr, _PRIMARY)]
         if t is ast.Send:
-            kw = tok("send", "send")
+            kw = tok("send", "send ")
             if (type(e.target) is ast.Ident and _ends_with_upper_ident(e.target)
                     and _starts_with_brace(e.message)) or (
                     _ends_with_bare_variant(e.target) and _level(e.message) < _PRIMARY):
                 target = self.parens(e.target)
             else:
                 target = self.operand(e.target, _PRIMARY)
-            return [kw, " ", target, " ", self.operand(e.message, _PRIMARY)]
+            return [kw, target, " ", self.operand(e.message, _PRIMARY)]
         if t is ast.Receive:
             return tok("receive", "receive")
         raise TypeError(f"not an expression: {type(e).__name__}")
@@ -479,11 +480,12 @@ class Printer:
         body = [SOFTLINE]
         last = len(args) - 1
         for i, a in enumerate(args):
-            body += c.leading(False)
+            if c.active:
+                body += c.leading(False)
             body.append(self.expr(a))
             if i < last:
-                body += [",", *c.trailing(), LINE]
-            else:
+                body += [",", *c.trailing(), LINE] if c.active else [",", LINE]
+            elif c.active:
                 body += c.dangling(False, True, limit=close)
         return Group([head, open_, Nest(INDENT_WIDTH, body), SOFTLINE, tok("RParen", ")")])
 
@@ -495,10 +497,11 @@ class Printer:
         body = [SOFTLINE]
         last = len(items) - 1
         for i, item in enumerate(items):
-            body += c.leading(False)
+            if c.active:
+                body += c.leading(False)
             body.append(self.expr(item))
             if i < last:
-                body += [",", *c.trailing(), LINE]
+                body += [",", *c.trailing(), LINE] if c.active else [",", LINE]
             else:
                 body += [IfBreak(","), *c.dangling(False)]
         if not items:
@@ -519,13 +522,14 @@ class Printer:
         body = [LINE]
         last = len(entries) - 1
         for i, (name, value) in enumerate(entries):
-            body += c.leading(False)
+            if c.active:
+                body += c.leading(False)
             if name is None:
                 body += [tok("DotDot", ".."), self.expr(value)]
             else:
-                body += [tok(IDENT, name), tok("Colon", ":"), " ", self.expr(value)]
+                body += [tok(IDENT, name), tok("Colon", ": "), self.expr(value)]
             if i < last:
-                body += [",", *c.trailing(), LINE]
+                body += [",", *c.trailing(), LINE] if c.active else [",", LINE]
             else:
                 body += [IfBreak(","), *c.dangling(False)]
         return Group([*head, Nest(INDENT_WIDTH, body), LINE, tok("RBrace", "}")])
@@ -533,7 +537,7 @@ class Printer:
     def match(self, e: ast.Match):
         tok = self.tok
         c = self.comments
-        head = [tok("match", "match"), " ", self.head_expr(e.value), " ",
+        head = [tok("match", "match "), self.head_expr(e.value), " ",
                 tok("LBrace", "{", True)]
         body = []
         for i, arm in enumerate(e.arms):
@@ -542,7 +546,7 @@ class Printer:
             if blank and i:
                 body.append(HARDLINE)
             body += lead
-            body += [self.pattern(arm.pattern), " ", tok("FatArrow", "=>"), " ",
+            body += [self.pattern(arm.pattern), " ", tok("FatArrow", "=> "),
                      self.expr(arm.body), ","]
             body += c.trailing()
         body += c.dangling(trail=False)
