@@ -76,6 +76,7 @@ def test_random_programs(start):
         source = g.sample_source(seed)
         try:
             g.check(source)
+            assert misses(source) == 0
         except AssertionError:
             pytest.fail(f"seed {seed}:\n{source}")
 

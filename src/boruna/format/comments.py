@@ -70,7 +70,7 @@ class Comments:
 
     __slots__ = ("kinds", "lines", "cols", "stream", "at", "comment_lines", "texts",
                  "trailing_kind", "next", "count", "cursor", "active", "source_lines",
-                 "misses", "last", "_closers")
+                 "misses", "last", "_closers", "_keywords")
 
     def __init__(self, source: str):
         stream = lex(source)
@@ -103,6 +103,7 @@ class Comments:
         self.misses = 0         # printed tokens the cursor could not find (synthetic ones)
         self.last = -1          # stream index of the last token printed, -1 if synthetic
         self._closers = None    # opening bracket's index -> its closing bracket's
+        self._keywords = {}     # a keyword -> the positions of its tokens
         self.source_lines = source.split("\n")
 
     def code_tokens(self) -> TokenStream:
@@ -141,6 +142,17 @@ class Comments:
         if k + 1 < self.count and self.at[k + 1] <= m:
             return False
         return self.lines[m] - self.comment_lines[k] > 1
+
+    def keyword_position(self, kind: str, after: tuple, before: tuple) -> tuple:
+        """The (line, col) of the first `kind` token between the positions `after` and
+        `before` (the intent clause of a function: the AST keeps no position for it)."""
+        found = self._keywords.get(kind)
+        if found is None:
+            lines, cols = self.lines, self.cols
+            found = [(lines[j], cols[j]) for j, k in enumerate(self.kinds) if k == kind]
+            self._keywords[kind] = found
+        i = bisect_right(found, after)
+        return found[i] if i < len(found) and found[i] < before else before
 
     def closer_of_last(self):
         """The stream index of the bracket closing the last token printed (an opening

@@ -73,21 +73,26 @@ def _level(e) -> int:
     return _PRIMARY
 
 
-def _ends_with_upper_ident(e) -> bool:
-    """Whether the last token of `e` is an identifier starting with a capital: followed by
-    `{` it would start a record literal."""
+def _trailing_capital(e):
+    """The capitalised identifier `e` ends with as printed (followed by `{` it would start a
+    record literal), or None: the right spine, down to an operand printed in parentheses."""
     while True:
         t = type(e)
         if t is ast.Ident:
-            return "A" <= e.name[:1] <= "Z"
+            return e if "A" <= e.name[:1] <= "Z" else None
         if t is ast.Binary:
-            e = e.right
-        elif t is ast.Unary or t is ast.Spawn or t is ast.Emit:
-            e = e.expr
+            inner, need = e.right, BINARY[e.op][2] + 1
+        elif t is ast.Unary:
+            inner, need = e.expr, _PREFIX
+        elif t is ast.Spawn or t is ast.Emit:
+            inner, need = e.expr, _PRIMARY
         elif t is ast.Send:
-            e = e.message
+            inner, need = e.message, _PRIMARY
         else:
-            return False
+            return None
+        if _level(inner) < need:
+            return None
+        e = inner
 
 
 def _ends_with_bare_variant(e) -> bool:
@@ -133,6 +138,7 @@ class Printer:
     def __init__(self, comments: Comments):
         self.comments = comments
         self.tok = comments.token
+        self.parenthesized = None   # the identifier to print in parentheses (head_expr)
 
     # ---------------------------------------------------------------- items
 
@@ -222,35 +228,22 @@ class Printer:
         """The intent, requires and ensures clauses, in the order the source has them."""
         tok = self.tok
         c = self.comments
+        order = [((e.line, e.col), "requires", e) for e in fn.requires]
+        order += [((e.line, e.col), "ensures", e) for e in fn.ensures]
+        if fn.intent is not None:
+            at = c.keyword_position("intent", (fn.line, fn.col), (fn.body.line, fn.body.col))
+            order.append((at, "intent", fn.intent))
+        order.sort(key=lambda clause: clause[0])
         out = []
-        requires = list(fn.requires)
-        ensures = list(fn.ensures)
-        intent = fn.intent
-        while intent is not None or requires or ensures:
-            kind = self._next_clause(intent is not None, bool(requires), bool(ensures))
+        for _, kind, value in order:
             out.append(HARDLINE)
             out += c.leading(False)
             if kind == "intent":
-                out += [tok("intent", "intent "), tok(STRING, string_text(intent))]
-                intent = None
-            elif kind == "requires":
-                out += [tok("requires", "requires "), self.head_expr(requires.pop(0))]
+                out += [tok("intent", "intent "), tok(STRING, string_text(value))]
             else:
-                out += [tok("ensures", "ensures "), self.head_expr(ensures.pop(0))]
+                out += [tok(kind, kind + " "), self.head_expr(value)]
             out += c.trailing()
         return out
-
-    def _next_clause(self, intent: bool, requires: bool, ensures: bool) -> str:
-        c = self.comments
-        kinds = c.kinds
-        j = c.cursor
-        while j < len(kinds) and kinds[j] not in ("intent", "requires", "ensures", "LBrace"):
-            j += 1
-        kind = kinds[j] if j < len(kinds) else None
-        if kind == "intent" and intent or kind == "requires" and requires or \
-                kind == "ensures" and ensures:
-            return kind
-        return "intent" if intent else "requires" if requires else "ensures"
 
     def type_def(self, td: ast.TypeDef):
         tok = self.tok
@@ -363,15 +356,19 @@ class Printer:
                 self.head_expr(s.iter), " ", self.block(s.body)]
 
     def value(self, e, guard: bool):
-        if guard and _ends_with_upper_ident(e):
-            return self.parens(e)
-        return self.expr(e)
+        return self.head_expr(e) if guard else self.expr(e)
 
     def head_expr(self, e):
-        """An expression followed by `{` (a condition, a scrutinee, a clause)."""
-        if _ends_with_upper_ident(e):
-            return self.parens(e)
-        return self.expr(e)
+        """An expression followed by `{` (a condition, a scrutinee, a clause): a capitalised
+        name it ends with goes in parentheses."""
+        capital = _trailing_capital(e)
+        if capital is None:
+            return self.expr(e)
+        self.parenthesized = capital
+        try:
+            return self.expr(e)
+        finally:
+            self.parenthesized = None
 
     def parens(self, e):
         return [self.tok("LParen", "("), self.expr(e), self.tok("RParen", ")")]
@@ -388,6 +385,8 @@ class Printer:
         tok = self.tok
         t = type(e)
         if t is ast.Ident:
+            if e is self.parenthesized:
+                return [tok("LParen", "("), tok(IDENT, e.name), tok("RParen", ")")]
             return tok(IDENT, e.name)
         if t is ast.IntLit:
             return tok(INT, str(e.value))
@@ -440,7 +439,7 @@ class Printer:
             return [tok(kw, kw + " "), self.operand(e.expr, _PRIMARY)]
         if t is ast.Send:
             kw = tok("send", "send ")
-            if (type(e.target) is ast.Ident and _ends_with_upper_ident(e.target)
+            if (type(e.target) is ast.Ident and _trailing_capital(e.target) is not None
                     and _starts_with_brace(e.message)) or (
                     _ends_with_bare_variant(e.target) and _level(e.message) < _PRIMARY):
                 target = self.parens(e.target)
