@@ -281,13 +281,15 @@ class Comments:
             out.append(self.texts[k])
         return out
 
-    def rest(self) -> list:
-        """Every comment not yet printed, one per line (the end of the file)."""
+    def rest(self, at_start: bool = False) -> list:
+        """Every comment not yet printed, one per line (the end of the file; `at_start`: when
+        nothing was printed before them)."""
         out = []
         while self.active:
             k = self._take()
-            out.append(HARDLINE)
-            if self._blank_before_comment(k):
+            if out or not at_start:
                 out.append(HARDLINE)
+                if self._blank_before_comment(k):
+                    out.append(HARDLINE)
             out.append(self.texts[k])
         return out

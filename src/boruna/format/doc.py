@@ -94,7 +94,12 @@ def join(separator, docs) -> list:
     return out
 
 
-def _flat_text(group: Group, budget: int):
+_MEASURE_DEPTH = 100
+"""Groups nested deeper than this inside the one being measured are walked, not measured
+(and kept) on their own: the measure never recurses without bound."""
+
+
+def _flat_text(group: Group, budget: int, depth: int = 0):
     """The text of `group` printed flat, or None when it has a hard line, a forced break or
     a line suffix, or is longer than `budget` (then it never prints flat). Measured once: a
     group's text is kept for the groups around it."""
@@ -126,7 +131,10 @@ def _flat_text(group: Group, budget: int):
                 break
             keep(d.flat)
         elif t is Group:
-            inner = _flat_text(d, budget)
+            if depth >= _MEASURE_DEPTH and d.budget != budget:
+                stack.append(d.contents)
+                continue
+            inner = _flat_text(d, budget, depth + 1)
             if inner is None:
                 break
             left -= len(inner)

@@ -166,7 +166,7 @@ class Printer:
             parts.append(self.item(item))
             parts += c.trailing()
             prev = item
-        parts += c.rest()
+        parts += c.rest(at_start=not parts)
         return parts
 
     def item(self, item):
