@@ -95,19 +95,22 @@ def _trailing_capital(e):
         e = inner
 
 
-def _ends_with_bare_variant(e) -> bool:
-    """Whether the last token of `e` ends a variant without payload (`E::V`): followed by
+def _trailing_bare_variant(e):
+    """The variant without payload (`E::V`) `e` ends with as printed, or None: followed by
     `(` it would read as the variant's payload."""
     while True:
         t = type(e)
         if t is ast.EnumVariant:
-            return e.payload is None
+            return e if e.payload is None else None
         if t is ast.Spawn or t is ast.Emit:
-            e = e.expr
+            inner = e.expr
         elif t is ast.Send:
-            e = e.message
+            inner = e.message
         else:
-            return False
+            return None
+        if _level(inner) < _PRIMARY:
+            return None
+        e = inner
 
 
 def _starts_with_brace(e) -> bool:
@@ -364,11 +367,16 @@ class Printer:
         capital = _trailing_capital(e)
         if capital is None:
             return self.expr(e)
-        self.parenthesized = capital
+        return self.with_parenthesized(capital, e)
+
+    def with_parenthesized(self, node, e):
+        """`e` with `node` (its last primary) printed in parentheses."""
+        saved = self.parenthesized
+        self.parenthesized = node
         try:
             return self.expr(e)
         finally:
-            self.parenthesized = None
+            self.parenthesized = saved
 
     def parens(self, e):
         return [self.tok("LParen", "("), self.expr(e), self.tok("RParen", ")")]
@@ -394,8 +402,9 @@ class Printer:
             return self.binary(e)
         if t is ast.Call:
             func = e.func
-            if _ends_with_bare_variant(func):
-                head = self.parens(func)        # `E::V(x)` would be the variant's payload
+            bare = _trailing_bare_variant(func)
+            if bare is not None:                # `E::V(x)` would be the variant's payload
+                head = self.with_parenthesized(bare, func)
             else:
                 head = self.operand(func, _POSTFIX)
             return self.call_args(head, e.args)
@@ -423,6 +432,9 @@ class Printer:
         if t is ast.RecordLit:
             return self.record(e)
         if t is ast.EnumVariant:
+            if e is self.parenthesized:
+                return [tok("LParen", "("), tok(IDENT, e.enum_name), tok("ColonColon", "::"),
+                        tok(IDENT, e.variant), tok("RParen", ")")]
             out = [tok(IDENT, e.enum_name), tok("ColonColon", "::"), tok(IDENT, e.variant)]
             if e.payload is not None:
                 out += [tok("LParen", "("), self.expr(e.payload), tok("RParen", ")")]
@@ -441,7 +453,8 @@ class Printer:
             kw = tok("send", "send ")
             if (type(e.target) is ast.Ident and _trailing_capital(e.target) is not None
                     and _starts_with_brace(e.message)) or (
-                    _ends_with_bare_variant(e.target) and _level(e.message) < _PRIMARY):
+                    _trailing_bare_variant(e.target) is not None
+                    and _level(e.message) < _PRIMARY):
                 target = self.parens(e.target)
             else:
                 target = self.operand(e.target, _PRIMARY)
