@@ -7,13 +7,14 @@ from mcp.shared.exceptions import MCPError
 
 TOOL_NAMES = [
     "boruna_ast", "boruna_capability_list", "boruna_check", "boruna_compile",
-    "boruna_framework_test", "boruna_policy_validate", "boruna_repair", "boruna_run",
+    "boruna_format", "boruna_framework_test", "boruna_policy_validate", "boruna_repair", "boruna_run",
     "boruna_run_sealed", "boruna_symbols", "boruna_template_apply", "boruna_template_list",
     "boruna_validate_app", "boruna_workflow_validate"]
 
 REQUIRED = {
     "boruna_ast": ["source"], "boruna_capability_list": None, "boruna_check": ["source"],
-    "boruna_compile": ["source"], "boruna_framework_test": ["source", "messages"],
+    "boruna_compile": ["source"], "boruna_format": ["source"],
+    "boruna_framework_test": ["source", "messages"],
     "boruna_policy_validate": ["policy_json"], "boruna_repair": ["source"],
     "boruna_run": ["source"], "boruna_run_sealed": ["source"], "boruna_symbols": ["source"],
     "boruna_template_apply": ["template_name", "args"], "boruna_template_list": None,

@@ -454,7 +454,7 @@ class Printer:
             if (type(e.target) is ast.Ident and _trailing_capital(e.target) is not None
                     and _starts_with_brace(e.message)) or (
                     _trailing_bare_variant(e.target) is not None
-                    and _level(e.message) < _PRIMARY):
+                    and (_level(e.message) < _PRIMARY or e.message is self.parenthesized)):
                 target = self.parens(e.target)
             else:
                 target = self.operand(e.target, _PRIMARY)
