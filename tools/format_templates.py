@@ -1,8 +1,8 @@
 """Format the app templates (templates/*/app.ax.template) in `boruna fmt`'s layout.
 
 A template is .ax source with `{{name}}` placeholders (in comments and strings only); each
-is replaced by an identifier-like stand-in, the text formatted, and the placeholders put
-back. Usage: `python tools/format_templates.py [--check]` from the repository root
+is replaced by a stand-in of the same width (`\u00ab\u00abname\u00bb\u00bb`), the text formatted, and the
+placeholders put back. Usage: `python tools/format_templates.py [--check]` from the repository root
 (`--check`: change nothing, exit 1 when a template would change). `boruna fmt` formats the
 .ax files themselves: `boruna fmt $(git ls-files '*.ax')`.
 """
@@ -13,12 +13,12 @@ import sys
 from boruna.format import format_source
 
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-STAND_IN = re.compile(r"TEMPLATEARG(\w+?)TEMPLATEEND")
+STAND_IN = re.compile("\u00ab\u00ab(\\w+)\u00bb\u00bb")
 
 
 def formatted(text: str) -> str:
     names = PLACEHOLDER.findall(text)
-    out = format_source(PLACEHOLDER.sub(lambda m: f"TEMPLATEARG{m.group(1)}TEMPLATEEND", text))
+    out = format_source(PLACEHOLDER.sub(lambda m: "\u00ab\u00ab" + m.group(1) + "\u00bb\u00bb", text))
     out = STAND_IN.sub(lambda m: "{{" + m.group(1) + "}}", out)
     if PLACEHOLDER.findall(out) != names:
         raise SystemExit("a placeholder moved: format this template by hand")
