@@ -60,7 +60,7 @@ def test_readme_session_exit_codes(cli, tmp_path, monkeypatch):
 
 def test_readme_lists_every_mcp_tool_once():
     rows = re.findall(r"^\| `(boruna_\w+)` \|", README, re.M)
-    assert len(rows) == 19
+    assert len(rows) == 20
     assert sorted(rows) == sorted(TOOLS_BY_NAME)
 
 

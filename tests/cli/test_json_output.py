@@ -36,6 +36,7 @@ COMMANDS = [
     ("list_capabilities", ["capability", "list"], True),
     ("validate_policy", ["policy", "validate", "{tmp}/policy.json"], True),
     ("show_policy", ["policy", "show", "{tmp}/policy.json"], False),
+    ("format_code", ["fmt", "{tmp}/formatted.ax"], True),
 ]
 USE_CASES = sorted({name for name, _argv, _json in COMMANDS})
 
@@ -56,8 +57,8 @@ def calls(monkeypatch):
     return seen
 
 
-def test_the_table_names_fifteen_commands():
-    assert len(COMMANDS) == 15
+def test_the_table_names_sixteen_commands():
+    assert len(COMMANDS) == 16
 
 
 INVOCATIONS = [(use_case, argv, as_json) for use_case, argv, has_json in COMMANDS
@@ -70,6 +71,7 @@ def test_each_invocation_is_one_service_call(cli, calls, tmp_path, monkeypatch, 
                                              as_json):
     (tmp_path / "workflow.json").write_text(WORKFLOW)
     (tmp_path / "policy.json").write_text(POLICY)
+    (tmp_path / "formatted.ax").write_text("fn main() -> Int {\n    1\n}\n")
     monkeypatch.chdir(tmp_path)
     words = [word.replace("{tmp}", str(tmp_path)) for word in argv]
     words += ["--json"] if as_json else []

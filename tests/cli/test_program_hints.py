@@ -31,7 +31,7 @@ def test_misspelled_command_suggests_the_closest(cli):
     assert result.code == 2
     assert result.err.splitlines()[-1] == (
         "boruna: error: argument COMMAND: invalid choice: 'rn' (did you mean 'run'? choose "
-        "from compile, run, ast, symbols, check, repair, codes, explain, guide, framework, "
+        "from compile, run, ast, fmt, symbols, check, repair, codes, explain, guide, framework, "
         "workflow, evidence, template, capability, policy, lang, resume, snapshot)")
 
 
@@ -47,7 +47,7 @@ def test_unrelated_command_gets_no_guess(cli):
     result = cli("frobnicate")
     assert result.err.splitlines()[-1] == (
         "boruna: error: argument COMMAND: invalid choice: 'frobnicate' (choose from compile, "
-        "run, ast, symbols, check, repair, codes, explain, guide, framework, workflow, evidence, "
+        "run, ast, fmt, symbols, check, repair, codes, explain, guide, framework, workflow, evidence, "
         "template, capability, policy, lang, resume, snapshot)")
 
 

@@ -168,7 +168,7 @@ def test_annotations_are_read_only_without_live_and_real_io_for_runs_with_live(
     journal = {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False,
                "openWorldHint": False}
     writers = ("boruna_workflow_decide", "boruna_workflow_resume", "boruna_workflow_run")
-    assert len(mocked) == 19
+    assert len(mocked) == 20
     assert {name: hints for name, hints in mocked.items() if hints != READ_ONLY} == {
         name: journal for name in writers}
     assert {name: hints for name, hints in live.items() if hints != READ_ONLY} == {

@@ -7,15 +7,16 @@ from mcp.shared.exceptions import MCPError
 
 TOOL_NAMES = [
     "boruna_ast", "boruna_capability_list", "boruna_check", "boruna_compile",
-    "boruna_framework_test", "boruna_policy_validate", "boruna_repair", "boruna_resume",
-    "boruna_run",
+    "boruna_format", "boruna_framework_test", "boruna_policy_validate", "boruna_repair",
+    "boruna_resume", "boruna_run",
     "boruna_run_sealed", "boruna_symbols", "boruna_template_apply", "boruna_template_list",
     "boruna_validate_app", "boruna_workflow_decide", "boruna_workflow_resume",
     "boruna_workflow_run", "boruna_workflow_status", "boruna_workflow_validate"]
 
 REQUIRED = {
     "boruna_ast": ["source"], "boruna_capability_list": None, "boruna_check": ["source"],
-    "boruna_compile": ["source"], "boruna_framework_test": ["source", "messages"],
+    "boruna_compile": ["source"], "boruna_format": ["source"],
+    "boruna_framework_test": ["source", "messages"],
     "boruna_policy_validate": ["policy_json"], "boruna_repair": ["source"],
     "boruna_resume": ["resume_token", "result"],
     "boruna_run": ["source"], "boruna_run_sealed": ["source"], "boruna_symbols": ["source"],

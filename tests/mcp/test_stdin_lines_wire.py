@@ -74,7 +74,7 @@ def test_string_progress_tokens_are_echoed_verbatim(raw_server):
 
 def test_wire_shapes_of_tools_list_and_tools_call(raw_server):
     listing = raw_server.request(10, "tools/list", {})["result"]
-    assert list(listing) == ["tools"] and len(listing["tools"]) == 19
+    assert list(listing) == ["tools"] and len(listing["tools"]) == 20
     assert all(sorted(tool) == ["annotations", "description", "inputSchema", "name",
                                 "outputSchema", "title"] for tool in listing["tools"])
     result = raw_server.request(11, "tools/call", {"name": "boruna_compile",

@@ -83,6 +83,17 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+def _line_width(text: str) -> int:
+    """`boruna fmt --width`: a whole number of columns from 20 to 1000."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = 0
+    if not 20 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected a width from 20 to 1000, got '{text}'")
+    return value
+
+
 def _add_color(parser: argparse.ArgumentParser, default=argparse.SUPPRESS) -> None:
     parser.add_argument("--color", choices=("auto", "always", "never"), default=default,
                         help="colour the output: auto (terminal only, honours NO_COLOR), "
@@ -299,6 +310,21 @@ def build_parser() -> Parser:
     p = _leaf(sub, "ast", "ast_cmd:cmd_ast", "print the syntax tree of a .ax file as JSON")
     p.add_argument("file", metavar="FILE", help="source file (.ax); - reads standard input")
     _json_flag(p, "the boruna_ast tool's JSON response")
+
+    p = _leaf(sub, "fmt", "fmt_cmd:cmd_fmt", "format .ax files in the canonical layout",
+              "Rewrite each FILE in the canonical layout (4-space indentation, lines wrapped "
+              "at 100 columns, every comment kept; docs/formatting.md). Exit status: 0 "
+              "formatted, 1 when --check or --diff finds a file that would change, 2 when a "
+              "file does not parse or cannot be read.")
+    p.add_argument("files", metavar="FILE", nargs="+",
+                   help="source files (.ax); - reads standard input and prints the result")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; list the files that would change (exit 1 if any)")
+    p.add_argument("--diff", action="store_true",
+                   help="write nothing; print the changes as unified diffs (exit 1 if any)")
+    p.add_argument("--width", type=_line_width, default=None, metavar="N",
+                   help="wrap lines at N columns, 20 to 1000 (default: 100)")
+    _json_flag(p, "the boruna_format tool's JSON response")
 
     p = _leaf(sub, "symbols", "symbols_cmd:cmd_symbols",
               "list the functions, records and enums a .ax file declares")

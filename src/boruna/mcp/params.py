@@ -195,6 +195,10 @@ class WorkflowDecideParams(_Params):
     token: Optional[StrictStr] = Field(None, description=(
         "trigger: the step's token (boruna_workflow_status shows it under waiting)."))
     payload: Any = Field(None, description="trigger: a JSON value, the step's result output.")
+class FormatParams(_Params):
+    source: StrictStr = Field(description=SOURCE_DOC)
+    width: Optional[Annotated[StrictInt, Field(ge=20, le=1000)]] = Field(
+        None, description="Line width the layout wraps at, 20 to 1000; default 100.")
 
 
 class NoParams(_Params):

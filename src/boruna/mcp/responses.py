@@ -266,6 +266,9 @@ WORKFLOW_RESUME_KINDS = WORKFLOW_JOURNAL_KINDS + ("workflow_changed", "engine_un
                                                   "invalid_params")
 WORKFLOW_DECIDE_KINDS = WORKFLOW_RESUME_KINDS + ("invalid_state", "role_mismatch",
                                                  "invalid_token")
+class FormatSuccess(_Success):
+    formatted: str = Field(description="The source in the canonical layout, comments kept.")
+    changed: bool = Field(description="False when the source was already formatted.")
 
 
 RUN_KINDS = ("runtime_error", "invalid_policy", "limit_exceeded", "unsupported_limit",
@@ -276,6 +279,7 @@ RESPONSES: dict[str, tuple[type[BaseModel], ...]] = {
     "boruna_capability_list": (CapabilityListSuccess, failure((), "CapabilityListFailure")),
     "boruna_check": (CheckSuccess, failure((), "CheckFailure")),
     "boruna_compile": (CompileSuccess, CompileFailure, failure((), "CompileToolFailure")),
+    "boruna_format": (FormatSuccess, CompileFailure, failure((), "FormatFailure")),
     "boruna_framework_test": (FrameworkTestSuccess, CompileFailure,
                               failure(("framework_error", "limit_exceeded", "cancelled"),
                                       "FrameworkTestFailure")),

@@ -84,6 +84,14 @@ TOOLS: tuple[Tool, ...] = (
          "reports all problems with fixes.",
          p.CompileParams,
          lambda a, env: service.compile_tool(a.source, name=a.name, libs_dir=env.libs_dir)),
+    Tool("boruna_format", "Format .ax source",
+         "Use to put .ax source in the canonical layout before showing or saving it (what "
+         "boruna fmt writes): 4-space indentation, lines wrapped at width (default 100) "
+         "columns, trailing commas in multi-line records, lists and matches, every comment "
+         "kept. Returns formatted (the text) and changed (false when it was already "
+         "formatted); nothing is written to disk. The result parses to the same AST. Parse "
+         "failures use the errors array shape of boruna_compile.",
+         p.FormatParams, lambda a, env: service.format_tool(a.source, width=a.width)),
     Tool("boruna_framework_test", "Test an App with messages",
          "Use to exercise a framework App (init/update/view) end to end: sends a sequence of "
          "messages and returns init_state, each cycle's message, new state, effect count and "

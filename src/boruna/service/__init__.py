@@ -6,7 +6,7 @@ renders that one result as text or, with `--json`, as `render(result.to_json())`
 
     compile_module, parse_ast, list_symbols, run, run_sealed, check, repair, validate_app,
     framework_test, validate_workflow, list_templates, apply_template, list_capabilities,
-    validate_policy, show_policy, list_codes
+    validate_policy, show_policy, list_codes, format_code
 
 `run` takes a `RunRequest` (`RunRequest.of(...)`: validated once, its policy parsed once);
 `policy_file` / `shorthand_policy` / `unreadable_policy` build the `PolicyFile` a caller who
@@ -47,6 +47,7 @@ become `error_kind: "internal_error"` responses, never tracebacks.
     template_apply_tool(templates_dir, template_name, args, validate=False, cancel_event=None)
     capability_list_tool()
     policy_validate_tool(policy_json)
+    format_tool(source, width=None)          the canonical layout (formatted, changed)
 
     render(response) -> str        pretty JSON (indent 2, raw UTF-8, NaN/Infinity -> null)
 """
@@ -56,6 +57,7 @@ from boruna.service.compiling import ast_tool, compile_module, compile_tool, par
 from boruna.service.diagnostics import check, check_tool, repair, repair_tool
 from boruna.service.envelope import PROTOCOL_VERSION, fail, ok, render
 from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
+from boruna.service.formatting import format_code, format_tool
 from boruna.service.framework import (framework_test, framework_test_tool, validate_app,
                                       validate_app_tool)
 from boruna.service.policy_argument import (PolicyFile, policy_file, shorthand_policy,
@@ -88,6 +90,7 @@ __all__ = [
     "Failure", "PolicyFile", "RunRequest", "compile_module", "parse_ast", "list_symbols", "run", "check",
     "repair", "validate_app", "framework_test", "validate_workflow", "list_templates",
     "apply_template", "list_capabilities", "validate_policy", "show_policy", "list_codes",
+    "format_code", "format_tool",
     "policy_file", "shorthand_policy", "unreadable_policy", "run_sealed",
     "HandlerConfig", "TapeError", "read_tape",
     "check_tape_target", "read_tape_file", "read_tape_key", "write_tape_file",
