@@ -208,6 +208,13 @@ def build_server(libs_dir: Optional[str] = None, debounce_ms: int = 150
     return server
 
 
+def deep(fn, *args, **kwargs):
+    """Run a query where deeply nested programs cannot exhaust the stack."""
+    from boruna.core.deep_stack import call_deep
+
+    return call_deep(functools.partial(fn, **kwargs), *args) if kwargs else call_deep(fn, *args)
+
+
 def _file_of(uri: str) -> str:
     try:
         path = to_fs_path(uri)
@@ -295,7 +302,7 @@ def _register(server: BorunaLanguageServer) -> None:
         if analysis is None:
             return None
         lines = lines_of(ls, analysis)
-        found = hover.hover(analysis, *lines.from_position(params.position))
+        found = deep(hover.hover, analysis, *lines.from_position(params.position))
         if found is None:
             return None
         loc = found.location
@@ -311,7 +318,7 @@ def _register(server: BorunaLanguageServer) -> None:
             return []
         lines = lines_of(ls, analysis)
         return [location(ls, loc, analysis) for loc in
-                navigation.definition(analysis, *lines.from_position(params.position))]
+                deep(navigation.definition, analysis, *lines.from_position(params.position))]
 
     @server.feature(T.TEXT_DOCUMENT_REFERENCES)
     @guarded(list)
@@ -320,7 +327,7 @@ def _register(server: BorunaLanguageServer) -> None:
         if analysis is None:
             return []
         lines = lines_of(ls, analysis)
-        found = navigation.references(analysis, *lines.from_position(params.position),
+        found = deep(navigation.references, analysis, *lines.from_position(params.position),
                                       include_declaration=params.context.include_declaration,
                                       others=docs.analyses())
         return [location(ls, loc, analysis) for loc in found]
@@ -333,7 +340,7 @@ def _register(server: BorunaLanguageServer) -> None:
             return None
         lines = lines_of(ls, analysis)
         try:
-            occ = navigation.prepare_rename(analysis, *lines.from_position(params.position))
+            occ = deep(navigation.prepare_rename, analysis, *lines.from_position(params.position))
         except navigation.RenameRefused as refused:
             raise RequestFailed(str(refused)) from None
         return T.PrepareRenamePlaceholder(
@@ -347,7 +354,7 @@ def _register(server: BorunaLanguageServer) -> None:
             return None
         lines = lines_of(ls, analysis)
         try:
-            edits = navigation.rename(analysis, *lines.from_position(params.position),
+            edits = deep(navigation.rename, analysis, *lines.from_position(params.position),
                                       params.new_name, others=docs.analyses())
         except navigation.RenameRefused as refused:
             raise RequestFailed(str(refused)) from None
@@ -372,14 +379,14 @@ def _register(server: BorunaLanguageServer) -> None:
             return []
         if analysis.ctx is None:
             analysis = docs.fallback(uri) or analysis
-        return [symbol(ls, s, analysis) for s in outline.document_symbols(analysis)]
+        return [symbol(ls, s, analysis) for s in deep(outline.document_symbols, analysis)]
 
     @server.feature(T.WORKSPACE_SYMBOL)
     @guarded(list)
     async def on_workspace_symbol(ls, params: T.WorkspaceSymbolParams):
         analyses = docs.analyses() + _workspace_files(ls, docs)
         out = []
-        for s in outline.workspace_symbols(analyses, params.query or ""):
+        for s in deep(outline.workspace_symbols, analyses, params.query or ""):
             out.append(T.WorkspaceSymbol(
                 name=s.name, kind=SYMBOL_KIND[s.kind],
                 location=location(ls, s.selection, _owner(analyses, s.selection.file)),
@@ -396,7 +403,7 @@ def _register(server: BorunaLanguageServer) -> None:
         if analysis is None:
             return T.CompletionList(is_incomplete=False, items=[])
         lines = lines_of(ls, analysis)
-        items = completion.complete(analysis, *lines.from_position(params.position),
+        items = deep(completion.complete, analysis, *lines.from_position(params.position),
                                     fallback=docs.fallback(uri))
         return T.CompletionList(is_incomplete=False, items=[
             T.CompletionItem(
@@ -415,7 +422,7 @@ def _register(server: BorunaLanguageServer) -> None:
         if analysis is None:
             return None
         lines = lines_of(ls, analysis)
-        found = sighelp.signature_help(analysis, *lines.from_position(params.position),
+        found = deep(sighelp.signature_help, analysis, *lines.from_position(params.position),
                                        fallback=docs.fallback(uri))
         if found is None:
             return None
@@ -439,7 +446,7 @@ def _register(server: BorunaLanguageServer) -> None:
         end = params.range.end.line + 1
         return [T.InlayHint(position=lines.position(h.line, h.col), label=h.label,
                             kind=T.InlayHintKind.Type, padding_left=False)
-                for h in inlay_hints.inlay_hints(analysis, start, end)]
+                for h in deep(inlay_hints.inlay_hints, analysis, start, end)]
 
     # ------------------------------------------------------------ code actions
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(
@@ -452,7 +459,7 @@ def _register(server: BorunaLanguageServer) -> None:
         lines = lines_of(ls, analysis)
         wanted = params.context.only
         out = []
-        for action in actions.code_actions(analysis, params.range.start.line + 1,
+        for action in deep(actions.code_actions, analysis, params.range.start.line + 1,
                                            params.range.end.line + 1):
             kind = T.CodeActionKind.QuickFix if action.kind == "quickfix" else FIX_ALL_KIND
             if wanted and not any(str(kind).startswith(str(w)) for w in wanted):
