@@ -104,7 +104,9 @@ def _check_source(source: str, file: str, libs_dir, kept: dict | None = None) ->
     for library in libraries:
         ctx.attach_library(library)
     if kept is not None:
+        from .types.node_types import RecordingChecker
         kept["ctx"] = ctx
+        ctx.cache["checker_class"] = RecordingChecker
     name_errors = []
     try:
         name_errors = _name_errors(program, libraries)

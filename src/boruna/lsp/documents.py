@@ -80,10 +80,16 @@ class Documents:
     def _analyse(self, text: str, file: str, version: int) -> Analysis:
         return analyse(text, file, self.libs_dir(), version)
 
-    def _warm(self, analysis: Analysis) -> None:
-        """Compute the types and the name index now, so the next hover is quick."""
+    def _warm(self, state: DocumentState, analysis: Analysis) -> None:
+        """Compute the name index now, on the analysis worker, so the next hover is quick;
+        step by step, stopping once a newer version of the document exists (its analysis
+        then waits for one step at most)."""
         try:
-            analysis.indexes()
+            for step in (lambda: analysis.types, lambda: analysis.spans,
+                         lambda: analysis.index, lambda: analysis.library_indexes):
+                if state.version != analysis.version:
+                    return
+                step()
         except Exception:       # a failure here shows up again (and is answered) on use
             log.exception("warming an analysis failed")
 
@@ -104,7 +110,7 @@ class Documents:
             return          # a newer text exists (or the document closed): never publish stale
         state.analysis = analysis
         self.publish(state, analysis)
-        self.worker.submit(self._warm, analysis)
+        self.worker.submit(self._warm, state, analysis)
 
     async def current(self, uri: str) -> Optional[Analysis]:
         """The analysis of the document's latest version (waiting for it, or starting it

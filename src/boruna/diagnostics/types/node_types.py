@@ -99,9 +99,13 @@ class NodeTypes:
 
 
 def node_types(ctx: CheckContext) -> NodeTypes:
-    """Type every function of `ctx`'s program with a `RecordingChecker` (run it where deep
-    programs cannot exhaust the stack: `core.deep_stack.call_deep`)."""
-    checker = RecordingChecker(ctx)
-    for fn in ctx.program.functions():
-        checker.function(fn)
+    """The types of `ctx`'s program: those its check recorded (`collector.
+    check_source_context` has the type pass use a `RecordingChecker`), else from a
+    `RecordingChecker` run now (run it where deep programs cannot exhaust the stack:
+    `core.deep_stack.call_deep`)."""
+    checker = ctx.cache.get("types")
+    if not isinstance(checker, RecordingChecker):
+        checker = RecordingChecker(ctx)
+        for fn in ctx.program.functions():
+            checker.function(fn)
     return NodeTypes(checker)
