@@ -16,7 +16,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
-from boruna.diagnostics.fix import Applicability
 from boruna.service.editor import actions, completion, hover, inlay_hints, navigation, outline
 from boruna.service.editor import signature_help as sighelp
 from boruna.service.editor.analysis import Analysis
@@ -223,29 +222,49 @@ def _file_of(uri: str) -> str:
     return path or uri
 
 
+def _location(ls, loc: navigation.Location, analysis: Analysis) -> T.Location:
+    uri, lines = ls.uri_of(loc.file, analysis)
+    return T.Location(uri=uri, range=lines.range(loc.line, loc.col, loc.end_line, loc.end_col))
+
+
+def _workspace_edit(ls, edits: dict, analysis: Analysis) -> T.WorkspaceEdit:
+    changes: dict = {}
+    for file, file_edits in edits.items():
+        uri, lines = ls.uri_of(file, analysis)
+        changes.setdefault(uri, []).extend(
+            T.TextEdit(range=lines.range(e.location.line, e.location.col,
+                                         e.location.end_line, e.location.end_col),
+                       new_text=e.new_text) for e in file_edits)
+    return T.WorkspaceEdit(changes=changes)
+
+
+def _symbol(ls, s: outline.Symbol, analysis: Analysis) -> T.DocumentSymbol:
+    _, lines = ls.uri_of(s.location.file, analysis)
+    loc, sel = s.location, s.selection
+    return T.DocumentSymbol(
+        name=s.name, kind=SYMBOL_KIND[s.kind], detail=s.detail,
+        range=lines.range(loc.line, loc.col, loc.end_line, loc.end_col),
+        selection_range=lines.range(sel.line, sel.col, sel.end_line, sel.end_col),
+        children=[_symbol(ls, c, analysis) for c in s.children] or None)
+
+
+async def analysis_of(ls, uri: str) -> Optional[Analysis]:
+    """The analysis of the open document's latest version (None: not open)."""
+    return await ls.documents.current(uri)
+
+
+def lines_of(ls, analysis: Analysis) -> Lines:
+    return ls.lines(analysis.source)
+
+
 def _register(server: BorunaLanguageServer) -> None:
+    _register_documents(server)
+    _register_navigation(server)
+    _register_assistance(server)
+
+
+def _register_documents(server: BorunaLanguageServer) -> None:
     docs = server.documents
-
-    async def analysis_of(ls, uri: str) -> Optional[Analysis]:
-        return await docs.current(uri)
-
-    def lines_of(ls, analysis: Analysis) -> Lines:
-        return ls.lines(analysis.source)
-
-    def location(ls, loc: navigation.Location, analysis: Analysis) -> T.Location:
-        uri, lines = ls.uri_of(loc.file, analysis)
-        return T.Location(uri=uri, range=lines.range(loc.line, loc.col, loc.end_line,
-                                                     loc.end_col))
-
-    def workspace_edit(ls, edits: dict, analysis: Analysis) -> T.WorkspaceEdit:
-        changes = {}
-        for file, file_edits in edits.items():
-            uri, lines = ls.uri_of(file, analysis)
-            changes.setdefault(uri, []).extend(
-                T.TextEdit(range=lines.range(e.location.line, e.location.col,
-                                             e.location.end_line, e.location.end_col),
-                           new_text=e.new_text) for e in file_edits)
-        return T.WorkspaceEdit(changes=changes)
 
     # ------------------------------------------------------------ lifecycle and sync
     @server.feature(T.INITIALIZE)
@@ -294,7 +313,11 @@ def _register(server: BorunaLanguageServer) -> None:
     async def shutdown(ls, params):
         docs.shutdown()
 
-    # ------------------------------------------------------------ hover and navigation
+
+
+def _register_navigation(server: BorunaLanguageServer) -> None:
+    docs = server.documents
+
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     @guarded()
     async def on_hover(ls, params: T.HoverParams):
@@ -317,7 +340,7 @@ def _register(server: BorunaLanguageServer) -> None:
         if analysis is None:
             return []
         lines = lines_of(ls, analysis)
-        return [location(ls, loc, analysis) for loc in
+        return [_location(ls, loc, analysis) for loc in
                 deep(navigation.definition, analysis, *lines.from_position(params.position))]
 
     @server.feature(T.TEXT_DOCUMENT_REFERENCES)
@@ -330,7 +353,7 @@ def _register(server: BorunaLanguageServer) -> None:
         found = deep(navigation.references, analysis, *lines.from_position(params.position),
                                       include_declaration=params.context.include_declaration,
                                       others=docs.analyses())
-        return [location(ls, loc, analysis) for loc in found]
+        return [_location(ls, loc, analysis) for loc in found]
 
     @server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded()
@@ -358,18 +381,9 @@ def _register(server: BorunaLanguageServer) -> None:
                                       params.new_name, others=docs.analyses())
         except navigation.RenameRefused as refused:
             raise RequestFailed(str(refused)) from None
-        return workspace_edit(ls, edits, analysis)
+        return _workspace_edit(ls, edits, analysis)
 
     # ------------------------------------------------------------ symbols
-    def symbol(ls, s: outline.Symbol, analysis: Analysis) -> T.DocumentSymbol:
-        _, lines = ls.uri_of(s.location.file, analysis)
-        loc, sel = s.location, s.selection
-        return T.DocumentSymbol(
-            name=s.name, kind=SYMBOL_KIND[s.kind], detail=s.detail,
-            range=lines.range(loc.line, loc.col, loc.end_line, loc.end_col),
-            selection_range=lines.range(sel.line, sel.col, sel.end_line, sel.end_col),
-            children=[symbol(ls, c, analysis) for c in s.children] or None)
-
     @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(list)
     async def on_document_symbol(ls, params: T.DocumentSymbolParams):
@@ -379,7 +393,7 @@ def _register(server: BorunaLanguageServer) -> None:
             return []
         if analysis.ctx is None:
             analysis = docs.fallback(uri) or analysis
-        return [symbol(ls, s, analysis) for s in deep(outline.document_symbols, analysis)]
+        return [_symbol(ls, s, analysis) for s in deep(outline.document_symbols, analysis)]
 
     @server.feature(T.WORKSPACE_SYMBOL)
     @guarded(list)
@@ -389,11 +403,15 @@ def _register(server: BorunaLanguageServer) -> None:
         for s in deep(outline.workspace_symbols, analyses, params.query or ""):
             out.append(T.WorkspaceSymbol(
                 name=s.name, kind=SYMBOL_KIND[s.kind],
-                location=location(ls, s.selection, _owner(analyses, s.selection.file)),
+                location=_location(ls, s.selection, _owner(analyses, s.selection.file)),
                 container_name=None))
         return out
 
-    # ------------------------------------------------------------ completion and help
+
+
+def _register_assistance(server: BorunaLanguageServer) -> None:
+    docs = server.documents
+
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(
         trigger_characters=[".", ":", "{", ","], resolve_provider=False))
     @guarded(lambda: T.CompletionList(is_incomplete=False, items=[]))
@@ -469,7 +487,7 @@ def _register(server: BorunaLanguageServer) -> None:
             out.append(T.CodeAction(
                 title=action.title, kind=kind, diagnostics=diags,
                 is_preferred=action.preferred or None,
-                edit=workspace_edit(ls, action.edits, analysis),
+                edit=_workspace_edit(ls, action.edits, analysis),
                 data={"applicability": action.applicability.name.lower(),
                       "confidence": action.applicability.confidence.value}))
         return out
