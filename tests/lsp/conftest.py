@@ -136,6 +136,12 @@ def lsp_root(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture
+def make_session(lsp_root):
+    """Start another server with other client settings (closed by the test)."""
+    return lambda **kwargs: LspSession(lsp_root, **kwargs)
+
+
 @pytest.fixture(scope="module")
 def library_text() -> str:
     return LIBRARY

@@ -434,3 +434,20 @@ def test_safe_fix_is_preferred_and_fix_all_applies_repair(session, lsp_root):
     expected = repair_source(text, strategy="conservative",
                              file=str(lsp_root / "float.ax")).repaired_source
     assert fix_all.edit.changes[uri][0].new_text == expected
+
+
+def test_utf8_positions_when_the_client_offers_them(make_session, lsp_root):
+    session = make_session(encodings=[T.PositionEncodingKind.Utf8])
+    try:
+        assert session.init.capabilities.position_encoding == "utf-8"
+        text = 'fn main() -> Int {\n    let s = "é😀" ++ 1\n    1\n}\n'
+        uri = session.open(lsp_root / "utf8.ax", text)
+        [d] = session.diagnostics(uri, 1)
+        column = len('    let s = "é😀" ++ '.encode())          # UTF-8 code units
+        assert d.range == T.Range(T.Position(1, column), T.Position(1, column + 1))
+        found = session.request(T.TEXT_DOCUMENT_HOVER, T.HoverParams(
+            **session.pos(uri, 1, column)))
+        assert found.contents.value == "```boruna\nInt\n```"
+        assert found.range.start == T.Position(1, column)
+    finally:
+        session.close()

@@ -278,11 +278,6 @@ def _register_documents(server: BorunaLanguageServer) -> None:
             if isinstance(debounce, (int, float)) and 0 <= debounce <= 10_000:
                 docs.debounce_s = debounce / 1000
 
-    @server.feature(T.INITIALIZED)
-    @guarded()
-    async def initialized(ls, params):
-        return None
-
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     @guarded()
     async def did_open(ls, params: T.DidOpenTextDocumentParams):
@@ -303,16 +298,10 @@ def _register_documents(server: BorunaLanguageServer) -> None:
             ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
                 uri=params.text_document.uri, diagnostics=[]))
 
-    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
-    @guarded()
-    async def did_save(ls, params):
-        return None
-
     @server.feature(T.SHUTDOWN)
     @guarded()
     async def shutdown(ls, params):
         docs.shutdown()
-
 
 
 def _register_navigation(server: BorunaLanguageServer) -> None:
