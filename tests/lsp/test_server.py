@@ -84,6 +84,9 @@ def test_capabilities_advertise_every_feature(session):
     assert caps.inlay_hint_provider
     assert T.CodeActionKind.QuickFix in caps.code_action_provider.code_action_kinds
     assert caps.position_encoding == "utf-16"
+    from boruna.service.editor.formatting import available
+    assert bool(caps.document_formatting_provider) is available()
+    assert bool(caps.document_range_formatting_provider) is available()
 
 
 # ---------------------------------------------------------------- diagnostics

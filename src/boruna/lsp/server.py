@@ -261,6 +261,7 @@ def _register(server: BorunaLanguageServer) -> None:
     _register_documents(server)
     _register_navigation(server)
     _register_assistance(server)
+    _register_formatting(server)
 
 
 def _register_documents(server: BorunaLanguageServer) -> None:
@@ -480,6 +481,39 @@ def _register_assistance(server: BorunaLanguageServer) -> None:
                 data={"applicability": action.applicability.name.lower(),
                       "confidence": action.applicability.confidence.value}))
         return out
+
+
+def _register_formatting(server: BorunaLanguageServer) -> None:
+    """Document and range formatting through `boruna fmt`'s formatter, when this
+    installation has it."""
+    from boruna.service.editor import formatting
+
+    if not formatting.available():
+        return
+
+    def edits(ls, uri: str, start=None, end=None) -> list[T.TextEdit]:
+        document = ls.workspace.get_text_document(uri)
+        source = document.source
+        from boruna.language.errors import CompileError
+        try:
+            found = deep(formatting.format_document, _file_of(uri), source, start, end)
+        except CompileError as err:
+            raise RequestFailed(f"cannot format: {err.message} (line {err.line})") from None
+        lines = ls.lines(source)
+        return [T.TextEdit(range=lines.range(e.location.line, e.location.col,
+                                             e.location.end_line, e.location.end_col),
+                           new_text=e.new_text) for e in found]
+
+    @server.feature(T.TEXT_DOCUMENT_FORMATTING)
+    @guarded(list)
+    async def on_formatting(ls, params: T.DocumentFormattingParams):
+        return edits(ls, params.text_document.uri)
+
+    @server.feature(T.TEXT_DOCUMENT_RANGE_FORMATTING)
+    @guarded(list)
+    async def on_range_formatting(ls, params: T.DocumentRangeFormattingParams):
+        return edits(ls, params.text_document.uri, params.range.start.line + 1,
+                     params.range.end.line + 1)
 
 
 def _owner(analyses: list[Analysis], file: str) -> Optional[Analysis]:

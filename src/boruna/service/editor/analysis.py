@@ -48,6 +48,7 @@ class Analysis:
         self._lock = threading.RLock()
         self._types = None
         self._typed = False
+        self._globals: Optional[Globals] = None
         self._spans = None
         self._index: Optional[FileIndex] = None
         self._library_indexes: Optional[list[FileIndex]] = None
@@ -74,9 +75,13 @@ class Analysis:
 
     @property
     def globals(self) -> Optional[Globals]:
+        """The functions and types the program can name (its own, then its libraries')."""
         if self.ctx is None:
             return None
-        return Globals(self.ctx.function_defs(), dict(self.ctx.type_defs))
+        with self._lock:
+            if self._globals is None:
+                self._globals = Globals(self.ctx.function_defs(), dict(self.ctx.type_defs))
+            return self._globals
 
     def function_file(self, fn) -> tuple[str, str]:
         """(file, source) that declares function or type node `fn`."""
