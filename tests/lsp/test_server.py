@@ -454,3 +454,32 @@ def test_utf8_positions_when_the_client_offers_them(make_session, lsp_root):
         assert found.range.start == T.Position(1, column)
     finally:
         session.close()
+
+
+def test_a_failing_handler_answers_its_default_and_logs_without_traceback(caplog):
+    import asyncio
+
+    from boruna.lsp.server import RequestFailed, guarded
+
+    class FakeServer:
+        def __init__(self):
+            self.logged = []
+
+        def window_log_message(self, params):
+            self.logged.append(params)
+
+    @guarded(list)
+    async def broken(ls, params):
+        raise KeyError("boom")
+
+    @guarded()
+    async def refusing(ls, params):
+        raise RequestFailed("no")
+
+    fake = FakeServer()
+    assert asyncio.run(broken(fake, None)) == []
+    [message] = fake.logged
+    assert message.type == T.MessageType.Error
+    assert message.message == "boruna-lsp: broken failed: KeyError: 'boom'"
+    with pytest.raises(RequestFailed):
+        asyncio.run(refusing(fake, None))

@@ -66,7 +66,7 @@ def _word_end(raw: bytes, col: int) -> int:
     if i >= len(raw):
         return len(raw) + 1
     j = i
-    while j < len(raw) and (chr(raw[j]).isalnum() or raw[j] in b"_" or raw[j] >= 0x80):
+    while j < len(raw) and (chr(raw[j]).isalnum() or raw[j] in b"_" or raw[j] > 127):
         j += 1
     if j == i:
         j = len(raw.rstrip()) if len(raw.rstrip()) > i else i + 1

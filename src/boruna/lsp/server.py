@@ -81,7 +81,7 @@ class BorunaProtocol(LanguageServerProtocol):
 
     def _send_response(self, msg_id, result=None, error=None):
         if error is not None and getattr(error, "data", None) is not None:
-            error.data = None       # pygls puts a traceback there
+            error = T.ResponseError(code=error.code, message=error.message)   # no traceback
         super()._send_response(msg_id, result, error)
 
 

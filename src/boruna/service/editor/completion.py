@@ -31,6 +31,7 @@ _ENUM_PATH = re.compile(r"\b([A-Z][A-Za-z0-9_]*)\s*::\s*([A-Za-z0-9_]*)$")
 _MEMBER = re.compile(r"(?<![.])([A-Za-z_][A-Za-z0-9_]*|[)\]])\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)?$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _ARM_START = re.compile(r"^\s*[A-Za-z_]*$")
+_NESTED_PATTERN = re.compile(r"^\s*(?:[A-Z][A-Za-z0-9_]*\s*\(\s*)+[A-Za-z_]*$")
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,8 @@ def _without_member(source: str, line: int, dot_col: int, col: int) -> Optional[
     return "\n".join(lines)
 
 
-def _match_enum(known: Analysis, line: int, col: int) -> Optional[A.TypeDef]:
-    """The enum matched by the innermost `match` whose arms contain (line, col)."""
+def _innermost_match(known: Analysis, line: int, col: int) -> Optional[A.Match]:
+    """The innermost `match` whose braces contain (line, col)."""
     from .hover import enclosing_function
 
     fn = enclosing_function(known, line, col)
@@ -193,6 +194,16 @@ def _match_enum(known: Analysis, line: int, col: int) -> Optional[A.TypeDef]:
             end = known.spans.closing_after((node.line, node.col))
             if end is not None and (line, col) < end:
                 best = node
+    return best
+
+
+def _in_match(known: Analysis, line: int, col: int) -> bool:
+    return _innermost_match(known, line, col) is not None
+
+
+def _match_enum(known: Analysis, line: int, col: int) -> Optional[A.TypeDef]:
+    """The enum matched by the innermost `match` whose arms contain (line, col)."""
+    best = _innermost_match(known, line, col)
     if best is None or known.types is None:
         return None
     owner = known.types.named(best.value)
@@ -232,6 +243,10 @@ def complete(analysis: Analysis, line: int, col: int,
         enum = _match_enum(known, line, col)
         if enum is not None:
             items.extend(variant_items(enum))
+    elif _NESTED_PATTERN.match(prefix) and _in_match(known, line, col):
+        for td in known.globals.type_defs.values():     # inside `Some(`, `V(`: any enum's
+            if isinstance(td.kind, A.EnumKind):
+                items.extend(variant_items(td))
     items.extend(_local_items(known, line, col))
     items.extend(_global_items(known))
     items.extend(_keyword_items())
