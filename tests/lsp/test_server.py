@@ -226,6 +226,15 @@ def test_definition_of_local_function_field_and_library_function(session, progra
     assert loc.range.start == T.Position(*at(library_text, "vec_add"))
 
 
+def test_definition_and_hover_on_an_import_line(session, program, lsp_root):
+    [loc] = session.request(T.TEXT_DOCUMENT_DEFINITION, T.DefinitionParams(
+        **position(session, program, PROGRAM, "geometry", offset=2)))
+    library = lsp_root / "libs" / "geometry" / "src" / "core.ax"
+    assert loc.uri == library.as_uri() and loc.range.start == T.Position(0, 0)
+    text = hover_text(session, program, "geometry", offset=2)
+    assert text == f"library `geometry` ({library})\n\nFunctions: `vec_add`"
+
+
 def test_references_cover_declaration_and_uses(session, program):
     refs = session.request(T.TEXT_DOCUMENT_REFERENCES, T.ReferenceParams(
         context=T.ReferenceContext(include_declaration=True),

@@ -14,7 +14,7 @@ from boruna.language import ast as A
 
 from . import describe as D
 from .analysis import Analysis
-from .navigation import Location, symbol_at
+from .navigation import Location, imported_library, symbol_at
 
 _NOT_EXPRESSIONS = (A.FnDef, A.Block, A.Let, A.Assign, A.ExprStmt, A.Return, A.While, A.For,
                     A.MatchArm)
@@ -129,6 +129,11 @@ def hover(analysis: Analysis, line: int, col: int) -> Optional[HoverInfo]:
         text = describe_symbol(analysis, occ)
         if text is not None:
             return HoverInfo(text, Location.of(occ))
+    lib = imported_library(analysis, line, col)
+    if lib is not None:
+        names = ", ".join(f"`{fn.name}`" for fn in lib.program.functions())
+        return HoverInfo(f"library `{lib.name}` ({lib.path})\n\nFunctions: {names or 'none'}",
+                         Location(analysis.file, line, col, line, col))
     found = expression_at(analysis, line, col)
     if found is None:
         return None

@@ -56,11 +56,36 @@ def _definitions(analysis: Analysis, key) -> list[Occurrence]:
     return [occ for index in analysis.indexes() for occ in index.of(key) if occ.definition]
 
 
+_IMPORT = re.compile(r'[ \t]*import[ \t]+"?([^"\s]+)')
+
+
+def imported_library(analysis: Analysis, line: int, col: int):
+    """The library (`analysis.LibraryFile`) whose name is under (line, col) of an `import`
+    line, or None."""
+    lines = analysis.source.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    text = lines[line - 1]
+    m = _IMPORT.match(text)
+    if m is None:
+        return None
+    start = len(text[:m.start(1)].encode("utf-8", "surrogatepass")) + 1
+    end = len(text[:m.end(1)].encode("utf-8", "surrogatepass")) + 1
+    if not start <= col <= end:
+        return None
+    for lib in analysis.libraries:
+        if lib.name in (m.group(1), m.group(1).replace("_", "-")):
+            return lib
+    return None
+
+
 def definition(analysis: Analysis, line: int, col: int) -> list[Location]:
-    """Where the name under (line, col) is declared (a library's file for its names)."""
+    """Where the name under (line, col) is declared (a library's file for its names; the
+    library's file for the name on an `import` line)."""
     occ = symbol_at(analysis, line, col)
     if occ is None:
-        return []
+        lib = imported_library(analysis, line, col)
+        return [] if lib is None else [Location(lib.path, 1, 1, 1, 1)]
     return [Location.of(d) for d in _definitions(analysis, occ.key)]
 
 
