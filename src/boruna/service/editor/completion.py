@@ -177,7 +177,10 @@ def _without_member(source: str, line: int, dot_col: int, col: int) -> Optional[
     if not 1 <= line <= len(lines):
         return None
     raw = lines[line - 1].encode("utf-8", "surrogatepass")
-    lines[line - 1] = (raw[:dot_col - 1] + raw[col - 1:]).decode("utf-8", "surrogatepass")
+    end = col - 1               # the member being typed ends where its word does
+    while end < len(raw) and (chr(raw[end]).isalnum() or raw[end] == ord("_")):
+        end += 1
+    lines[line - 1] = (raw[:dot_col - 1] + raw[end:]).decode("utf-8", "surrogatepass")
     return "\n".join(lines)
 
 
