@@ -202,6 +202,18 @@ def test_hover_on_types_fields_variants_and_expressions(session, program):
         "```boruna\nfn vec_add(a: Vec, b: Vec) -> Vec\n```\n\nThe sum of two vectors.")
 
 
+def test_hover_and_definition_above_an_edit_that_does_not_parse(session, lsp_root):
+    uri = session.open(lsp_root / "editing.ax", PROGRAM)
+    assert session.diagnostics(uri, 1) == []
+    broken = PROGRAM.replace("    total + area(", "    total + area(((")
+    session.replace(uri, 2, broken)
+    assert session.diagnostics(uri, 2)[0].code == "E002"
+    assert hover_text(session, uri, "a + b", text=broken) == "```boruna\n(parameter) a: Int\n```"
+    [loc] = session.request(T.TEXT_DOCUMENT_DEFINITION, T.DefinitionParams(
+        **position(session, uri, broken, "add(p.x")))
+    assert loc.range.start == T.Position(*at(broken, "add(a"))
+
+
 def test_hover_on_nothing_is_null(session, program):
     assert hover_text(session, program, "// Adds") is None
 

@@ -18,7 +18,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from boruna.service.editor import actions, completion, hover, inlay_hints, navigation, outline
 from boruna.service.editor import signature_help as sighelp
-from boruna.service.editor.analysis import Analysis
+from boruna.service.editor.analysis import Analysis, for_position
 
 from .documents import Documents, DocumentState
 from .positions import Lines
@@ -315,7 +315,9 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
         if analysis is None:
             return None
         lines = lines_of(ls, analysis)
-        found = deep(hover.hover, analysis, *lines.from_position(params.position))
+        line, col = lines.from_position(params.position)
+        analysis = for_position(analysis, docs.fallback(params.text_document.uri), line)
+        found = deep(hover.hover, analysis, line, col)
         if found is None:
             return None
         loc = found.location
@@ -330,8 +332,10 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
         if analysis is None:
             return []
         lines = lines_of(ls, analysis)
+        line, col = lines.from_position(params.position)
+        analysis = for_position(analysis, docs.fallback(params.text_document.uri), line)
         return [_location(ls, loc, analysis) for loc in
-                deep(navigation.definition, analysis, *lines.from_position(params.position))]
+                deep(navigation.definition, analysis, line, col)]
 
     @server.feature(T.TEXT_DOCUMENT_REFERENCES)
     @guarded(list)

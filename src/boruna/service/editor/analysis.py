@@ -159,6 +159,21 @@ class Analysis:
         return None
 
 
+def for_position(analysis: Analysis, fallback: Optional[Analysis], line: int) -> Analysis:
+    """`analysis`, or when its source does not parse, `fallback` (an earlier version that
+    did) if the two texts agree up to the end of `line`, so positions there mean the same."""
+    if analysis.ctx is not None or fallback is None or fallback.ctx is None:
+        return analysis
+    end = -1
+    for _ in range(line):
+        end = analysis.source.find("\n", end + 1)
+        if end < 0:
+            return analysis
+    if analysis.source[:end] == fallback.source[:end]:
+        return fallback
+    return analysis
+
+
 def analyse(source: str, file: str = "<source>", libs_dir=None,
             version: Optional[int] = None) -> Analysis:
     """Analyse one version of a document (see `Analysis`)."""
