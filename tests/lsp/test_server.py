@@ -504,3 +504,27 @@ def test_a_failing_handler_answers_its_default_and_logs_without_traceback(caplog
     assert message.message == "boruna-lsp: broken failed: KeyError: 'boom'"
     with pytest.raises(RequestFailed):
         asyncio.run(refusing(fake, None))
+
+
+def test_saving_a_library_checks_its_importers_again(session, lsp_root):
+    lib = lsp_root / "libs" / "counter" / "src"
+    lib.mkdir(parents=True)
+    (lib / "core.ax").write_text("fn bump(n: Int) -> Int {\n    n + 1\n}\n")
+    main = "import counter\n\nfn main() -> Int {\n    bump(1)\n}\n"
+    uri = session.open(lsp_root / "uses_counter.ax", main)
+    assert session.diagnostics(uri, 1) == []
+    lib_uri = session.open(lib / "core.ax", (lib / "core.ax").read_text())
+    renamed = "fn bump_by(n: Int, k: Int) -> Int {\n    n + k\n}\n"
+    session.replace(lib_uri, 2, renamed)
+    (lib / "core.ax").write_text(renamed)                   # the editor writes it, then
+    session.client.text_document_did_save(T.DidSaveTextDocumentParams(
+        text_document=T.TextDocumentIdentifier(uri=lib_uri)))
+    import time
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        latest = session.published[uri][-1]
+        if latest.diagnostics:
+            break
+        time.sleep(0.05)
+    [d] = session.published[uri][-1].diagnostics
+    assert d.code == "E003" and d.message.startswith("undefined variable: bump")

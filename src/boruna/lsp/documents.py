@@ -57,6 +57,19 @@ class Documents:
         loop = asyncio.get_running_loop()
         state.timer = loop.call_later(self.debounce_s, self._start, state)
 
+    def saved(self, uri: str) -> None:
+        """A file was written: check again every open document importing it (libraries are
+        read from disk), so none keeps diagnostics of the library's old text."""
+        state = self.states.get(uri)
+        if state is None:
+            return
+        for other in self.states.values():
+            if other is state or other.analysis is None:
+                continue
+            if any(lib.path == state.file for lib in other.analysis.libraries):
+                other.analysis = None
+                self._start(other)
+
     def closed(self, uri: str) -> Optional[DocumentState]:
         state = self.states.pop(uri, None)
         if state is not None and state.timer is not None:
@@ -69,7 +82,7 @@ class Documents:
             state.timer.cancel()
             state.timer = None
         if state.pending is not None and state.pending_version == state.version:
-            return state.pending
+            return state.pending            # (a save started it after the file changed)
         loop = asyncio.get_running_loop()
         version, text = state.version, state.text
         future = loop.run_in_executor(self.worker, self._analyse, text, state.file, version)

@@ -292,6 +292,11 @@ def _register_documents(server: BorunaLanguageServer) -> None:
         document = ls.workspace.get_text_document(uri)
         docs.changed(uri, params.text_document.version, document.source)
 
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    @guarded()
+    async def did_save(ls, params: T.DidSaveTextDocumentParams):
+        docs.saved(params.text_document.uri)
+
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()
     async def did_close(ls, params: T.DidCloseTextDocumentParams):
