@@ -260,6 +260,17 @@ def test_references_cover_declaration_and_uses(session, program):
         at(PROGRAM, "p.x"), at(PROGRAM, "p.y")]
 
 
+def test_document_highlight_marks_writes(lsp_root, session):
+    text = "fn main() -> Int {\n    let mut n = 1\n    n = n + 1\n    n\n}\n"
+    uri = session.open(lsp_root / "highlight.ax", text)
+    session.diagnostics(uri, 1)
+    found = session.request(T.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, T.DocumentHighlightParams(
+        **session.pos(uri, 3, 4)))
+    assert [(h.range.start.line, h.range.start.character, h.kind) for h in found] == [
+        (1, 12, T.DocumentHighlightKind.Write), (2, 4, T.DocumentHighlightKind.Write),
+        (2, 8, T.DocumentHighlightKind.Read), (3, 4, T.DocumentHighlightKind.Read)]
+
+
 def test_rename_a_local_and_a_field(session, program):
     edit = session.request(T.TEXT_DOCUMENT_RENAME, T.RenameParams(
         new_name="count", **position(session, program, PROGRAM, "n = list_len")))

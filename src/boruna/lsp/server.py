@@ -354,6 +354,19 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
                                       others=docs.analyses())
         return [_location(ls, loc, analysis) for loc in found]
 
+    @server.feature(T.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    @guarded(list)
+    async def on_highlight(ls, params: T.DocumentHighlightParams):
+        analysis = await analysis_of(ls, params.text_document.uri)
+        if analysis is None:
+            return []
+        lines = lines_of(ls, analysis)
+        return [T.DocumentHighlight(
+            range=lines.range(loc.line, loc.col, loc.end_line, loc.end_col),
+            kind=T.DocumentHighlightKind.Write if write else T.DocumentHighlightKind.Read)
+            for loc, write in deep(navigation.highlights, analysis,
+                                   *lines.from_position(params.position))]
+
     @server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded()
     async def on_prepare_rename(ls, params: T.PrepareRenameParams):

@@ -129,6 +129,18 @@ def references(analysis: Analysis, line: int, col: int, include_declaration: boo
             if include_declaration or not o.definition]
 
 
+def highlights(analysis: Analysis, line: int, col: int) -> list[tuple[Location, bool]]:
+    """The occurrences in the document of the name under (line, col), each with whether
+    it writes the name (its declaration, an assignment)."""
+    occ = symbol_at(analysis, line, col)
+    if occ is None:
+        return []
+    from boruna.language import ast as A
+
+    return [(Location.of(o), o.definition or isinstance(o.node, A.Assign))
+            for o in analysis.index.of(occ.key)]
+
+
 def prepare_rename(analysis: Analysis, line: int, col: int) -> Occurrence:
     """The name a rename at (line, col) would change; `RenameRefused` when there is none
     that can be renamed."""
