@@ -444,8 +444,9 @@ def test_code_actions_are_the_repair_fixes(session, lsp_root):
     actions = session.request(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionParams(
         text_document=T.TextDocumentIdentifier(uri=uri), range=d.range,
         context=T.CodeActionContext(diagnostics=[d])))
-    quick = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
+    quick = [a for a in actions if a.kind.startswith("quickfix")]
     [action] = quick
+    assert action.kind == f"quickfix.{fix.applicability.name.lower()}"
     assert action.title == f"{fix.description} ({found.diagnostics[0].code})"
     [edit] = action.edit.changes[uri]
     assert edit.new_text == fix.edits[0].new_text == "    total"
@@ -461,8 +462,12 @@ def test_safe_fix_is_preferred_and_fix_all_applies_repair(session, lsp_root):
     actions = session.request(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionParams(
         text_document=T.TextDocumentIdentifier(uri=uri), range=d.range,
         context=T.CodeActionContext(diagnostics=[d])))
-    quick = [a for a in actions if a.kind == T.CodeActionKind.QuickFix]
-    assert quick[0].is_preferred is True
+    quick = [a for a in actions if a.kind.startswith("quickfix")]
+    assert quick[0].is_preferred is True and quick[0].kind == "quickfix.safe"
+    only = session.request(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionParams(
+        text_document=T.TextDocumentIdentifier(uri=uri), range=d.range,
+        context=T.CodeActionContext(diagnostics=[d], only=[T.CodeActionKind.QuickFix])))
+    assert [a.kind for a in only] == [a.kind for a in quick]
     assert quick[0].edit.changes[uri][0].new_text == "    half(3.0)"
     [fix_all] = [a for a in actions if a.kind == "source.fixAll.boruna"]
     from boruna.diagnostics.repair import repair_source

@@ -491,7 +491,10 @@ def _register_assistance(server: BorunaLanguageServer) -> None:
         out = []
         for action in deep(actions.code_actions, analysis, params.range.start.line + 1,
                                            params.range.end.line + 1):
-            kind = T.CodeActionKind.QuickFix if action.kind == "quickfix" else FIX_ALL_KIND
+            # `quickfix.safe`, `quickfix.unsafe`, `quickfix.display_only`: the fix's
+            # applicability, under the kind every client lists
+            kind = (f"{T.CodeActionKind.QuickFix.value}.{action.applicability.name.lower()}"
+                    if action.kind == "quickfix" else FIX_ALL_KIND)
             if wanted and not any(str(kind).startswith(str(w)) for w in wanted):
                 continue
             diags = ([ls.diagnostic(action.diagnostic, lines, analysis)]
