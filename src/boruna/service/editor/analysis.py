@@ -83,8 +83,9 @@ class Analysis:
                 self._globals = Globals(self.ctx.function_defs(), dict(self.ctx.type_defs))
             return self._globals
 
-    def function_file(self, fn) -> tuple[str, str]:
-        """(file, source) that declares function or type node `fn`."""
+    def declaring_file(self, fn) -> tuple[str, str]:
+        """(file, source) of the file declaring function or type node `fn` (the document or
+        one of its libraries)."""
         for lib in self.libraries:
             if any(item is fn for item in lib.program.items):
                 return lib.path, lib.source

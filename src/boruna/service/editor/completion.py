@@ -123,7 +123,7 @@ def _global_items(analysis: Analysis) -> list[CompletionItem]:
     out = []
     g = analysis.globals
     for name, fn in g.functions.items():
-        _, source = analysis.function_file(fn)
+        _, source = analysis.declaring_file(fn)
         out.append(CompletionItem(name, "function", D.function_signature(fn),
                                   D.function_doc(fn, source), insert_text=f"{name}(",
                                   sort_group=1))

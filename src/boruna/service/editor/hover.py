@@ -44,7 +44,7 @@ def describe_symbol(analysis: Analysis, occ) -> Optional[str]:
         fn = g.functions.get(occ.name)
         if fn is None:
             return None
-        _, source = analysis.function_file(fn)
+        _, source = analysis.declaring_file(fn)
         return _with_doc(D.function_signature(fn), D.function_doc(fn, source))
     if kind == "builtin":
         b = D.builtin(occ.name)
@@ -54,7 +54,7 @@ def describe_symbol(analysis: Analysis, occ) -> Optional[str]:
         td = g.type_defs.get(owner)
         if td is None:
             return None
-        _, source = analysis.function_file(td)
+        _, source = analysis.declaring_file(td)
         if kind == "type":
             return _with_doc(D.type_signature(td), D.doc_comment(source, td.line))
         if kind == "field":

@@ -84,7 +84,7 @@ def signature_help(analysis: Analysis, line: int, col: int,
     known = analysis if analysis.ctx is not None else fallback
     fn = known.globals.functions.get(name) if known is not None and known.ctx else None
     if fn is not None:
-        _, source = known.function_file(fn)
+        _, source = known.declaring_file(fn)
         return SignatureInfo(D.function_signature(fn), D.parameter_labels(fn), active,
                              D.function_doc(fn, source))
     builtin = D.builtin(name)
