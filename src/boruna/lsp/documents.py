@@ -1,5 +1,6 @@
 """Open documents and their analyses: each change schedules one analysis after a quiet
-period (debounce); analyses run one at a time on a worker thread; a result is published only
+period (debounce); analyses run one at a time on a worker thread, at most one per document,
+and the text that changed meanwhile is analysed once when it ends; a result is published only
 while it is still the document's latest version, so no stale diagnostics are ever shown.
 Requests wait for the analysis of the version they were sent for."""
 from __future__ import annotations
@@ -31,6 +32,8 @@ class DocumentState:
 
 class Documents:
     """The open documents of one server."""
+
+    WARM_DELAY_S = 0.3
 
     def __init__(self, publish: Callable[[DocumentState, Analysis], None],
                  libs_dir: Callable[[], Optional[str]], debounce_s: float = 0.15):
@@ -81,8 +84,10 @@ class Documents:
         if state.timer is not None:
             state.timer.cancel()
             state.timer = None
-        if state.pending is not None and state.pending_version == state.version:
-            return state.pending            # (a save started it after the file changed)
+        if state.pending is not None:
+            # one analysis of a document at a time: a newer text waits for the one under
+            # way, then is analysed once however many changes came meanwhile (`_finished`)
+            return state.pending
         loop = asyncio.get_running_loop()
         version, text = state.version, state.text
         future = loop.run_in_executor(self.worker, self._analyse, text, state.file, version)
@@ -119,11 +124,21 @@ class Documents:
         if analysis.ctx is not None:
             if state.last_parsed is None or (state.last_parsed.version or 0) <= version:
                 state.last_parsed = analysis
-        if version != state.version or self.states.get(state.uri) is not state:
-            return          # a newer text exists (or the document closed): never publish stale
+        if self.states.get(state.uri) is not state:
+            return          # the document closed
+        if version != state.version:
+            # a newer text exists: never publish stale; analyse it now unless its debounce
+            # timer is still waiting
+            if state.timer is None:
+                self._start(state)
+            return
         state.analysis = analysis
         self.publish(state, analysis)
-        self.worker.submit(self._warm, state, analysis)
+        # the name index once the typing pauses (a change within the delay skips it)
+        asyncio.get_running_loop().call_later(
+            max(self.WARM_DELAY_S, 2 * self.debounce_s),
+            lambda: state.version == version and self.worker.submit(self._warm, state,
+                                                                    analysis))
 
     async def current(self, uri: str) -> Optional[Analysis]:
         """The analysis of the document's latest version (waiting for it, or starting it
