@@ -200,6 +200,21 @@ def guarded(default: Any = None):
     return wrap
 
 
+def document_request(default: Any = None):
+    """A guarded handler of a request about one open document: it is called as
+    `fn(ls, params, analysis, lines)` with the analysis of the document's latest version and
+    its lines; a document that is not open is answered `default`."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        async def handler(ls, params):
+            analysis = await analysis_of(ls, params.text_document.uri)
+            if analysis is None:
+                return default() if callable(default) else default
+            return fn(ls, params, analysis, lines_of(ls, analysis))
+        return guarded(default)(handler)
+    return wrap
+
+
 def build_server(libs_dir: Optional[str] = None, debounce_ms: int = 150
                  ) -> BorunaLanguageServer:
     server = BorunaLanguageServer(libs_dir, debounce_ms)
@@ -314,12 +329,8 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
     docs = server.documents
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
-    @guarded()
-    async def on_hover(ls, params: T.HoverParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return None
-        lines = lines_of(ls, analysis)
+    @document_request()
+    def on_hover(ls, params: T.HoverParams, analysis, lines):
         line, col = lines.from_position(params.position)
         analysis = for_position(analysis, docs.fallback(params.text_document.uri), line)
         found = deep(hover.hover, analysis, line, col)
@@ -331,36 +342,24 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
                        range=lines.range(loc.line, loc.col, loc.end_line, loc.end_col))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
-    @guarded(list)
-    async def on_definition(ls, params: T.DefinitionParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return []
-        lines = lines_of(ls, analysis)
+    @document_request(list)
+    def on_definition(ls, params: T.DefinitionParams, analysis, lines):
         line, col = lines.from_position(params.position)
         analysis = for_position(analysis, docs.fallback(params.text_document.uri), line)
         return [_location(ls, loc, analysis) for loc in
                 deep(navigation.definition, analysis, line, col)]
 
     @server.feature(T.TEXT_DOCUMENT_REFERENCES)
-    @guarded(list)
-    async def on_references(ls, params: T.ReferenceParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return []
-        lines = lines_of(ls, analysis)
+    @document_request(list)
+    def on_references(ls, params: T.ReferenceParams, analysis, lines):
         found = deep(navigation.references, analysis, *lines.from_position(params.position),
                                       include_declaration=params.context.include_declaration,
                                       others=docs.analyses())
         return [_location(ls, loc, analysis) for loc in found]
 
     @server.feature(T.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-    @guarded(list)
-    async def on_highlight(ls, params: T.DocumentHighlightParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return []
-        lines = lines_of(ls, analysis)
+    @document_request(list)
+    def on_highlight(ls, params: T.DocumentHighlightParams, analysis, lines):
         return [T.DocumentHighlight(
             range=lines.range(loc.line, loc.col, loc.end_line, loc.end_col),
             kind=T.DocumentHighlightKind.Write if write else T.DocumentHighlightKind.Read)
@@ -368,12 +367,8 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
                                    *lines.from_position(params.position))]
 
     @server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
-    @guarded()
-    async def on_prepare_rename(ls, params: T.PrepareRenameParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return None
-        lines = lines_of(ls, analysis)
+    @document_request()
+    def on_prepare_rename(ls, params: T.PrepareRenameParams, analysis, lines):
         try:
             occ = deep(navigation.prepare_rename, analysis, *lines.from_position(params.position))
         except navigation.RenameRefused as refused:
@@ -382,12 +377,8 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
             range=lines.range(occ.line, occ.col, occ.line, occ.end_col), placeholder=occ.name)
 
     @server.feature(T.TEXT_DOCUMENT_RENAME, T.RenameOptions(prepare_provider=True))
-    @guarded()
-    async def on_rename(ls, params: T.RenameParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return None
-        lines = lines_of(ls, analysis)
+    @document_request()
+    def on_rename(ls, params: T.RenameParams, analysis, lines):
         try:
             edits = deep(navigation.rename, analysis, *lines.from_position(params.position),
                                       params.new_name, others=docs.analyses())
@@ -397,12 +388,9 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
 
     # ------------------------------------------------------------ symbols
     @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @guarded(list)
-    async def on_document_symbol(ls, params: T.DocumentSymbolParams):
+    @document_request(list)
+    def on_document_symbol(ls, params: T.DocumentSymbolParams, analysis, lines):
         uri = params.text_document.uri
-        analysis = await analysis_of(ls, uri)
-        if analysis is None:
-            return []
         if analysis.ctx is None:
             analysis = docs.fallback(uri) or analysis
         return [_symbol(ls, s, analysis) for s in deep(outline.document_symbols, analysis)]
@@ -420,19 +408,14 @@ def _register_navigation(server: BorunaLanguageServer) -> None:
         return out
 
 
-
 def _register_assistance(server: BorunaLanguageServer) -> None:
     docs = server.documents
 
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(
         trigger_characters=[".", ":", "{", ","], resolve_provider=False))
-    @guarded(lambda: T.CompletionList(is_incomplete=False, items=[]))
-    async def on_completion(ls, params: T.CompletionParams):
+    @document_request(lambda: T.CompletionList(is_incomplete=False, items=[]))
+    def on_completion(ls, params: T.CompletionParams, analysis, lines):
         uri = params.text_document.uri
-        analysis = await analysis_of(ls, uri)
-        if analysis is None:
-            return T.CompletionList(is_incomplete=False, items=[])
-        lines = lines_of(ls, analysis)
         items = deep(completion.complete, analysis, *lines.from_position(params.position),
                                     fallback=docs.fallback(uri))
         return T.CompletionList(is_incomplete=False, items=[
@@ -445,13 +428,9 @@ def _register_assistance(server: BorunaLanguageServer) -> None:
 
     @server.feature(T.TEXT_DOCUMENT_SIGNATURE_HELP, T.SignatureHelpOptions(
         trigger_characters=["(", ","], retrigger_characters=[","]))
-    @guarded()
-    async def on_signature_help(ls, params: T.SignatureHelpParams):
+    @document_request()
+    def on_signature_help(ls, params: T.SignatureHelpParams, analysis, lines):
         uri = params.text_document.uri
-        analysis = await analysis_of(ls, uri)
-        if analysis is None:
-            return None
-        lines = lines_of(ls, analysis)
         found = deep(sighelp.signature_help, analysis, *lines.from_position(params.position),
                                        fallback=docs.fallback(uri))
         if found is None:
@@ -466,12 +445,8 @@ def _register_assistance(server: BorunaLanguageServer) -> None:
             active_parameter=active)], active_signature=0, active_parameter=active)
 
     @server.feature(T.TEXT_DOCUMENT_INLAY_HINT)
-    @guarded(list)
-    async def on_inlay_hint(ls, params: T.InlayHintParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return []
-        lines = lines_of(ls, analysis)
+    @document_request(list)
+    def on_inlay_hint(ls, params: T.InlayHintParams, analysis, lines):
         start = params.range.start.line + 1
         end = params.range.end.line + 1
         return [T.InlayHint(position=lines.position(h.line, h.col), label=h.label,
@@ -481,12 +456,8 @@ def _register_assistance(server: BorunaLanguageServer) -> None:
     # ------------------------------------------------------------ code actions
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(
         code_action_kinds=[T.CodeActionKind.QuickFix, FIX_ALL_KIND]))
-    @guarded(list)
-    async def on_code_action(ls, params: T.CodeActionParams):
-        analysis = await analysis_of(ls, params.text_document.uri)
-        if analysis is None:
-            return []
-        lines = lines_of(ls, analysis)
+    @document_request(list)
+    def on_code_action(ls, params: T.CodeActionParams, analysis, lines):
         wanted = params.context.only
         out = []
         for action in deep(actions.code_actions, analysis, params.range.start.line + 1,
