@@ -47,3 +47,17 @@ def test_without_any_parsed_version_only_the_tables_are_offered():
     labels = {i.label for i in complete(broken, 2, 5)}
     assert labels == {b.name for b in BUILTINS} | set(KEYWORDS)
     assert complete(broken, 1, 1) != []
+
+
+def test_fields_of_a_record_literal_not_yet_written():
+    source = ("type P { x: Int, y: Int, z: Int }\n\nfn main() -> Int {\n"
+              "    let p = P { x: 1,  }\n    p.x\n}\n")
+    analysis = analyse(source, "r.ax")
+    line = 4
+    col = len("    let p = P { x: 1, ".encode()) + 1
+    items = complete(analysis, line, col)
+    assert [i.label for i in items[:2]] == ["y", "z"]
+    assert items[0].detail == "P.y: Int"
+    # in a value, not a field name's place: no field items first
+    value_col = len("    let p = P { x: ".encode()) + 1
+    assert complete(analysis, line, value_col)[0].label != "y"

@@ -184,6 +184,25 @@ def _without_member(source: str, line: int, dot_col: int, col: int) -> Optional[
     return "\n".join(lines)
 
 
+def _record_literal(known: Analysis, source: str, line: int, col: int):
+    """(record type, fields already written) when the cursor is where a field name of a
+    record literal `T { ... }` goes; else None."""
+    from .signature_help import offset_of, open_bracket
+
+    found = open_bracket(source, line, col)
+    if found is None or found[0] != "{" or not found[1][:1].isupper():
+        return None
+    td = known.globals.type_defs.get(found[1])
+    if td is None or not isinstance(td.kind, A.RecordKind):
+        return None
+    here = offset_of(source, line, col)
+    if not re.fullmatch(r"\s*[A-Za-z_0-9]*", source[found[3]:here]):
+        return None         # after `name:`, in a value: not a field name's place
+    opening = source.rfind("{", 0, found[3])
+    written = set(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*:", source[opening:found[3]]))
+    return td, written
+
+
 def _innermost_match(known: Analysis, line: int, col: int) -> Optional[A.Match]:
     """The innermost `match` whose braces contain (line, col)."""
     from .hover import enclosing_function
@@ -242,6 +261,10 @@ def complete(analysis: Analysis, line: int, col: int,
                                                   D.builtin_doc(b), insert_text=f"{b.name}(",
                                                   sort_group=3) for b in BUILTINS]
     items: list[CompletionItem] = []
+    literal = _record_literal(known, analysis.source, line, col)
+    if literal is not None:
+        td, written = literal
+        items.extend(i for i in field_items(td) if i.label not in written)
     if _ARM_START.match(prefix):
         enum = _match_enum(known, line, col)
         if enum is not None:

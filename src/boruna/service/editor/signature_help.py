@@ -20,7 +20,8 @@ class SignatureInfo:
     documentation: str = ""
 
 
-def _offset(source: str, line: int, col: int) -> int:
+def offset_of(source: str, line: int, col: int) -> int:
+    """The character offset in `source` of 1-based line `line`, byte column `col`."""
     lines = source.split("\n")
     line = max(1, min(line, len(lines)))
     before = sum(len(text) + 1 for text in lines[:line - 1])
@@ -28,13 +29,14 @@ def _offset(source: str, line: int, col: int) -> int:
     return before + len(raw.decode("utf-8", "replace"))
 
 
-def open_call(source: str, line: int, col: int) -> Optional[tuple[str, int]]:
-    """(callee name, index of the argument at the cursor) of the innermost unclosed call
-    before (line, col); strings and `//` comments are skipped."""
-    end = _offset(source, line, col)
+def open_bracket(source: str, line: int, col: int) -> Optional[tuple[str, str, int, int]]:
+    """The innermost bracket still open before (line, col): (the bracket, the identifier
+    right before it or "", the commas at its level so far, the offset after the last comma
+    or the bracket); strings and `//` comments are skipped."""
+    end = offset_of(source, line, col)
     start = max(0, end - _WINDOW)
     start = source.rfind("\n", 0, start) + 1 if start else 0
-    stack: list[list] = []          # [kind, position, commas]
+    stack: list[list] = []          # [bracket, position, commas, after the last comma]
     i, text = start, source
     while i < end:
         c = text[i]
@@ -49,29 +51,34 @@ def open_call(source: str, line: int, col: int) -> Optional[tuple[str, int]]:
             i = end if nl < 0 or nl > end else nl
             continue
         if c in "([{":
-            stack.append([c, i, 0])
+            stack.append([c, i, 0, i + 1])
         elif c in ")]}":
             if stack:
                 stack.pop()
         elif c == "," and stack:
             stack[-1][2] += 1
+            stack[-1][3] = i + 1
         i += 1
-    for kind, pos, commas in reversed(stack):
-        if kind != "(":
-            if kind == "{":
-                return None
-            continue
-        j = pos
-        while j > 0 and text[j - 1] in " \t":
-            j -= 1
-        k = j
-        while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
-            k -= 1
-        name = text[k:j]
-        if name and not name[0].isdigit():
-            return name, commas
+    if not stack:
         return None
-    return None
+    bracket, pos, commas, after = stack[-1]
+    j = pos
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    k = j
+    while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
+        k -= 1
+    name = text[k:j]
+    return bracket, (name if name and not name[0].isdigit() else ""), commas, after
+
+
+def open_call(source: str, line: int, col: int) -> Optional[tuple[str, int]]:
+    """(callee name, index of the argument at the cursor) of the innermost unclosed call
+    before (line, col), None inside any other bracket."""
+    found = open_bracket(source, line, col)
+    if found is None or found[0] != "(" or not found[1]:
+        return None
+    return found[1], found[2]
 
 
 def signature_help(analysis: Analysis, line: int, col: int,
