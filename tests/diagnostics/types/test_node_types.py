@@ -70,3 +70,29 @@ def test_recording_changes_no_finding():
 def test_a_source_that_does_not_parse_has_no_context():
     found, ctx, libraries = check_source_context("fn main( {", "t.ax")
     assert ctx is None and libraries == [] and found.diagnostics[0].code == "E002"
+
+
+BROKEN = [
+    'fn main() -> Int {\n    let x: Int = "s"\n    x\n}\n',
+    'fn f(a: Int) -> Int { a }\nfn main() -> Int {\n    f("x") + f(1.5)\n}\n',
+    'fn main() -> String {\n    if 1 { "a" } else { 2 }\n}\n',
+    'enum E { A(Int), B }\nfn main() -> Int {\n    match E::B { A(s) => s ++ "x", B => 0 }\n}\n',
+    'type P { x: Int }\nfn main() -> Int {\n    let p = P { x: "no" }\n    p.x + p.y\n}\n',
+    'fn main() -> Int {\n    let xs = [1, "two"]\n    for c in "abc" { }\n    return "s"\n}\n',
+]
+
+
+def test_the_recording_check_finds_exactly_what_boruna_check_finds():
+    """On every `.ax` file of the repository and on programs with type errors of each kind:
+    the same diagnostics, so editors show what `boruna check` prints."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    sources = [p.read_text() for p in [*root.glob("examples/*.ax"),
+                                       *root.glob("libs/*/src/core.ax")]] + BROKEN
+    libs = str(root / "libs")
+    for source in sources:
+        found, _ctx, _ = check_source_context(source, "t.ax", libs)
+        assert [d.to_full_dict() for d in found.diagnostics] == [
+            d.to_full_dict() for d in check_source(source, "t.ax", libs).diagnostics]
+    assert all(check_source(b, "t.ax").has_errors() for b in BROKEN)

@@ -30,19 +30,23 @@ class RecordingChecker(Checker):
         self.recorded[id(expr)] = (expr, found)
         return found
 
-    def check(self, expr, expected: Type, why, env) -> None:
-        super().check(expr, expected, why, env)
+    # each override hands back what the checker's method returns, whatever that is
+    def check(self, expr, expected: Type, why, env):
+        result = super().check(expr, expected, why, env)
         self.recorded.setdefault(id(expr), (expr, expected))
+        return result
 
-    def pattern(self, pat, t: Type, env, scrutinee) -> None:
-        super().pattern(pat, t, env, scrutinee)
+    def pattern(self, pat, t: Type, env, scrutinee):
+        result = super().pattern(pat, t, env, scrutinee)
         if isinstance(pat, A.IdentPat):
             self.recorded[id(pat)] = (pat, t)
+        return result
 
-    def stmt(self, stmt, env) -> None:
-        super().stmt(stmt, env)
+    def stmt(self, stmt, env):
+        result = super().stmt(stmt, env)
         if isinstance(stmt, A.Let) and stmt.name in env:
             self.recorded[id(stmt)] = (stmt, env[stmt.name].ty)
+        return result
 
 
 class NodeTypes:
