@@ -49,14 +49,17 @@ def _name_errors(program, libraries=()) -> list:
     return out
 
 
-def _parse_with_imports(source: str, libs_dir):
+def _parse_with_imports(source: str, libs_dir, kept: dict | None = None):
     """The user's program and its imported libraries' programs. Import lines are blanked,
     not removed, so every position in the user's code stays where it was written."""
     if libs_dir is None:
         return _parse(source), []
     from boruna.language.imports import library_program, resolve_imports
     text, libraries = resolve_imports(source, str(libs_dir))
-    return _parse(text), [_deep(library_program, lib) for lib in libraries]
+    programs = [_deep(library_program, lib) for lib in libraries]
+    if kept is not None:
+        kept["libraries"], kept["library_programs"] = libraries, programs
+    return _parse(text), programs
 
 
 def check_source(source: str, file: str = "<source>", libs_dir=None) -> DiagnosticSet:
@@ -71,11 +74,25 @@ def check_source(source: str, file: str = "<source>", libs_dir=None) -> Diagnost
         return _check_source(source, file, libs_dir)
 
 
-def _check_source(source: str, file: str, libs_dir) -> DiagnosticSet:
+def check_source_context(source: str, file: str = "<source>", libs_dir=None):
+    """`check_source` for tools that go on asking about the program (the language server):
+    (the diagnostic set, the `CheckContext` the analyzers used or None when the source did
+    not parse, the imported libraries as (`language.imports.Library`, its parsed program)
+    pairs, in import order)."""
+    if not isinstance(source, str):
+        raise TypeError("source must be a str")
+    kept: dict = {}
+    with paused_gc():
+        found = _check_source(source, file, libs_dir, kept)
+    return found, kept.get("ctx"), list(zip(kept.get("libraries", []),
+                                            kept.get("library_programs", [])))
+
+
+def _check_source(source: str, file: str, libs_dir, kept: dict | None = None) -> DiagnosticSet:
     result = DiagnosticSet(file=file)
     ctx = CheckContext.build(source, file)
     try:
-        program, libraries = _parse_with_imports(source, libs_dir)
+        program, libraries = _parse_with_imports(source, libs_dir, kept)
     except CompileError as err:
         result.diagnostics.append(compiler_diagnostic(err, ctx))
         return result
@@ -86,6 +103,10 @@ def _check_source(source: str, file: str, libs_dir) -> DiagnosticSet:
     ctx.attach(program)
     for library in libraries:
         ctx.attach_library(library)
+    if kept is not None:
+        from .types.node_types import RecordingChecker
+        kept["ctx"] = ctx
+        ctx.cache["checker_class"] = RecordingChecker
     name_errors = []
     try:
         name_errors = _name_errors(program, libraries)

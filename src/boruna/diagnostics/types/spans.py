@@ -60,6 +60,16 @@ class Spans:
                 return i
         return None
 
+    def closing_after(self, pos: tuple[int, int], kind: str = "LBrace"
+                      ) -> Optional[tuple[int, int]]:
+        """(line, exclusive end column) of the bracket closing the first `kind` bracket at or
+        after `pos`, or None."""
+        return self._closing(self._after(pos, kind))
+
+    def token_end(self, i: int) -> tuple[int, int]:
+        """(line, exclusive end byte column) of token `i`."""
+        return self._token_end(i)
+
     def _at_or_after(self, pos: tuple[int, int]) -> int:
         lo, hi = 0, len(self.tokens)
         while lo < hi:

@@ -1,0 +1,73 @@
+"""Formatting a document or a range of it: the formatter's output (`boruna fmt`) as the
+smallest line edits that turn the text into it.
+
+The formatter lays out a whole program (its layout of one line depends on the others), so a
+range is formatted by formatting the whole document and keeping only the changed runs of
+lines that touch the range.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Callable, Optional
+
+from .navigation import Location, TextEdit
+
+
+def available() -> bool:
+    """Whether this installation has the formatter (`boruna.format`)."""
+    try:
+        from boruna import format as _format  # noqa: F401
+    except ImportError:
+        return False
+    return hasattr(_format, "format_source")
+
+
+def formatter() -> Callable[[str], str]:
+    from boruna.format import format_source
+
+    return format_source
+
+
+def _width(line: str) -> int:
+    return len(line.encode("utf-8", "surrogatepass"))
+
+
+def line_edits(file: str, source: str, formatted: str, start_line: Optional[int] = None,
+               end_line: Optional[int] = None) -> list[TextEdit]:
+    """Edits turning `source` into `formatted`, one per changed run of lines; with a range
+    (1-based lines, inclusive), only the runs touching it."""
+    old, new = source.split("\n"), formatted.split("\n")
+    count = len(old)
+    edits = []
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        first, last = i1 + 1, max(i2, i1 + 1)           # the old lines the run touches
+        if start_line is not None and (last < start_line or first > (end_line or start_line)):
+            continue
+        if i2 < count:          # whole lines, up to the start of the next kept line
+            location = Location(file, i1 + 1, 1, i2 + 1, 1)
+            text = "".join(line + "\n" for line in new[j1:j2])
+        elif i1 == count:       # lines added after the last one
+            location = Location(file, count, _width(old[-1]) + 1, count, _width(old[-1]) + 1)
+            text = "".join("\n" + line for line in new[j1:j2])
+        elif j1 == j2 and i1 > 0:   # the last lines removed, with the break before them
+            location = Location(file, i1, _width(old[i1 - 1]) + 1, count, _width(old[-1]) + 1)
+            text = ""
+        else:                   # the last lines replaced
+            location = Location(file, i1 + 1, 1, count, _width(old[-1]) + 1)
+            text = "\n".join(new[j1:j2])
+        edits.append(TextEdit(location, text))
+    return edits
+
+
+def format_document(file: str, source: str, start_line: Optional[int] = None,
+                    end_line: Optional[int] = None,
+                    fmt: Optional[Callable[[str], str]] = None) -> list[TextEdit]:
+    """The edits formatting `source` (or the lines start..end of it); raises the
+    formatter's `CompileError` when the source does not parse."""
+    formatted = (fmt or formatter())(source)
+    if formatted == source:
+        return []
+    return line_edits(file, source, formatted, start_line, end_line)
