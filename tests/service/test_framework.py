@@ -78,7 +78,8 @@ def test_failing_cycle_returns_partial_cycles():
         "init_state": [0, "start"],
         "cycles": [{"message": "increment:1", "state": [1, "start"], "effects": 0,
                     "ui_tree": ["counter", "start"]},
-                   {"message": "boom", "error": "runtime error: division by zero"}]}
+                   {"message": "boom", "error": "runtime error: division by zero"}],
+        "location": {"line": 15, "col": 65, "function": "update"}, "stack": [{"function": "update", "line": 15, "col": 65}]}
 
 
 def test_missing_view_is_a_framework_error():

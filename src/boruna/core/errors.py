@@ -103,6 +103,9 @@ class VmError(Exception):
         self.limit = limit             # max_steps / wall ms, where relevant
         self.expected = expected       # type_error: the expected type
         self.got = got                 # type_error: the type found
+        # set by the VM when the error stops a run: (function index, pc) of each frame,
+        # innermost first (the places are looked up in the module's line tables)
+        self.frames: tuple[tuple[int, int], ...] = ()
 
     def __str__(self) -> str:
         return self.message

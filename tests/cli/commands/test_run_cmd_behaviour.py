@@ -85,13 +85,19 @@ def test_runtime_error(cli, prog):
     result = cli("run", prog(DIV0))
     assert result.code == 1
     assert result.out == ""
-    assert result.err == f"error: runtime error: division by zero\n  after {steps} steps\n"
+    path = prog(DIV0)
+    assert result.err == (f"error: runtime error: division by zero\n --> {path}:3:5\n  |\n"
+                          "3 |     10 / z\n  |     ^^\n"
+                          f"  = note: in main at {path}:3:5\n  after {steps} steps\n")
 
 
 def test_step_limit(cli, prog):
     result = cli("run", prog(LOOP), "--max-steps", "1000")
     assert result.code == 1
+    path = prog(LOOP)
     assert result.err == ("error: runtime error: max execution steps exceeded (1000)\n"
+                          f" --> {path}:4:13\n  |\n4 |         i = i + 1\n  |             ^\n"
+                          f"  = note: in main at {path}:4:13\n"
                           "  after 1001 steps\n  = help: raise the limit with --max-steps N\n")
 
 
