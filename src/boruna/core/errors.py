@@ -192,6 +192,18 @@ def match_exhausted() -> VmError:
     return VmError("no match found for value", ErrorKind.MATCH_EXHAUSTED)
 
 
+def row_column_missing(column: str, columns) -> VmError:
+    """A row accessor (`row_int`, ...) named a column the row lacks."""
+    listed = ", ".join(columns) if columns else "none"
+    return VmError(f"row has no column `{column}` (columns: {listed})", ErrorKind.RUNTIME)
+
+
+def row_column_type(column: str, expected: str, got: str) -> VmError:
+    """A row accessor found a value of another type in the column."""
+    return VmError(f"type error: column `{column}`: expected {expected}, got {got}",
+                   ErrorKind.TYPE_ERROR, expected=expected, got=got)
+
+
 def step_limit(max_steps: int) -> VmError:
     return VmError(f"max execution steps exceeded ({max_steps})", ErrorKind.STEP_LIMIT,
                    limit=max_steps)
