@@ -71,6 +71,7 @@ class ErrorKind(str, Enum):
     UNDEFINED_VALUE = "undefined_value"          # a name used as a value (E008)
     UNKNOWN_FUNCTION = "unknown_function"        # `spawn` of a non-function (E008)
     OVER_255 = "over_255"                        # more than 255 params/items/args/fields (E008)
+    IMPORT_NOT_FOUND = "import_not_found"        # `import "x"` of a library that is not there (E002)
 
     # the policy validator's finer kinds (docs/spec/policy.md §6.3; `policy_error` beside invalid_policy)
     POLICY_PARSE_ERROR = "policy.parse_error"

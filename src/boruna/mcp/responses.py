@@ -207,6 +207,7 @@ class TemplateInfo(BaseModel):
     dependencies: list[str]
     capabilities: list[str]
     args: list[str]
+    origin: str = Field(None, description="local: the folder asked for; bundled: Boruna's own copy.")
 
 
 class TemplateListSuccess(_Success):

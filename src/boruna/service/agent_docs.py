@@ -100,7 +100,8 @@ def libraries(libs_dir) -> str:
     for info in infos:
         caps = ", ".join(info.required_capabilities) or "none"
         out += [f"## {info.dir_name} ({info.name} {info.version})", "", info.description, "",
-                f"Capabilities: {caps}", "", "```ax"]
+                f"Capabilities: {caps}", "",
+                f"From: {info.origin} (`{info.path.parent}`)", "", "```ax"]
         try:
             listed = symbols_tool(library_source(libs_dir, info.dir_name))
         except LibraryError as err:
