@@ -183,7 +183,7 @@ def test_template_list_json_is_unchanged_by_optional_arguments(cli, tmp_path, mo
     listed = json.loads(cli("template", "list", "--json").out)["templates"]
     feed = [t for t in listed if t["name"] == "realtime-feed"][0]
     assert sorted(feed) == ["args", "capabilities", "dependencies", "description", "name",
-                            "version"]
+                            "origin", "version"]
     assert feed["args"] == ["feed_name", "poll_interval_ms"]
 
 

@@ -36,7 +36,8 @@ def test_emit_fills_ui_output_and_records_are_wrapped(mcp_server):
               '    emit View { title: "hi", count: 1 }\n    emit "done"\n    2\n}\n')
     assert _run(mcp_server, source=source) == {
         "success": True, "protocol_version": 1, "result": 2, "steps": 13,
-        "ui_output": [{"type": "record", "type_id": 0, "fields": ["hi", 1]}, "done"]}
+        "ui_output": [{"type": "record", "type_id": 0, "fields": ["hi", 1], "type_name": "View",
+                       "field_names": ["title", "count"]}, "done"]}
 
 
 def test_trace_lists_each_dispatched_op(mcp_server):

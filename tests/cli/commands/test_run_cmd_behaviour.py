@@ -199,13 +199,13 @@ def test_bytecode_json_is_refused(cli, tmp_path):
     assert "--json needs a .ax source file" in result.err
 
 
-IMPORTING = 'import "std-validation"\nfn main() -> Int {\n    validate_required("name", "").valid\n}\n'
+IMPORTING = 'import "std-validation"\nfn main() -> Bool {\n    validate_required("name", "").valid\n}\n'
 
 
 def test_imports_resolve_from_the_bundled_libs(cli, prog, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)          # no ./libs here: the bundled copy is used
     result = cli("run", prog(IMPORTING))
-    assert (result.code, result.out.splitlines()[0]) == (0, "0")
+    assert (result.code, result.out.splitlines()[0]) == (0, "false")
 
 
 def test_libs_dir_option_and_local_libs(cli, prog, tmp_path, monkeypatch):
