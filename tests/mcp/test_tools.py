@@ -37,7 +37,7 @@ def test_compile(mcp_server):
         "name": "calc", "version": 1, "functions": 1, "types": 0, "constants": 2, "entry": 0}}
     failure, text = mcp_server.call("boruna_compile", {"source": "fn main() -> Int { x }"})
     assert failure == {"success": False, "protocol_version": 1, "errors": [
-        {"severity": "error", "code": "E009", "message": "undefined variable: x",
+        {"severity": "error", "code": "E003", "message": "undefined variable: x",
          "line": failure["errors"][0]["line"], "col": failure["errors"][0]["col"]}]}
     assert text.startswith('{\n  "success": false,\n  "protocol_version": 1,\n  "errors": [')
 

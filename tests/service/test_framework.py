@@ -91,7 +91,7 @@ def test_missing_view_is_a_framework_error():
 
 def test_compile_failure_uses_the_errors_array():
     response = framework_test_tool("fn init() -> Int { x }", [])
-    assert response["success"] is False and response["errors"][0]["code"] == "E009"
+    assert response["success"] is False and response["errors"][0]["code"] == "E003"
 
 
 SPIN_UPDATE = COUNTER.replace(

@@ -123,7 +123,8 @@ def format_compile_error(err: Any, path: str, source: str, style: Style,
     `= help:` lines."""
     line = field(err, "line") or None
     col = field(err, "col") or None
-    return "\n".join(format_problem("error", field(err, "code"), field(err, "message", str(err)),
+    code = field(err, "diagnostic_code") or field(err, "code")
+    return "\n".join(format_problem("error", code, field(err, "message", str(err)),
                                     path, source, line, col, style, helps))
 
 

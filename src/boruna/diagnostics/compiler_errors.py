@@ -41,6 +41,10 @@ def parse_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
     help_text, fixes = habit_advice(err, ctx)
     if help_text is not None:
         diag.help = help_text
+    elif err.reason == ErrorKind.IMPORT_NOT_FOUND:
+        diag.help = ("the libraries this server has are listed in `boruna://libs` "
+                     "(`boruna guide libs`); import one by its folder name, e.g. "
+                     "`import \"std-json\"`")
     elif "check" not in err.message and "hint" not in err.message:
         diag.help = PARSE_HELP
     diag.fixes.extend(f for f in fixes if gets_past(f, err.line, err.col, ctx))
@@ -50,7 +54,7 @@ def parse_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
 
 def type_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
     """E003 for an undefined variable (placed at the name itself), otherwise E009."""
-    if err.reason == ErrorKind.UNDEFINED_VARIABLE and err.library is None:
+    if err.diagnostic_code == R.E003_UNDEFINED_VAR:
         name, code = err.name, R.E003_UNDEFINED_VAR
         line, col = err.line, err.col
         if not line:

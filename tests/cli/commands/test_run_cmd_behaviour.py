@@ -151,7 +151,7 @@ def test_compile_error_is_drawn(cli, prog):
     result = cli("run", path)
     assert result.code == 1
     assert result.out == ""
-    assert result.err == (f"error[E009]: undefined variable: widthh\n --> {path}:3:5\n  |\n"
+    assert result.err == (f"error[E003]: undefined variable: widthh\n --> {path}:3:5\n  |\n"
                           "3 |     widthh * 2\n  |     ^^^^^^\n"
                           "  = help: did you mean: 'width'?\n")
 
