@@ -78,3 +78,19 @@ def test_the_workflows_resource_is_listed():
     uris = [d["uri"] for d in agent_docs.documents()]
     assert "boruna://workflows" in uris
     assert agent_docs.document("boruna://workflows").startswith("# Boruna workflows")
+
+
+def test_the_mock_answers_the_guide_lists_are_the_mock_handlers():
+    source = ('fn main() -> List<String> !{fs.read, fs.write, net.fetch, db.query, time.now, '
+              'random} {\n    [fs_read("p"), __builtin_bool_to_string(fs_write("p", "x")), '
+              'net_fetch("u"), __builtin_int_to_string(list_len(db_query("q"))), '
+              '__builtin_int_to_string(time_now()), __builtin_float_to_string(random()), '
+              'step_input("s")]\n}\n')
+    assert run_tool(source)["result"] == ['mock file content for "p"', "true",
+                                          '{"mock": true, "url": ""u""}', "0", "1700000000",
+                                          "0.42", ""]
+    guide = agent_docs.guide()
+    for text in ('`fs_read(p)` → `mock file content for "p"`', "`fs_write` → `true`",
+                 '`net_fetch(u)` → `{"mock": true, "url": ""u""}`', "`db_query` → `[]`",
+                 "`time_now()` → `1700000000`", "`random()` → `0.42`", '`step_input` → `""`'):
+        assert text in guide
