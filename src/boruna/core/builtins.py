@@ -328,6 +328,15 @@ BUILTINS: tuple[Builtin, ...] = (
          "whether a row's column is NULL"),
 )
 
+MAY_FAIL: frozenset[str] = frozenset(("list_get", "parse_int", "__builtin_string_slice",
+                                     "__builtin_guard"))
+"""Builtins (canonical names) that can stop a run on ordinary input: an index out of range,
+text that is no number, a slice out of range, a failed guard (the capability builtins can
+fail too; they say so by their `capability`)."""
+
+INDEXING_BUILTIN = "list_get"
+"""The builtin that reads one element of a list (what `xs[i]` means in other languages)."""
+
 DYNAMIC = "Dynamic"
 """The type of a value whose type is known only at run time (a db_query column): the checker
 accepts it wherever any type is expected; the row_* accessors check it when the program runs."""

@@ -1,10 +1,11 @@
 """EAGER_AND_OR (an addition, issue 23): `&&` and `||` evaluate both sides.
 
 The language keeps the reference's semantics (both operands run, so step counts match), which
-surprises programmers used to short-circuit evaluation: `i < n && list_get(xs, i) > 0` fails
-when `i == n`. This warning fires when the right side can fail at run time: it indexes
-(`list_get`), parses (`parse_int`), slices, divides (`/`, `%`), makes a capability call, or
-calls a function of the program that can (directly or through its own calls). The fix nests
+surprises programmers used to short-circuit evaluation: `i < n && <read element i>` fails
+when `i == n`. This warning fires when the right side can fail at run time: it calls a
+builtin of `core.builtins.MAY_FAIL` (indexing, parsing, slicing, a guard), divides (`/`,
+`%`), makes a capability call, or calls a function of the program that can (directly or
+through its own calls). The fix nests
 an `if`, which runs the right side only when it is needed:
 `(if A { B } else { false })` for `A && B`, `(if A { true } else { B })` for `A || B`.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from boruna.core.builtins import BY_NAME
+from boruna.core.builtins import BY_NAME, MAY_FAIL
 from boruna.language import ast as A
 
 import boruna.diagnostics.registry as R
@@ -20,9 +21,7 @@ from .context import CheckContext
 from .fix import Applicability, Edit, Fix
 from .model import Diagnostic
 
-FAILING_BUILTINS = frozenset(("list_get", "parse_int", "__builtin_string_slice",
-                              "__builtin_guard"))
-"""Builtins (canonical names) that can stop a run on ordinary input."""
+FAILING_BUILTINS = MAY_FAIL
 
 _FAILING_OPS = frozenset(("Div", "Mod"))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from boruna.core.builtins import INDEXING_BUILTIN as GET
 from boruna.language import ast as A
 
 import boruna.diagnostics.registry as R
@@ -179,11 +180,11 @@ def _indexing(ctx: CheckContext, spans, target, lst: A.ListLit) -> Diagnostic:
     diag = Diagnostic(R.E002_PARSE, "error", message,
                       ctx.location(target.line, target.col, lst.line,
                                    list_end[1] if list_end else None),
-                      help=f"write `list_get({name}, {inner})`")
+                      help=f"write `{GET}({name}, {inner})`")
     if start is not None and stop is not None and len(lst.items) == 1 and target.line == lst.line:
-        new = f"{line[:start]}list_get({name}, {inner}){line[stop:]}"
-        diag.fixes.append(Fix(id="E002-list-get", description=f"write `list_get({name}, {inner})`",
+        new = f"{line[:start]}{GET}({name}, {inner}){line[stop:]}"
+        diag.fixes.append(Fix(id="E002-list-get", description=f"write `{GET}({name}, {inner})`",
                               applicability=Applicability.SAFE,
-                              rationale="list_get reads one element",
+                              rationale=f"{GET} reads one element",
                               edits=[Edit(lst.line, line, new, ctx.file)]))
     return diag
