@@ -47,7 +47,8 @@ def test_tp1_list_shipped_templates():
         "name": "auth-app", "version": "1.0.0",
         "description": by_name["auth-app"].description,
         "dependencies": ["std.authz", "std.http", "std.storage"],
-        "capabilities": ["net.fetch", "fs.read", "fs.write"], "args": ["app_name"]}
+        "capabilities": ["net.fetch", "fs.read", "fs.write"], "args": ["app_name"],
+        "origin": "local"}
 
 
 def test_tp2_apply_crud_admin():

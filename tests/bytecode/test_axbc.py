@@ -63,7 +63,7 @@ def test_json_shapes_follow_serde_encoding():
                          "entry"]
     main = obj["functions"][obj["entry"]]
     assert list(main) == ["name", "arity", "locals", "code", "capabilities", "intent",
-                          "match_tables"]
+                          "match_tables", "lines"]
     assert main["capabilities"] == ["NetFetch", "StepInput"]
     assert main["intent"] == "demo"
     assert {"Int": 1} in obj["constants"]

@@ -37,7 +37,7 @@ def test_libs_readme_example_runs(cli, tmp_path, monkeypatch):
     example = re.search(r"```\n(import .*?)```", text, re.S).group(1)
     Path("example.ax").write_text(example)
     result = cli("run", "example.ax")
-    assert (result.code, result.out, result.err) == (0, "1\nsteps: 29\n", "")
+    assert (result.code, result.out, result.err) == (0, "true\nsteps: 29\n", "")
 
 
 def test_cli_md_policy_example(cli, tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ def test_run_explains_a_bare_variant(cli, tmp_path, monkeypatch):
     result = cli("run", "light.ax")
     assert result.code == 1
     assert result.err.splitlines() == [
-        "error[E009]: undefined variable: Red",
+        "error[E003]: undefined variable: Red",
         " --> light.ax:4:16",
         "  |",
         "4 |     match same(Red) { Green => 1, Red => 0 }",

@@ -80,9 +80,30 @@ def test_string_plus_points_at_concat(cli, tmp_path):
     assert result.code == 1
     assert result.err.splitlines() == [
         "error: runtime error: type error: expected numeric, got String",
+        f" --> {prog}:2:5",
+        "  |",
+        '2 |     "a" + "b"',
+        "  |     ^",
+        f"  = note: in main at {prog}:2:5",
         "  after 3 steps",
         "  = help: `+` adds numbers; join strings with `++` (`boruna check` reports this "
         "before running)",
+    ]
+
+
+def test_the_plusplus_hint_only_follows_a_failing_plus(cli, tmp_path):
+    prog = tmp_path / "times.ax"
+    prog.write_text('fn main() -> String {\n    "a" * 2\n}\n')
+    result = cli("run", prog)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "error: runtime error: type error: expected numeric, got String",
+        f" --> {prog}:2:5",
+        "  |",
+        '2 |     "a" * 2',
+        "  |     ^",
+        f"  = note: in main at {prog}:2:5",
+        "  after 3 steps",
     ]
 
 
@@ -132,6 +153,11 @@ def test_main_with_parameters_explains_that_run_passes_none(cli, tmp_path):
     assert result.code == 1
     assert result.err.splitlines() == [
         "error: runtime error: type error: expected numeric, got Unit",
+        f" --> {prog}:2:5",
+        "  |",
+        "2 |     n * 2",
+        "  |     ^",
+        f"  = note: in main at {prog}:2:5",
         "  after 3 steps",
         "  = help: `main` takes 1 parameter but a run passes none (they are Unit); write the "
         "inputs into the program as literals",
@@ -157,7 +183,7 @@ def test_template_list_json_is_unchanged_by_optional_arguments(cli, tmp_path, mo
     listed = json.loads(cli("template", "list", "--json").out)["templates"]
     feed = [t for t in listed if t["name"] == "realtime-feed"][0]
     assert sorted(feed) == ["args", "capabilities", "dependencies", "description", "name",
-                            "version"]
+                            "origin", "version"]
     assert feed["args"] == ["feed_name", "poll_interval_ms"]
 
 
@@ -168,6 +194,11 @@ def test_method_call_on_a_string_explains_fields(cli, tmp_path):
     assert result.code == 1
     assert result.err.splitlines() == [
         "error: runtime error: type error: expected Record, got String",
+        f" --> {prog}:3:5",
+        "  |",
+        "3 |     s.len()",
+        "  |     ^",
+        f"  = note: in main at {prog}:3:5",
         "  after 4 steps",
         "  = help: `.name` reads a record field; other values have no fields or methods (call "
         "functions instead, e.g. list_len(xs), __builtin_string_len(s))",

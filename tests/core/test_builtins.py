@@ -68,7 +68,7 @@ def test_malformed_signatures_are_rejected(text):
 
 def test_the_table_has_the_42_builtins_in_the_reference_order():
     names = [b.name for b in B.BUILTINS]
-    assert len(names) == 50 == len(set(names))
+    assert len(names) == 55 == len(set(names))
     assert names[:8] == ["list_len", "list_get", "list_push", "parse_int", "try_parse_int",
                          "str_contains", "str_starts_with", "step_input"]
     assert names[B.REFERENCE_COUNT - 1] == "__builtin_guard"
@@ -82,11 +82,16 @@ def test_issue_13_adds_the_capability_builtins_and_map_new_after_them():
         ("net_fetch", "(String) -> String", "net.fetch"),
         ("fs_read", "(String) -> String", "fs.read"),
         ("fs_write", "(String, String) -> Bool", "fs.write"),
-        ("db_query", "(String) -> List<Map<String, T>>", "db.query"),
+        ("db_query", "(String) -> List<Map<String, Dynamic>>", "db.query"),
         ("time_now", "() -> Int", "time.now"),
         ("random", "() -> Float", "random"),
         ("llm_call", "(String) -> T", "llm.call"),
         ("map_new", "() -> Map<String, V>", None),
+        ("row_int", "(Map<String, Dynamic>, String) -> Int", None),
+        ("row_float", "(Map<String, Dynamic>, String) -> Float", None),
+        ("row_string", "(Map<String, Dynamic>, String) -> String", None),
+        ("row_bool", "(Map<String, Dynamic>, String) -> Bool", None),
+        ("row_is_null", "(Map<String, Dynamic>, String) -> Bool", None),
     ]
     assert B.ADDED == {b.name for b in added}
 
@@ -126,7 +131,7 @@ def test_every_cold_opcode_is_a_builtin_with_an_implementation():
     for b in B.BUILTINS:
         if b.opcode in impl.IMPLEMENTATIONS:
             assert impl.COLD_OPS[OPCODES[b.opcode].tag] == (b.arity, impl.IMPLEMENTATIONS[b.opcode])
-    assert len(impl.COLD_OPS) == 39
+    assert len(impl.COLD_OPS) == 44
 
 
 def test_aliases_are_unique_and_never_a_builtin_name():

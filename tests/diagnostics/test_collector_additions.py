@@ -102,8 +102,8 @@ def test_no_missing_main(src):
 
 def test_registry_lists_advisory_codes_separately():
     assert list(CODES) == [f"E00{i}" for i in range(1, 10)]
-    assert list(ADVISORY_CODES) == ["MISSING_MAIN"]
-    assert list(ALL_CODES)[-1] == "MISSING_MAIN"
+    assert list(ADVISORY_CODES) == ["MISSING_MAIN", "EAGER_AND_OR"]
+    assert list(ALL_CODES)[-2:] == ["MISSING_MAIN", "EAGER_AND_OR"]
     assert ADVISORY_CODES["MISSING_MAIN"].to_dict()["category"] == "entry-point"
 
 

@@ -214,7 +214,7 @@ fn init() -> State { State { email: "", status: "idle", attempts: 0 } }
 
 fn update(state: State, msg: Msg) -> UpdateResult {
     let v = validate_contains("email", msg.payload, "@")
-    if v.valid == 1 {
+    if v.valid {
         UpdateResult { state: State { ..state, email: msg.payload, attempts: state.attempts + 1 }, effects: [] }
     } else {
         UpdateResult { state: State { ..state, status: v.error_message }, effects: [] }
@@ -228,7 +228,7 @@ fn view(state: State) -> UINode {
 
 
 def test_library_functions_are_rename_candidates_and_their_results_typed():
-    bad = (LIB_APP.replace("v.valid == 1", "v.vaild == 1")
+    bad = (LIB_APP.replace("v.valid {", "v.vaild {")
            .replace("card(state.status", "crad(state.status"))
     diags = check_source(bad, libs_dir=LIBS).diagnostics
     assert [(d.id, d.location.line, [p.id for p in d.patches]) for d in diags] == [

@@ -22,14 +22,16 @@ def ok(source):
 
 def test_builtin_table_has_the_42_names_and_arities():
     # the reference's 42, then issue 13's capability builtins and map_new
-    assert len(BUILTIN_ARITIES) == 50
+    assert len(BUILTIN_ARITIES) == 55
     assert list(BUILTIN_ARITIES)[42:] == ["net_fetch", "fs_read", "fs_write", "db_query",
-                                          "time_now", "random", "llm_call", "map_new"]
+                                          "time_now", "random", "llm_call", "map_new",
+                                          "row_int", "row_float", "row_string", "row_bool",
+                                          "row_is_null"]
     assert BUILTIN_ARITIES["__builtin_string_replace"] == 3
     assert BUILTIN_ARITIES["step_input"] == 1
     assert BUILTIN_ARITIES["__builtin_guard"] == 3
     assert BUILTIN_ARITIES["list_get"] == 2
-    assert sum(BUILTIN_ARITIES.values()) == 71
+    assert sum(BUILTIN_ARITIES.values()) == 81
     assert "int_to_string" not in BUILTIN_ARITIES
 
 

@@ -24,7 +24,8 @@ def test_initialize_advertises_resources_and_prompts(mcp_server):
 def test_resources_list_holds_the_guide_the_codes_libs_and_templates(mcp_server):
     listed = mcp_server.run(mcp_server.session.list_resources).resources
     uris = [str(r.uri) for r in listed]
-    assert uris == (["boruna://guide", "boruna://codes", "boruna://libs", "boruna://templates"]
+    assert uris == (["boruna://guide", "boruna://codes", "boruna://libs", "boruna://templates",
+                     "boruna://workflows"]
                     + [f"boruna://codes/{code}" for code in ALL_CODES])
     assert all(r.mime_type == "text/markdown" and r.title and r.description for r in listed)
     templates = mcp_server.run(mcp_server.session.list_resource_templates).resource_templates

@@ -70,9 +70,14 @@ def test_defaults_are_templates_and_libs_in_the_working_directory(tmp_path, call
         ("boruna_template_apply", {"template_name": "hello", "args": ["who=Ada"],
                                    "validate": True}),
     ], cwd=tmp_path)
-    assert listed == {"success": True, "protocol_version": 1, "count": 1, "templates": [
-        {"name": "hello", "version": "1.0.0", "description": "greets", "dependencies": [],
-         "capabilities": [], "args": ["who"]}]}
+    # the project's own template, and the bundled ones it does not hide (issue 23)
+    assert listed["count"] == 6
+    by_name = {t["name"]: t for t in listed["templates"]}
+    assert by_name["hello"] == {"name": "hello", "version": "1.0.0", "description": "greets",
+                                "dependencies": [], "capabilities": [], "args": ["who"],
+                                "origin": "local"}
+    assert sorted(n for n, t in by_name.items() if t["origin"] == "bundled") == [
+        "auth-app", "crud-admin", "form-basic", "offline-sync", "realtime-feed"]
     assert compiled["success"] is True and compiled["module"]["functions"] == 2
     assert ran["result"] == 12 and sealed["result"] == 12
     assert app["cycles"][0]["state"] == [3]

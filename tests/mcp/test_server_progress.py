@@ -100,7 +100,7 @@ def test_step_limit_trips_at_the_same_step_with_a_token(mcp_server):
     assert plain == payload == {"success": False, "protocol_version": 1,
                                 "error_kind": "runtime_error",
                                 "message": "max execution steps exceeded (250000)",
-                                "steps": 250001}
+                                "steps": 250001, "location": {"line": 3, "col": 5, "function": "main"}, "stack": [{"function": "main", "line": 3, "col": 5}]}
     assert [r[0] for r in received] == [100000.0, 200000.0]
 
 

@@ -37,7 +37,7 @@ def test_compile(mcp_server):
         "name": "calc", "version": 1, "functions": 1, "types": 0, "constants": 2, "entry": 0}}
     failure, text = mcp_server.call("boruna_compile", {"source": "fn main() -> Int { x }"})
     assert failure == {"success": False, "protocol_version": 1, "errors": [
-        {"severity": "error", "code": "E009", "message": "undefined variable: x",
+        {"severity": "error", "code": "E003", "message": "undefined variable: x",
          "line": failure["errors"][0]["line"], "col": failure["errors"][0]["col"]}]}
     assert text.startswith('{\n  "success": false,\n  "protocol_version": 1,\n  "errors": [')
 
@@ -91,7 +91,8 @@ def test_framework_test(mcp_server):
                        "cycles": [{"message": "inc:1", "state": [1], "effects": 0,
                                    "ui_tree": ["n", "x"]},
                                   {"message": "div:0",
-                                   "error": "runtime error: division by zero"}]}
+                                   "error": "runtime error: division by zero"}],
+                       "location": {"line": 14, "col": 55, "function": "update"}, "stack": [{"function": "update", "line": 14, "col": 55}]}
 
 
 def test_workflow_validate(mcp_server):
@@ -138,7 +139,7 @@ def test_run_sealed_failures(mcp_server):
     assert denied == {"success": False, "protocol_version": 1,
                       "error_kind": "capability_denied",
                       "message": "capability denied: step.input", "capability": "step.input",
-                      "steps": 2}
+                      "steps": 2, "location": {"line": 2, "col": 5, "function": "main"}, "stack": [{"function": "main", "line": 2, "col": 5}]}
     policy, _ = mcp_server.call("boruna_run_sealed", {"source": "fn main() { }", "policy": 3})
     assert policy["error_kind"] == "invalid_policy"
 

@@ -36,7 +36,8 @@ def test_emit_fills_ui_output_and_records_are_wrapped(mcp_server):
               '    emit View { title: "hi", count: 1 }\n    emit "done"\n    2\n}\n')
     assert _run(mcp_server, source=source) == {
         "success": True, "protocol_version": 1, "result": 2, "steps": 13,
-        "ui_output": [{"type": "record", "type_id": 0, "fields": ["hi", 1]}, "done"]}
+        "ui_output": [{"type": "record", "type_id": 0, "fields": ["hi", 1], "type_name": "View",
+                       "field_names": ["title", "count"]}, "done"]}
 
 
 def test_trace_lists_each_dispatched_op(mcp_server):
@@ -67,13 +68,14 @@ def test_compile_failure_uses_the_errors_array(mcp_server):
 def test_runtime_error_reports_message_and_steps(mcp_server):
     assert _run(mcp_server, source="fn main() -> Int { 1 / 0 }") == {
         "success": False, "protocol_version": 1, "error_kind": "runtime_error",
-        "message": "division by zero", "steps": 3}
+        "message": "division by zero", "steps": 3, "location": {"line": 1, "col": 20, "function": "main"}, "stack": [{"function": "main", "line": 1, "col": 20}]}
 
 
 def test_step_limit_is_a_runtime_error(mcp_server):
     assert _run(mcp_server, source=LOOP_FOREVER, max_steps=1000) == {
         "success": False, "protocol_version": 1, "error_kind": "runtime_error",
-        "message": "max execution steps exceeded (1000)", "steps": 1001}
+        "message": "max execution steps exceeded (1000)", "steps": 1001,
+        "location": {"line": 4, "col": 13, "function": "main"}, "stack": [{"function": "main", "line": 4, "col": 13}]}
 
 
 def test_empty_source_has_no_entry_function(mcp_server):
@@ -87,7 +89,7 @@ def test_deny_all_denies_step_input(mcp_server):
     assert _run(mcp_server, source=source)["result"] == ""
     assert _run(mcp_server, source=source, policy="deny-all") == {
         "success": False, "protocol_version": 1, "error_kind": "runtime_error",
-        "message": "capability denied: step.input", "steps": 2}
+        "message": "capability denied: step.input", "steps": 2, "location": {"line": 2, "col": 5, "function": "main"}, "stack": [{"function": "main", "line": 2, "col": 5}]}
 
 
 def test_budget_is_enforced(mcp_server):
@@ -192,7 +194,7 @@ def test_invalid_output_schema(mcp_server):
 def test_zero_max_steps_fails_on_the_first_step(mcp_server):
     assert _run(mcp_server, source=ADD, max_steps=0) == {
         "success": False, "protocol_version": 1, "error_kind": "runtime_error",
-        "message": "max execution steps exceeded (0)", "steps": 1}
+        "message": "max execution steps exceeded (0)", "steps": 1, "location": {"line": 1, "col": 1, "function": "main"}, "stack": [{"function": "main", "line": 1, "col": 1}]}
 
 
 def test_max_steps_accepts_the_whole_u64_range(mcp_server):

@@ -24,19 +24,30 @@ def test_builtins_table_is_the_one_builtin_table():
 
     table = agent_docs.builtins_table()
     rows = [line for line in table.splitlines()[2:]]
-    assert len(rows) == len(BUILTINS) == len(BUILTIN_ARITIES) == 50
+    assert len(rows) == len(BUILTINS) == len(BUILTIN_ARITIES) == 55
     assert rows[0] == "| `list_len` | 1 | `(List<T>) -> Int` | number of elements |"
     assert rows[42:] == [
         "| `net_fetch` | 1 | `(String) -> String` | the body of an HTTP GET of the URL |",
         "| `fs_read` | 1 | `(String) -> String` | the text of a file under the file root |",
         "| `fs_write` | 2 | `(String, String) -> Bool` | writes the text to a file under the file "
         "root |",
-        "| `db_query` | 1 | `(String) -> List<Map<String, T>>` | the rows of one SQL statement, "
-        "each a Map from column name to value |",
+        "| `db_query` | 1 | `(String) -> List<Map<String, Dynamic>>` | the rows of one SQL "
+        "statement, each a Map from column name to value (read them with row_int, row_float, "
+        "row_string, row_bool, row_is_null) |",
         "| `time_now` | 0 | `() -> Int` | the time in Unix seconds |",
         "| `random` | 0 | `() -> Float` | a Float in [0, 1) |",
         "| `llm_call` | 1 | `(String) -> T` | the LLM handler's answer to the prompt |",
         "| `map_new` | 0 | `() -> Map<String, V>` | an empty Map |",
+        "| `row_int` | 2 | `(Map<String, Dynamic>, String) -> Int` | the Int value of a row's "
+        "column |",
+        "| `row_float` | 2 | `(Map<String, Dynamic>, String) -> Float` | the Float value of a "
+        "row's column (an Int column is converted) |",
+        "| `row_string` | 2 | `(Map<String, Dynamic>, String) -> String` | the String value of "
+        "a row's column |",
+        "| `row_bool` | 2 | `(Map<String, Dynamic>, String) -> Bool` | a row's 0/1 (or Bool) "
+        "column as a Bool |",
+        "| `row_is_null` | 2 | `(Map<String, Dynamic>, String) -> Bool` | whether a row's "
+        "column is NULL |",
     ]
 
 

@@ -55,7 +55,8 @@ def test_compile_undefined_variable_is_e009():
     response = compile_tool("fn main() -> Int { x }")
     assert response["success"] is False
     [error] = response["errors"]
-    assert (error["code"], error["message"]) == ("E009", "undefined variable: x")
+    # one code per mistake: `check` and `compile` both call it E003 (issue 23)
+    assert (error["code"], error["message"]) == ("E003", "undefined variable: x")
 
 
 def test_ast_serialization_failure_is_serialization_error(monkeypatch):

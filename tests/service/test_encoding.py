@@ -37,7 +37,8 @@ def _json(obj):
     ((), "[]", "[]"),
     ((1, "a", None), '[1,"a",null]', '[1,"a",null]'),
     (MapValue({"b": 2, "a": NONE}), '{"a":{"option":"None"},"b":2}', '{"a":"None","b":2}'),
-    (Record(0, (1, 2)), '{"fields":[1,2],"type":"record","type_id":0}', "[1,2]"),
+    (Record(0, (1, 2)), '{"fields":[1,2],"type":"record","type_id":0,"type_name":"Point",'
+                        '"field_names":["x","y"]}', "[1,2]"),
     (Enum(1, 1, 3), '{"payload":3,"type":"enum","type_id":1,"variant":"Circle"}',
      '{"payload":3,"variant":"Circle"}'),
     (Enum(1, 0, None), '{"payload":null,"type":"enum","type_id":1,"variant":"Dot"}',
@@ -80,7 +81,8 @@ def test_nested_values_keep_inner_encodings():
     value = Some((Record(0, (Ok(Enum(1, 2, "t")), 0.25)), MapValue({"k": (FnRef(1),)})))
     assert _json(format_value(value, MODULE)) == (
         '{"option":"Some","value":[{"fields":[{"result":"Ok","value":{"payload":"t","type":'
-        '"enum","type_id":1,"variant":"Tag"}},0.25],"type":"record","type_id":0},'
+        '"enum","type_id":1,"variant":"Tag"}},0.25],"type":"record","type_id":0,'
+        '"type_name":"Point","field_names":["x","y"]},'
         '{"k":[{"fn_ref":1}]}]}')
     assert _json(format_value_brief(value, MODULE)) == (
         '{"Some":[[{"Ok":{"payload":"t","variant":"Tag"}},0.25],{"k":[{"fn_ref":1}]}]}')

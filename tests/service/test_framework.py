@@ -78,7 +78,8 @@ def test_failing_cycle_returns_partial_cycles():
         "init_state": [0, "start"],
         "cycles": [{"message": "increment:1", "state": [1, "start"], "effects": 0,
                     "ui_tree": ["counter", "start"]},
-                   {"message": "boom", "error": "runtime error: division by zero"}]}
+                   {"message": "boom", "error": "runtime error: division by zero"}],
+        "location": {"line": 15, "col": 65, "function": "update"}, "stack": [{"function": "update", "line": 15, "col": 65}]}
 
 
 def test_missing_view_is_a_framework_error():
@@ -90,7 +91,7 @@ def test_missing_view_is_a_framework_error():
 
 def test_compile_failure_uses_the_errors_array():
     response = framework_test_tool("fn init() -> Int { x }", [])
-    assert response["success"] is False and response["errors"][0]["code"] == "E009"
+    assert response["success"] is False and response["errors"][0]["code"] == "E003"
 
 
 SPIN_UPDATE = COUNTER.replace(

@@ -127,12 +127,12 @@ def _work_limit(steps):
 
 
 def test_a_replace_loop_on_an_8_mib_string_stops_at_the_work_limit():
-    assert run_tool(REPLACE_LOOP) == _work_limit(7457)
+    assert run_tool(REPLACE_LOOP) == {**_work_limit(7457), "location": {"line": 7, "col": 30, "function": "main"}, "stack": [{"function": "main", "line": 7, "col": 30}]}
 
 
 def test_a_quadratic_concat_loop_stops_at_the_work_limit():
     response = run_tool(QUADRATIC_CONCAT)
-    assert response == _work_limit(response["steps"])
+    assert response == {**_work_limit(response["steps"]), "location": {"line": 4, "col": 30, "function": "main"}, "stack": [{"function": "main", "line": 4, "col": 30}]}
     assert response["steps"] < 1_000_000
 
 
@@ -145,6 +145,8 @@ def test_runs_have_a_default_wall_clock(monkeypatch):
     assert {k: v for k, v in response.items() if k != "steps"} == {
         "success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
         "message": "wall-clock execution limit of 50 ms exceeded", "limit_kind": "wall_ms",
-        "limit": 50, "phase": "execution"}
+        "limit": 50, "phase": "execution", "location": response["location"],
+        "stack": [{"function": "main", **{k: response["location"][k] for k in ("line", "col")}}]}
+    assert response["location"]["line"] in (3, 4)
     assert run_tool(ENDLESS, max_steps=5000, limits={"max_wall_ms": 2**40})["message"] == \
         "max execution steps exceeded (5000)"

@@ -14,7 +14,7 @@ EXAMPLES = re.findall(r"```ax\n(.*?)```\n\nMock result: `(.*?)`\n", GUIDE, re.S)
 
 
 def test_every_example_gives_its_mock_result():
-    assert len(EXAMPLES) == 8
+    assert len(EXAMPLES) == 9
     for source, shown in EXAMPLES:
         response = service.run_tool(source)
         assert response["success"] is True, source

@@ -47,7 +47,7 @@ def test_denied_capability_is_capability_denied():
     assert response == {"success": False, "protocol_version": 1,
                         "error_kind": "capability_denied",
                         "message": "capability denied: step.input",
-                        "capability": "step.input", "steps": 2}
+                        "capability": "step.input", "steps": 2, "location": {"line": 2, "col": 22, "function": "main"}, "stack": [{"function": "main", "line": 2, "col": 22}]}
 
 
 def test_parse_and_compile_failures_have_their_own_kinds():
@@ -62,7 +62,7 @@ def test_parse_and_compile_failures_have_their_own_kinds():
 def test_runtime_error_and_policy_error():
     assert run_sealed_tool("fn main() -> Int { 1 / 0 }") == {
         "success": False, "protocol_version": 1, "error_kind": "runtime_error",
-        "message": "division by zero", "steps": 3}
+        "message": "division by zero", "steps": 3, "location": {"line": 1, "col": 20, "function": "main"}, "stack": [{"function": "main", "line": 1, "col": 20}]}
     assert run_sealed_tool(PURE, policy="everything")["error_kind"] == "invalid_policy"
 
 

@@ -57,7 +57,8 @@ def test_template_list_on_a_directory(tmp_path):
     response = template_list_tool(_template_dir(tmp_path))
     assert response == {"success": True, "protocol_version": 1, "count": 1, "templates": [
         {"name": "greeter", "version": "0.2.0", "description": "says hello",
-         "dependencies": ["std.ui"], "capabilities": [], "args": ["greeting", "who"]}]}
+         "dependencies": ["std.ui"], "capabilities": [], "args": ["greeting", "who"],
+         "origin": "local"}]}
 
 
 def test_template_list_on_a_missing_directory_is_template_error(tmp_path):

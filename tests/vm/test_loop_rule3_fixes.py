@@ -70,7 +70,8 @@ fn main() -> Point {
     p
 }
 """
-    assert value(src) == {"type": "record", "type_id": 0, "fields": [1, None, 3]}
+    assert value(src) == {"type": "record", "type_id": 0, "fields": [1, None, 3],
+                          "type_name": "Point", "field_names": ["x", "y", "z"]}
 
 
 def test_record_literal_evaluates_fields_in_written_order():

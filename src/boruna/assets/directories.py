@@ -5,15 +5,16 @@ Lookup order for each tree: the explicit path the caller was given; else `./<tre
 current working directory when it exists (returned relative, as `<tree>`); else the copy
 bundled in the installed package (`boruna/_bundled/<tree>`, put there by the wheel build);
 else the repository's top-level `<tree>/` (editable installs); else `<tree>` as written.
+A `./<tree>` found this way does not hide the bundled entries it lacks: a library or template
+missing from it is looked up in the bundled copy (`core.paths.fallback_dir`), and the
+listings show both, each with its origin. An explicit folder is used alone.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Optional, Union
 
-import boruna
-
-_PACKAGE_DIR = Path(boruna.__file__).resolve().parent
+from boruna.core.paths import bundled_dir, mark_layered
 
 TEMPLATES = "templates"
 LIBS = "libs"
@@ -26,12 +27,10 @@ def resolve_dir(explicit: Optional[Union[str, Path]], tree: str) -> Path:
         return Path(explicit)
     local = Path(tree)
     if local.is_dir():
+        mark_layered(local)
         return local
-    for candidate in (_PACKAGE_DIR / "_bundled" / tree,
-                      _PACKAGE_DIR.parents[1] / tree):     # <repo>/src/boruna -> <repo>/<tree>
-        if candidate.is_dir():
-            return candidate
-    return local
+    bundled = bundled_dir(tree)
+    return bundled if bundled is not None else local
 
 
 def default_templates_dir() -> Path:

@@ -17,7 +17,9 @@ from typing import Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from boruna.core.capabilities import from_source_name
-from boruna.core.paths import LIBRARY_FILE, is_entry_name, is_file, is_inside, library_file
+from boruna.core.paths import (
+    LIBRARY_FILE, fallback_dir, is_entry_name, is_file, is_inside, library_file,
+)
 
 MANIFEST_FILE = "package.ax.json"
 
@@ -59,6 +61,7 @@ class LibraryInfo:
     exposed_modules: list[str]
     path: Path
     source_path: Path = field(init=False)
+    origin: str = "local"       # "local": the folder asked for; "bundled": Boruna's own copy
 
     def __post_init__(self):
         self.source_path = self.path / LIBRARY_FILE
@@ -126,11 +129,24 @@ def read_manifest(path: Union[str, Path]) -> PackageManifest:
 # ------------------------------------------------------------------ lookup
 
 def list_libraries(libs_dir: Union[str, Path]) -> list[LibraryInfo]:
-    """Every library directory holding a manifest, sorted by directory name.
+    """Every library directory holding a manifest, sorted by directory name: those of
+    `libs_dir` (origin "local"), then the bundled ones it does not have (origin "bundled";
+    `core.paths.fallback_dir`), which imports find too.
 
     A missing directory has no libraries; an unreadable manifest raises LibraryError.
     """
-    root = Path(libs_dir)
+    found = _list_one(Path(libs_dir))
+    bundled = fallback_dir(libs_dir, "libs")
+    if bundled is not None:
+        have = {info.dir_name for info in found}
+        for info in _list_one(bundled):
+            if info.dir_name not in have:
+                info.origin = "bundled"
+                found.append(info)
+    return found
+
+
+def _list_one(root: Path) -> list[LibraryInfo]:
     try:
         if not root.is_dir():
             return []

@@ -17,7 +17,7 @@ from typing import Any, Optional, Union
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError
 
 from boruna.core.limits import MAX_SOURCE_BYTES
-from boruna.core.paths import is_entry_name, is_file, is_inside
+from boruna.core.paths import fallback_dir, is_entry_name, is_file, is_inside
 
 MANIFEST_FILE = "template.json"
 TEMPLATE_FILE = "app.ax.template"
@@ -99,11 +99,13 @@ class TemplateInfo:
     capabilities: list[str]
     args: list[str]
     optional: dict = field(default_factory=dict)
+    origin: str = "local"       # "local": the folder asked for; "bundled": Boruna's own copy
 
     def to_dict(self) -> dict:
         return {"name": self.name, "version": self.version, "description": self.description,
                 "dependencies": list(self.dependencies),
-                "capabilities": list(self.capabilities), "args": list(self.args)}
+                "capabilities": list(self.capabilities), "args": list(self.args),
+                "origin": self.origin}
 
 
 @dataclass
@@ -170,8 +172,26 @@ def _io_detail(exc: Exception) -> str:
 # ------------------------------------------------------------------ list
 
 def list_templates(templates_dir: Union[str, Path]) -> list[TemplateInfo]:
-    """Every template of `templates_dir`, sorted by manifest name; raises TemplateError."""
-    root = Path(templates_dir)
+    """Every template of `templates_dir` (origin "local"), then the bundled ones it does not
+    have (origin "bundled"; `apply_template` finds them too), sorted by manifest name;
+    raises TemplateError."""
+    found = _list_one(Path(templates_dir))
+    bundled = fallback_dir(templates_dir, "templates")
+    if bundled is not None:
+        have = {info.name for info in found}
+        try:
+            extra = _list_one(bundled)
+        except TemplateError:
+            extra = []
+        for info in extra:
+            if info.name not in have:
+                info.origin = "bundled"
+                found.append(info)
+        found.sort(key=lambda info: info.name)
+    return found
+
+
+def _list_one(root: Path) -> list[TemplateInfo]:
     try:
         exists, is_dir = root.exists(), root.is_dir()
     except (OSError, ValueError) as exc:
@@ -359,7 +379,7 @@ def apply_template(templates_dir: Union[str, Path], name: str,
     """
     values = normalize_args(args)
     check_template_name(name)
-    root = Path(templates_dir)
+    root = template_root(templates_dir, name)
     template_dir, manifest = _load_manifest(root, name)
     for arg_name in sorted(manifest.args):
         spec = manifest.args[arg_name]
@@ -383,4 +403,17 @@ def apply_template(templates_dir: Union[str, Path], name: str,
 def template_manifest(templates_dir: Union[str, Path], name: str) -> TemplateManifest:
     """The parsed `template.json` of template `name` (its arguments with types, defaults and
     descriptions); TemplateError as `apply_template` raises it."""
-    return _load_manifest(Path(templates_dir), check_template_name(name))[1]
+    return _load_manifest(template_root(templates_dir, check_template_name(name)),
+                          name)[1]
+
+
+def template_root(templates_dir: Union[str, Path], name: str) -> Path:
+    """`templates_dir`, unless template `name` is missing there and the bundled copy has it
+    (a project's own templates folder never hides the bundled templates)."""
+    root = Path(templates_dir)
+    if is_file(root / name / MANIFEST_FILE):
+        return root
+    bundled = fallback_dir(root, "templates")
+    if bundled is not None and is_file(bundled / name / MANIFEST_FILE):
+        return bundled
+    return root

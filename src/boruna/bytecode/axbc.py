@@ -6,7 +6,10 @@ then the compact JSON payload. Readers raise `AxbcError` with the reference's me
 `invalid bytecode: too short`, `invalid magic bytes`, `unsupported version: {v}`,
 `invalid bytecode: truncated payload`, `serialization error: {detail}`.
 Beyond the reference, the reader checks operand widths (u8/u32) and instruction shapes, so a
-decoded module is always safe to hand to the VM.
+decoded module is always safe to hand to the VM. Each function may carry `"lines"`, its line
+table (`Function.lines`, flat `[pc, line, col, ...]`): an additive field within container
+version 1, written by this compiler and optional to the reader (files without it load and
+report runtime errors without places; serde readers ignore unknown fields).
 """
 from __future__ import annotations
 
@@ -118,6 +121,7 @@ def _function_to_obj(f: Function) -> dict:
         "intent": f.intent,
         "match_tables": [[{"tag": a.tag, "target": a.target} for a in table]
                          for table in f.match_tables],
+        "lines": list(f.lines),
     }
 
 
@@ -355,7 +359,17 @@ def _function(v) -> Function:
             arms.append(MatchArm(_int(_field(a, "tag"), "i32", -(1 << 31), (1 << 31) - 1),
                                  _u32(_field(a, "target"))))
         tables.append(arms)
-    return Function(name, arity, nlocals, code, caps, intent, tables)
+    return Function(name, arity, nlocals, code, caps, intent, tables, _lines(d.get("lines")))
+
+
+def _lines(v) -> list[int]:
+    """The optional line table (absent in files written before it: no positions)."""
+    if v is None:
+        return []
+    items = _list(v)
+    if len(items) % 3:
+        raise _Bad(f"invalid length {len(items)}, expected (pc, line, col) triples")
+    return [_u32(x) for x in items]
 
 
 def module_from_obj(obj) -> Module:

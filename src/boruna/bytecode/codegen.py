@@ -183,12 +183,15 @@ class _FnGen:
         self.next_local = 0
         self.unit_slot: Optional[int] = None
         self.caps: list[int] = []
-        # out-of-line code appended after the function's final Ret: (fixups, code)
+        # out-of-line code appended after the function's final Ret: (fixups, code, node)
         self.stubs: list[tuple[list[tuple], list[tuple]]] = []
         # `return` jumps to patch to the postconditions (functions with `ensures`), else None
         self.return_jumps: Optional[list[int]] = None
         # expr_leaves_value answers for this function's nodes (keeps deep nests linear)
         self.leaves_memo: dict[int, bool] = {}
+        # the line table: flat (pc, line, col) runs, one entry where the position changes
+        self.lines: list[int] = []
+        self.last_line = self.last_col = 0
         for name in fn.capabilities:
             cap = from_source_name(name)
             if cap is not None:
@@ -203,6 +206,18 @@ class _FnGen:
             ins = _local(ins[0], ins[1])
         self.code.append(ins)
         return len(self.code) - 1
+
+    def mark(self, node) -> None:
+        """The next instruction (and those after it, up to the next mark) come from `node`'s
+        source position: one line-table entry where the position changes. Marked are the
+        instructions that can fail (operators, calls, field reads, matches, contracts);
+        the others take the place of the last mark before them."""
+        line = node.line
+        col = node.col
+        if col != self.last_col or line != self.last_line:
+            self.last_line = line
+            self.last_col = col
+            self.lines += (len(self.code), line, col)
 
     def jump(self, op: str) -> int:
         """Append jump `op` with target 0, to be patched; returns its index."""
@@ -246,10 +261,12 @@ class _FnGen:
     # -- function
     def generate(self) -> Function:
         fn = self.fn
+        self.mark(fn)
         for p in fn.params:
             self.names[p.name] = self.alloc()
         for i, clause in enumerate(fn.requires):
             self.expr(clause, VALUE)
+            self.mark(clause)
             msg = self.const(f"precondition {i + 1} failed in `{fn.name}`")
             self.emit("Assert", msg, "Requires", i)
         # with `ensures`, every `return` jumps to the postconditions (rule-3 fix: the
@@ -272,6 +289,7 @@ class _FnGen:
             self.emit("StoreLocal", slot)
             for i, clause in enumerate(fn.ensures):
                 self.expr(clause, VALUE)
+                self.mark(clause)
                 msg = self.const(f"postcondition {i + 1} failed in `{fn.name}`")
                 self.emit("Assert", msg, "Ensures", i)
             self.emit("LoadLocal", slot)
@@ -284,8 +302,9 @@ class _FnGen:
         if len(fn.params) > 255:
             raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn,
                        ErrorKind.OVER_255)
-        for fixups, stub in self.stubs:
+        for fixups, stub, node in self.stubs:
             start = len(self.code)
+            self.mark(node)
             for fix in fixups:
                 if fix[0] == "jump":
                     self.patch(fix[1], start + fix[2])
@@ -294,7 +313,7 @@ class _FnGen:
                     table[fix[2]] = MatchArm(table[fix[2]].tag, start + fix[3])
             self.code.extend(stub)
         return Function(fn.name, len(fn.params), self.next_local, self.code, self.caps,
-                        fn.intent, self.tables)
+                        fn.intent, self.tables, self.lines)
 
     def _retarget(self, old: int, new: int) -> None:
         for k, ins in enumerate(self.code):
@@ -374,6 +393,7 @@ class _FnGen:
                 self.emit("Ret")
         elif t is ast.While:
             top = len(self.code)
+            self.mark(s)
             self.expr(s.condition, VALUE)
             exit_jump = self.jump("JmpIfNot")
             self.block(s.body, DISCARD)
@@ -381,6 +401,7 @@ class _FnGen:
             self.patch(exit_jump, len(self.code))
         elif t is ast.For:
             self.expr(s.iter, VALUE)
+            self.mark(s)
             code = self.code
             lst = self.alloc()
             idx = self.alloc()
@@ -422,7 +443,12 @@ class _FnGen:
         elif t is ast.Binary:
             self.expr(e.left, VALUE)
             self.expr(e.right, VALUE)
-            self.code.append(_BARE[e.op])
+            code = self.code
+            if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
+                self.last_line = line = e.line
+                self.last_col = col = e.col
+                self.lines += (len(code), line, col)
+            code.append(_BARE[e.op])
         elif t in _VALUE_LITERALS:
             constants = self.constants
             constants.append(e.value)
@@ -447,9 +473,11 @@ class _FnGen:
             self.emit("PushConst", self.const(NONE))
         elif t is ast.Unary:
             self.expr(e.expr, VALUE)
+            self.mark(e)
             self.emit(e.op)
         elif t is ast.FieldAccess:
             self.expr(e.object, VALUE)
+            self.mark(e)
             self.field_access(e)
         elif t is ast.RecordLit:
             self.record_lit(e)
@@ -505,6 +533,7 @@ class _FnGen:
                     and not (name in ADDED_BUILTINS and name in self.info.fn_ids)):
                 for a in e.args:
                     self.expr(a, VALUE)
+                self.mark(e)
                 if builtin.capability is not None:
                     # a capability builtin is a CapCall (cap, argc); the function must declare
                     # it (the VM denies it otherwise), only DECLARED_BY_COMPILER is declared here
@@ -522,6 +551,7 @@ class _FnGen:
                 if n > 255:
                     raise _err(f"call to `{name}` has {n} arguments; max 255", e,
                                ErrorKind.OVER_255)
+                self.mark(e)
                 self.emit("Call", fid, n)
                 return
         for a in e.args:
@@ -529,6 +559,7 @@ class _FnGen:
         self.expr(e.func, VALUE)
         if n > 255:
             raise _err(f"call has {n} arguments; max 255", e, ErrorKind.OVER_255)
+        self.mark(e)
         self.emit("CallIndirect", n)
 
     def field_access(self, e: ast.FieldAccess) -> None:
@@ -663,6 +694,7 @@ class _FnGen:
                 chain = True
                 break
         self.expr(e.value, VALUE)
+        self.mark(e)
         if chain:
             self.match_chain(e, arm_ctx)
         else:
@@ -717,7 +749,7 @@ class _FnGen:
                 table = len(self.tables)
                 self.tables.append([])
                 self.stubs.append(([("jump", pending_fail, 0)],
-                                   [("LoadLocal", scrut), ("Match", table)]))
+                                   [("LoadLocal", scrut), ("Match", table)], e))
         end = len(self.code)
         for j in end_jumps:
             self.patch(j, end)
@@ -778,7 +810,7 @@ class _FnGen:
             if fixups:
                 # offset 0: a value is still on the stack; offset 1: the stack is clean
                 self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
-                                            ("Match", first + i + 1)]))
+                                            ("Match", first + i + 1)], e))
         for k in range(n + 1):
             table = self.tables[first + k]
             for i in range(k, n):

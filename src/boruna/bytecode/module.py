@@ -4,9 +4,15 @@
 `(op_name, *operands)` (see `opcodes.py`); constants use the value representation of
 `boruna.core.values`; `Function.capabilities` holds capability ids (ints, docs/spec/vm.md §5.1),
 in declaration order, duplicates kept; match tables are lists of `MatchArm(tag, target)`.
+`Function.lines` is the line table: flat `(pc, line, col)` runs, `pc` ascending, an entry
+only where the source position changes (instruction `pc` comes from the last entry at or
+before it); empty for hand-built modules and `.axbc` files written before it existed.
+Nothing reads it while a program runs: `position(pc)` looks a place up when an error is
+reported.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Optional
 
@@ -27,6 +33,18 @@ class Function:
     capabilities: list[int] = field(default_factory=list)
     intent: Optional[str] = None
     match_tables: list[list[MatchArm]] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+    def position(self, pc: int) -> Optional[tuple[int, int]]:
+        """The source `(line, col)` of instruction `pc`, or None without a line table."""
+        lines = self.lines
+        if not lines or pc < 0:
+            return None
+        pcs = lines[0::3]
+        k = bisect_right(pcs, pc) - 1
+        if k < 0:
+            k = 0
+        return lines[3 * k + 1], lines[3 * k + 2]
 
 
 @dataclass

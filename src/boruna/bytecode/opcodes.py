@@ -162,6 +162,12 @@ _TABLE = (
     _op("DebugMsg", 0xA8, path=COLD),
     # Addition (not in the reference): the empty-Map builtin.
     _op("MapNew", 0xA9, path=COLD),
+    # Additions (issue 23): the checked accessors of a database row.
+    _op("RowInt", 0xC0, path=COLD),
+    _op("RowFloat", 0xC1, path=COLD),
+    _op("RowString", 0xC2, path=COLD),
+    _op("RowBool", 0xC3, path=COLD),
+    _op("RowIsNull", 0xC4, path=COLD),
     # Addition (not in the reference): field access resolved by name against the record's
     # own type at run time; emitted only for field names declared at different positions.
     _op("GetFieldNamed", 0xB0, Operand("name", FIELD_NAME), path=SLOW),

@@ -263,7 +263,7 @@ def _add_doc_commands(sub) -> None:
     p = _leaf(sub, "guide", "guide_cmd:cmd_guide",
               "print the language guide written for agents (or the codes, libs, templates)")
     p.add_argument("topic", nargs="?", default="language",
-                   choices=("language", "codes", "libs", "templates"),
+                   choices=("language", "codes", "libs", "templates", "workflows"),
                    help="what to print (default: language)")
     _libs_flag(p)
     p.add_argument("--dir", metavar="DIR",

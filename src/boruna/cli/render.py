@@ -123,8 +123,34 @@ def format_compile_error(err: Any, path: str, source: str, style: Style,
     `= help:` lines."""
     line = field(err, "line") or None
     col = field(err, "col") or None
-    return "\n".join(format_problem("error", field(err, "code"), field(err, "message", str(err)),
+    code = field(err, "diagnostic_code") or field(err, "code")
+    return "\n".join(format_problem("error", code, field(err, "message", str(err)),
                                     path, source, line, col, style, helps))
+
+
+def format_runtime_error(message: str, places: dict, path: str, source: str | None,
+                         style: Style) -> list[str]:
+    """A runtime error drawn like a compile error: the headline, then (when the run's
+    `location` is known and the source is at hand) the excerpt with the failing expression
+    underlined, and one note per frame of the `stack`, innermost first."""
+    location = places.get("location")
+    headline = f"runtime error: {message}"
+    if location and source is not None:
+        out = format_problem("error", None, headline, path, source, location["line"],
+                             location["col"], style)
+        pad = " " * gutter_width(source, location["line"])
+    else:
+        out = [f"{style.error('error')}: {headline}"]
+        pad = ""
+    for k, entry in enumerate(places.get("stack", ())):
+        if "omitted" in entry:
+            text = f"... {entry['omitted']} more calls"
+        else:
+            where = (f" at {path}:{entry['line']}:{entry['col']}"
+                     if entry.get("line") is not None else "")
+            text = f"{'in' if k == 0 else 'called from'} {entry['function']}{where}"
+        out.append(f"{pad} {style.gutter('=')} note: {text}")
+    return out
 
 
 # ------------------------------------------------------------------ diagnostics

@@ -305,15 +305,41 @@ BUILTINS: tuple[Builtin, ...] = (
          ("read_file",), capability="fs.read"),
     _row("fs_write", "CapCall", "(String, String) -> Bool",
          "writes the text to a file under the file root", ("write_file",), capability="fs.write"),
-    _row("db_query", "CapCall", "(String) -> List<Map<String, T>>",
-         "the rows of one SQL statement, each a Map from column name to value",
+    _row("db_query", "CapCall", "(String) -> List<Map<String, Dynamic>>",
+         "the rows of one SQL statement, each a Map from column name to value (read them "
+         "with row_int, row_float, row_string, row_bool, row_is_null)",
          capability="db.query"),
     _row("time_now", "CapCall", "() -> Int", "the time in Unix seconds", capability="time.now"),
     _row("random", "CapCall", "() -> Float", "a Float in [0, 1)", capability="random"),
     _row("llm_call", "CapCall", "(String) -> T", "the LLM handler's answer to the prompt",
          capability="llm.call"),
     _row("map_new", "MapNew", "() -> Map<String, V>", "an empty Map", ("new_map", "dict")),
+    # Additions (issue 23): checked accessors of a db_query row (a Map<String, Dynamic>);
+    # a missing column or a value of another type stops the run with a clear error.
+    _row("row_int", "RowInt", "(Map<String, Dynamic>, String) -> Int",
+         "the Int value of a row's column"),
+    _row("row_float", "RowFloat", "(Map<String, Dynamic>, String) -> Float",
+         "the Float value of a row's column (an Int column is converted)"),
+    _row("row_string", "RowString", "(Map<String, Dynamic>, String) -> String",
+         "the String value of a row's column"),
+    _row("row_bool", "RowBool", "(Map<String, Dynamic>, String) -> Bool",
+         "a row's 0/1 (or Bool) column as a Bool"),
+    _row("row_is_null", "RowIsNull", "(Map<String, Dynamic>, String) -> Bool",
+         "whether a row's column is NULL"),
 )
+
+MAY_FAIL: frozenset[str] = frozenset(("list_get", "parse_int", "__builtin_string_slice",
+                                     "__builtin_guard"))
+"""Builtins (canonical names) that can stop a run on ordinary input: an index out of range,
+text that is no number, a slice out of range, a failed guard (the capability builtins can
+fail too; they say so by their `capability`)."""
+
+INDEXING_BUILTIN = "list_get"
+"""The builtin that reads one element of a list (what `xs[i]` means in other languages)."""
+
+DYNAMIC = "Dynamic"
+"""The type of a value whose type is known only at run time (a db_query column): the checker
+accepts it wherever any type is expected; the row_* accessors check it when the program runs."""
 
 REFERENCE_COUNT = 42
 """The first 42 rows are the reference's: a direct call of one means the builtin even where

@@ -93,6 +93,7 @@ class ErrorKind(str, Enum):
     UNDEFINED_VALUE = "undefined_value"          # a name used as a value (E008)
     UNKNOWN_FUNCTION = "unknown_function"        # `spawn` of a non-function (E008)
     OVER_255 = "over_255"                        # more than 255 params/items/args/fields (E008)
+    IMPORT_NOT_FOUND = "import_not_found"        # `import "x"` of a library that is not there (E002)
 
     # the policy validator's finer kinds (docs/spec/policy.md §6.3; `policy_error` beside invalid_policy)
     POLICY_PARSE_ERROR = "policy.parse_error"
@@ -125,6 +126,9 @@ class VmError(Exception):
         self.limit = limit             # max_steps / wall ms, where relevant
         self.expected = expected       # type_error: the expected type
         self.got = got                 # type_error: the type found
+        # set by the VM when the error stops a run: (function index, pc) of each frame,
+        # innermost first (the places are looked up in the module's line tables)
+        self.frames: tuple[tuple[int, int], ...] = ()
 
     def __str__(self) -> str:
         return self.message
@@ -209,6 +213,18 @@ def index_out_of_bounds(index: int, length: int) -> VmError:
 
 def match_exhausted() -> VmError:
     return VmError("no match found for value", ErrorKind.MATCH_EXHAUSTED)
+
+
+def row_column_missing(column: str, columns) -> VmError:
+    """A row accessor (`row_int`, ...) named a column the row lacks."""
+    listed = ", ".join(columns) if columns else "none"
+    return VmError(f"row has no column `{column}` (columns: {listed})", ErrorKind.RUNTIME)
+
+
+def row_column_type(column: str, expected: str, got: str) -> VmError:
+    """A row accessor found a value of another type in the column."""
+    return VmError(f"type error: column `{column}`: expected {expected}, got {got}",
+                   ErrorKind.TYPE_ERROR, expected=expected, got=got)
 
 
 def step_limit(max_steps: int) -> VmError:

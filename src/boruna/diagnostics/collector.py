@@ -10,6 +10,8 @@ from boruna.language.errors import CompileError
 from .capabilities import check_capabilities
 from .compiler_errors import compiler_diagnostic, parse_diagnostic
 from .context import CheckContext
+from .eager_logic import check_eager_logic
+from .habits import indexing_diagnostics
 from .entry_point import check_entry_point
 from .exhaustiveness import check_exhaustiveness
 from .field_access import check_field_reads
@@ -25,7 +27,8 @@ STRICT = False
 
 # Run in this order; each appends its findings in AST order.
 ANALYZERS = (check_exhaustiveness, check_record_fields, check_missing_fields, check_field_reads,
-             check_capabilities, check_effects, check_type_names, check_types, check_entry_point)
+             check_capabilities, check_effects, check_type_names, check_types, check_entry_point,
+             check_eager_logic, indexing_diagnostics)
 
 
 def _parse(source: str):

@@ -9,7 +9,8 @@ from boruna.language.errors import CompileError
 import boruna.diagnostics.registry as R
 from .context import CheckContext
 from .model import Diagnostic
-from .parse_fixes import parse_error_patches
+from .habits import habit_advice
+from .parse_fixes import gets_past, parse_error_patches
 from .source_text import find_identifier_line
 from .undefined_names import rename_patch
 from .variant_values import qualify_variant_patch
@@ -27,6 +28,9 @@ def lexer_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
         index = ctx.index_of(err.line, err.col) or 0
         caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:index])
         diag.notes.extend([text, f"{caret_pad}^"])
+    help_text, _ = habit_advice(err, ctx)
+    if help_text is not None:
+        diag.help = help_text
     return diag
 
 
@@ -34,15 +38,23 @@ def parse_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
     """E002 with the parser's line (and column, an addition) and the brace hint as help
     (unless the parser's message already advises)."""
     diag = Diagnostic(R.E002_PARSE, "error", err.message, ctx.location(err.line or 1, err.col))
-    if "check" not in err.message and "hint" not in err.message:
+    help_text, fixes = habit_advice(err, ctx)
+    if help_text is not None:
+        diag.help = help_text
+    elif err.reason == ErrorKind.IMPORT_NOT_FOUND:
+        diag.help = ("the libraries this server has are listed in `boruna://libs` "
+                     "(`boruna guide libs`); import one by its folder name, e.g. "
+                     "`import \"std-json\"`")
+    elif "check" not in err.message and "hint" not in err.message:
         diag.help = PARSE_HELP
+    diag.fixes.extend(f for f in fixes if gets_past(f, err.line, err.col, ctx))
     diag.fixes.extend(parse_error_patches(err, ctx))
     return diag
 
 
 def type_diagnostic(err: CompileError, ctx: CheckContext) -> Diagnostic:
     """E003 for an undefined variable (placed at the name itself), otherwise E009."""
-    if err.reason == ErrorKind.UNDEFINED_VARIABLE and err.library is None:
+    if err.diagnostic_code == R.E003_UNDEFINED_VAR:
         name, code = err.name, R.E003_UNDEFINED_VAR
         line, col = err.line, err.col
         if not line:

@@ -26,12 +26,13 @@ def parse_error_patches(err, ctx: CheckContext) -> list[Fix]:
     for build in (_keyword_typo, _close_open_blocks, _drop_stray_brace, _drop_semicolons,
                   _compound_assign, _else_if):
         patch = build(err, line, col, ctx)
-        if patch is not None and _gets_past(patch, line, col, ctx):
+        if patch is not None and gets_past(patch, line, col, ctx):
             out.append(patch)
     return out
 
 
-def _gets_past(patch: Fix, line: int, col: int, ctx: CheckContext) -> bool:
+def gets_past(patch: Fix, line: int, col: int, ctx: CheckContext) -> bool:
+    """Whether the patched source parses, or fails only after (line, col)."""
     from boruna.language.errors import CompileError
     from boruna.language.frontend import parse
     try:

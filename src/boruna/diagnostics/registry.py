@@ -33,6 +33,7 @@ E007_CAPABILITY_VIOLATION = "E007"
 E008_CODEGEN = "E008"
 E009_TYPE_ERROR = "E009"
 MISSING_MAIN = "MISSING_MAIN"
+EAGER_AND_OR = "EAGER_AND_OR"
 
 CODES: dict[str, CodeInfo] = {info.code: info for info in (
     CodeInfo(E001_LEXER, "lexer-error", "lexical",
@@ -59,6 +60,9 @@ ADVISORY_CODES: dict[str, CodeInfo] = {info.code: info for info in (
     CodeInfo(MISSING_MAIN, "missing-main", "entry-point",
              "The file defines functions but neither `main` nor the App protocol "
              "(`init`/`update`/`view`), so the entry point is implicit."),
+    CodeInfo(EAGER_AND_OR, "eager-and-or", "evaluation",
+             "`&&`/`||` evaluate both sides, and the right side can fail at run time "
+             "even when the left side already decides the result."),
 )}
 
 ALL_CODES: dict[str, CodeInfo] = {**CODES, **ADVISORY_CODES}

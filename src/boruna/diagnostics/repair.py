@@ -4,7 +4,10 @@
 applicability gates what `best` and `conservative` take), applies them one after another
 with an old-text guard (`apply.py`), skips any patch that would make the
 source worse (stop parsing, or gain errors), and re-checks the result: `verify_passed` is
-true exactly when the repaired source has no error-severity diagnostic.
+true exactly when the repaired source has no error-severity diagnostic. A repaired program
+with a `main` is also run briefly (`run_guard.py`: bounded steps, the mock handler); when
+the patches make it fail at run time where the original did not, repair redoes them one by
+one and skips each patch that breaks the run.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from .apply import LineShifts, PatchFailed, apply_edit, apply_fix, apply_patch
 from .collector import check_source
 from .fix import Applicability, Fix
 from .model import DiagnosticSet
+from .run_guard import run_breaks
 
 __all__ = ["PatchFailed", "RepairResult", "apply_edit", "apply_fix", "apply_patch",
            "repair_diagnostics", "repair_source", "select_patches", "strategy_mode"]
@@ -137,9 +141,11 @@ def _entry(diagnostic_id: str, patch: Fix) -> dict:
             "description": patch.description}
 
 
-def _apply_one_by_one(text: str, selection, current: DiagnosticSet, file, libs_dir):
+def _apply_one_by_one(text: str, selection, current: DiagnosticSet, file, libs_dir,
+                      guard=None):
     """Apply each patch to the previous result, re-checking after each and skipping any
-    that would make the source worse. Returns (text, diagnostics, applied, skipped)."""
+    that would make the source worse (or, with `guard(before, after)`, that it rejects).
+    Returns (text, diagnostics, applied, skipped)."""
     applied, skipped = [], []
     shifts = LineShifts()
     for diagnostic_id, patch in selection:
@@ -151,6 +157,8 @@ def _apply_one_by_one(text: str, selection, current: DiagnosticSet, file, libs_d
         if candidate != text:
             checked = check_source(candidate, file, libs_dir)
             reason = _worse(current, checked)
+            if reason is None and guard is not None:
+                reason = guard(text, candidate)
             if reason is not None:
                 skipped.append({"diagnostic_id": diagnostic_id, "reason": reason})
                 continue
@@ -221,6 +229,11 @@ def repair_diagnostics(source: str, diagnostics: DiagnosticSet, mode: str = "bes
     else:
         current_text, current, applied, skipped = _apply_one_by_one(
             source, selection, current, file, libs_dir)
+    if current_text != source and run_breaks(source, current_text, libs_dir) is not None:
+        start = diagnostics if fresh else check_source(source, file, libs_dir)
+        current_text, current, applied, skipped = _apply_one_by_one(
+            source, selection, start, file, libs_dir,
+            guard=lambda before, after: run_breaks(before, after, libs_dir))
     result.applied.extend(applied)
     result.skipped.extend(skipped)
     result.repaired_source = current_text

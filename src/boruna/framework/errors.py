@@ -8,6 +8,7 @@ class FrameworkError(Exception):
 
     def __init__(self, message: str):
         self.message = message
+        self.vm_error = None       # the VmError behind a runtime error (its frames)
         super().__init__(message)
 
 

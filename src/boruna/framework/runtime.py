@@ -113,7 +113,9 @@ class AppRuntime:
             raise total_steps_exceeded(self._max_total_steps)
         if pure and kind in CAPABILITY_REFUSALS:
             raise capability_in_pure(name)
-        raise runtime_error(_error_text(outcome.error))
+        err = runtime_error(_error_text(outcome.error))
+        err.vm_error = outcome.vm_error     # its frames: where in the App it failed
+        raise err
 
     def send(self, tag: str, payload: Any) -> CycleOutcome:
         """Run one update/view cycle; raises FrameworkError (state unchanged unless `view` fails)."""

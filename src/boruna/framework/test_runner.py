@@ -36,6 +36,7 @@ class AppTestResult:
     error: Optional[str] = None
     started: bool = False       # the App was constructed (init_state is meaningful)
     stopped_by: Optional[FrameworkError] = None   # a FrameworkLimit or FrameworkCancelled
+    vm_error: Any = None        # the VmError of a failed cycle (where it failed)
 
     def to_dict(self) -> dict:
         """The tool fields after the envelope, in the seed's order."""
@@ -101,6 +102,7 @@ def run_app_test(source_or_module, messages: Union[str, list[str]],
             result.ok = False
             result.error = f"cycle {position} failed: {exc.message}"
             result.stopped_by = _stop_reason(exc)
+            result.vm_error = exc.vm_error
             return result
         entry = {"message": raw, "state": brief(outcome.state),
                  "effects": len(outcome.effects), "ui_tree": brief(outcome.ui_tree)}

@@ -61,9 +61,19 @@ class CompileError(Exception):
             return f"type error: {self.message}"
         return f"codegen error: {self.message}"
 
+    @property
+    def diagnostic_code(self) -> str:
+        """The code users see for this mistake, the same in `check`, `run` and `compile`:
+        an undefined variable of the user's own code is E003 (undefined-variable; the
+        reference's compiler calls it E009), everything else keeps `code`."""
+        if (self.code == "E009" and self.reason == ErrorKind.UNDEFINED_VARIABLE
+                and self.library is None):
+            return "E003"
+        return self.code
+
     def to_dict(self) -> dict:
         """One entry of the MCP `errors` array: severity, code, message, line, col."""
-        return {"severity": "error", "code": self.code, "message": self.message,
+        return {"severity": "error", "code": self.diagnostic_code, "message": self.message,
                 "line": self.line, "col": self.col}
 
     def __repr__(self) -> str:

@@ -15,12 +15,12 @@ keep compiling whatever libs directory is configured.
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from typing import Optional
 
-from boruna.core.paths import LIBRARY_FILE, library_file
+from boruna.core.errors import ErrorKind
+from boruna.core.paths import library_file
 from boruna.core.unicode import WHITE_SPACE
 
 from . import ast
@@ -92,9 +92,11 @@ def load_library(name: str, libs_dir: str, line: int = 0, col: int = 0) -> Libra
     symlink leading out of `libs_dir` counts as missing, so nothing outside is read."""
     unsafe = (not name or name in (".", "..") or "/" in name or "\\" in name
               or "\0" in name)
-    if unsafe or library_file(libs_dir, name) is None:
-        raise CompileError("E002", f"import error: library '{name}' not found", line, col)
-    path = os.path.join(libs_dir, name, LIBRARY_FILE)
+    found = None if unsafe else library_file(libs_dir, name)
+    if found is None:
+        raise CompileError("E002", f"import error: library '{name}' not found", line, col,
+                           reason=ErrorKind.IMPORT_NOT_FOUND, name=name)
+    path = str(found)
     try:
         with open(path, "rb") as handle:
             data = handle.read()

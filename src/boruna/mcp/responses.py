@@ -46,16 +46,39 @@ class CompileFailure(_Failure):
     errors: list[CompileErrorEntry] = Field(min_length=1)
 
 
-def failure(kinds: tuple[str, ...], name: str) -> type[_Failure]:
+class RuntimePlace(BaseModel):
+    """Where a runtime error happened (the innermost frame)."""
+    model_config = ConfigDict(extra="allow")
+    line: int = Field(description="1-based source line.")
+    col: int = Field(description="1-based source column.")
+    function: str
+
+
+class StackEntry(BaseModel):
+    """One frame of a failed run, innermost first; line/col null without a line table."""
+    model_config = ConfigDict(extra="allow")
+    function: str
+    line: Optional[int] = None
+    col: Optional[int] = None
+
+
+def failure(kinds: tuple[str, ...], name: str, places: bool = False) -> type[_Failure]:
     """A failure model whose `error_kind` is one of `kinds`, plus those any tool can meet:
     internal_error, server_busy (the server refused the call: its lane is full) and
-    limit_exceeded (the response exceeded the output budget)."""
+    limit_exceeded (the response exceeded the output budget). `places`: the run failures'
+    additive `location` and `stack` (where a runtime error happened)."""
     every = set(kinds) | {"internal_error", "server_busy", "limit_exceeded"}
     kind_type = Literal[tuple(sorted(every))]  # type: ignore[misc]
+    annotations: dict = {"error_kind": kind_type, "message": str}
+    fields: dict = {"message": Field(None, description="Human-readable explanation.")}
+    if places:
+        annotations["location"] = RuntimePlace
+        annotations["stack"] = list[StackEntry]
+        fields["location"] = Field(None, description="Where a runtime error happened.")
+        fields["stack"] = Field(None, description="The call stack at the error, innermost first.")
     return type(name, (_Failure,), {
         "__doc__": "A domain failure: switch on error_kind.",
-        "__annotations__": {"error_kind": kind_type, "message": str},
-        "message": Field(None, description="Human-readable explanation."),
+        "__annotations__": annotations, **fields,
     })
 
 
@@ -192,6 +215,7 @@ class TemplateInfo(BaseModel):
     dependencies: list[str]
     capabilities: list[str]
     args: list[str]
+    origin: str = Field(None, description="local: the folder asked for; bundled: Boruna's own copy.")
 
 
 class TemplateListSuccess(_Success):
@@ -282,17 +306,17 @@ RESPONSES: dict[str, tuple[type[BaseModel], ...]] = {
     "boruna_format": (FormatSuccess, CompileFailure, failure((), "FormatFailure")),
     "boruna_framework_test": (FrameworkTestSuccess, CompileFailure,
                               failure(("framework_error", "limit_exceeded", "cancelled"),
-                                      "FrameworkTestFailure")),
+                                      "FrameworkTestFailure", places=True)),
     "boruna_policy_validate": (PolicyValidateSuccess, failure((), "PolicyValidateFailure")),
     "boruna_repair": (RepairSuccess, failure((), "RepairFailure")),
     "boruna_run": (RunSuccess, InputRequiredSuccess, CompileFailure,
-                   failure(RUN_KINDS + ("invalid_args",), "RunFailure")),
+                   failure(RUN_KINDS + ("invalid_args",), "RunFailure", places=True)),
     "boruna_resume": (RunSuccess, InputRequiredSuccess,
                       failure(RUN_KINDS + ("invalid_resume_token", "invalid_answer",
-                                           "invalid_snapshot"), "ResumeFailure")),
+                                           "invalid_snapshot"), "ResumeFailure", places=True)),
     "boruna_run_sealed": (SealedSuccess, failure(
         ("parse_error", "compile_error", "invalid_policy", "capability_denied", "runtime_error",
-         "cancelled"), "SealedFailure")),
+         "cancelled"), "SealedFailure", places=True)),
     "boruna_symbols": (SymbolsSuccess, failure(("parse_error",), "SymbolsFailure")),
     "boruna_template_apply": (TemplateApplySuccess,
                               failure(("invalid_args", "template_error", "cancelled"),

@@ -17,6 +17,7 @@ CODES_URI = "boruna://codes"
 CODE_URI_PREFIX = "boruna://codes/"
 LIBS_URI = "boruna://libs"
 TEMPLATES_URI = "boruna://templates"
+WORKFLOWS_URI = "boruna://workflows"
 MIME_TYPE = "text/markdown"
 
 def _text(*parts: str) -> str:
@@ -99,7 +100,8 @@ def libraries(libs_dir) -> str:
     for info in infos:
         caps = ", ".join(info.required_capabilities) or "none"
         out += [f"## {info.dir_name} ({info.name} {info.version})", "", info.description, "",
-                f"Capabilities: {caps}", "", "```ax"]
+                f"Capabilities: {caps}", "",
+                f"From: {info.origin} (`{info.path.parent}`)", "", "```ax"]
         try:
             listed = symbols_tool(library_source(libs_dir, info.dir_name))
         except LibraryError as err:
@@ -161,6 +163,9 @@ def documents() -> list[dict]:
          "description": "Each library's import name, capabilities and exact signatures."},
         {"uri": TEMPLATES_URI, "name": "templates", "title": "App templates",
          "description": "Each template with its arguments (for boruna_template_apply)."},
+        {"uri": WORKFLOWS_URI, "name": "workflows", "title": "Workflow format",
+         "description": "The workflow.json format (steps, edges, inputs), the rules "
+                        "boruna_workflow_validate checks, and an example."},
     ]
     for info in ALL_CODES.values():
         listed.append({"uri": CODE_URI_PREFIX + info.code, "name": f"code-{info.code}",
@@ -182,6 +187,8 @@ def document(uri: str, libs_dir=None, templates_dir=None) -> str | None:
         return libraries(libs_dir)
     if uri == TEMPLATES_URI:
         return templates(templates_dir)
+    if uri == WORKFLOWS_URI:
+        return _text("workflows.md")
     return None
 
 

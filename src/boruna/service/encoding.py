@@ -42,6 +42,21 @@ def variant_label(module, type_id: int, variant: int):
     return variant
 
 
+def record_names(module, type_id: int, count: int):
+    """(type name, field names) of record type `type_id` when the module declares it with
+    `count` fields, else None."""
+    types = getattr(module, "types", None) or ()
+    if not 0 <= type_id < len(types):
+        return None
+    info = types[type_id]
+    if str(getattr(info, "kind", "")) != "Record":
+        return None
+    members = getattr(info, "members", None) or ()
+    if len(members) != count:
+        return None
+    return info.name, [m[0] for m in members]
+
+
 def _node_size(v, t) -> int:
     """A lower bound of the JSON size of `v`'s own node (its children are charged apart)."""
     if t is str:
@@ -112,8 +127,15 @@ def _encode(value: Any, module, brief: bool, budget=None):
             out = [None] * len(v.fields)
             for i, item in enumerate(v.fields):
                 push((item, out, i))
-            target[key] = out if brief else {"fields": out, "type": "record",
-                                             "type_id": v.type_id}
+            if brief:
+                target[key] = out
+            else:
+                node = {"fields": out, "type": "record", "type_id": v.type_id}
+                names = record_names(module, v.type_id, len(v.fields))
+                if names is not None:
+                    # additive (issue 23): what the fields are called
+                    node["type_name"], node["field_names"] = names
+                target[key] = node
         elif t is Enum:
             label = variant_label(module, v.type_id, v.variant)
             if brief:

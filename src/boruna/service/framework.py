@@ -33,15 +33,19 @@ class AppTested:
     """An App test run; `success` is false when construction or a cycle failed."""
 
     result: Any     # framework.test_runner.AppTestResult
+    module: Any = None
 
     @property
     def success(self) -> bool:
         return bool(self.result.ok)
 
     def to_json(self) -> dict:
+        from boruna.service.error_places import place_fields
+
         fields = self.result.to_dict()
         if self.result.ok:
             return ok(**fields)
+        fields.update(place_fields(self.result.vm_error, self.module))
         return fail(ErrorKind.FRAMEWORK_ERROR, fields.pop("message"), **fields)
 
 
@@ -107,7 +111,7 @@ def framework_test(source: str, messages, libs_dir=None,
             "phase": "execution", "cycles_completed": max(0, len(result.cycles) - 1)})
     if result.stopped_by is not None:
         return Failure(ErrorKind.CANCELLED, "execution cancelled")
-    return AppTested(result)
+    return AppTested(result, module)
 
 
 @tool_boundary

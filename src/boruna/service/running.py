@@ -115,17 +115,20 @@ def work_limit_failure(error, steps: int) -> dict:
 
 def runtime_failure(outcome, max_wall_ms) -> dict:
     """`runtime_error` (or `limit_exceeded` for the wall clock and the work limit) from a
-    failed run."""
+    failed run; with the `location` and `stack` of the error where the VM noted them."""
+    from boruna.service.error_places import place_fields
+
+    places = place_fields(outcome.vm_error, outcome.module)
     if outcome.error_kind == ErrorKind.WALL_TIME:
         return fail(ErrorKind.LIMIT_EXCEEDED,
                     f"wall-clock execution limit of {max_wall_ms} ms exceeded",
                     limit_kind="wall_ms", limit=max_wall_ms, phase="execution",
-                    steps=outcome.steps)
+                    steps=outcome.steps, **places)
     if outcome.error_kind == ErrorKind.WORK_LIMIT:
-        return work_limit_failure(outcome.error, outcome.steps)
+        return {**work_limit_failure(outcome.error, outcome.steps), **places}
     if outcome.error_kind == ErrorKind.CANCELLED:
         return fail(ErrorKind.CANCELLED, "execution cancelled", steps=outcome.steps)
-    return fail(ErrorKind.RUNTIME_ERROR, outcome.error, steps=outcome.steps)
+    return fail(ErrorKind.RUNTIME_ERROR, outcome.error, steps=outcome.steps, **places)
 
 
 @dataclass

@@ -80,11 +80,14 @@ def run_recorded(module, policy, max_steps: int, handler=None, cancel_event=None
     return RecordedRun(outcome, log)
 
 
-def _run_failure(run: RecordedRun, max_wall_ms=None):
+def _run_failure(run: RecordedRun, module, max_wall_ms=None):
+    from boruna.service.error_places import place_fields
+
     error = run.error
+    places = place_fields(error, module)
     if error.kind in CAPABILITY_REFUSALS:
         return failure(ErrorKind.CAPABILITY_DENIED, error.message, capability=error.capability,
-                       steps=run.steps)
+                       steps=run.steps, **places)
     if error.kind == ErrorKind.CANCELLED:
         return failure(ErrorKind.CANCELLED, error.message, steps=run.steps)
     if error.kind == ErrorKind.WALL_TIME:
@@ -94,7 +97,7 @@ def _run_failure(run: RecordedRun, max_wall_ms=None):
                        steps=run.steps)
     if error.kind == ErrorKind.WORK_LIMIT:
         return failure_of(work_limit_failure(error.message, run.steps))
-    return failure(ErrorKind.RUNTIME_ERROR, error.message, steps=run.steps)
+    return failure(ErrorKind.RUNTIME_ERROR, error.message, steps=run.steps, **places)
 
 
 class SealedRun(Success):
@@ -131,7 +134,7 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
     original = run_recorded(module, resolved, steps_cap, handler=live,
                             cancel_event=cancel_event, max_wall_ms=max_wall_ms)
     if original.error is not None:
-        return _run_failure(original, max_wall_ms)
+        return _run_failure(original, module, max_wall_ms)
     log = original.log
     budget = OutputBudget()
     try:
@@ -144,7 +147,7 @@ def run_sealed(source: str, policy=None, max_steps=None, libs_dir=None, cancel_e
                           handler=ReplayHandler(log.capability_results()),
                           max_wall_ms=max_wall_ms)
     if replay.error is not None and replay.error.kind == ErrorKind.WALL_TIME:
-        return _run_failure(replay, max_wall_ms)
+        return _run_failure(replay, module, max_wall_ms)
     if replay.error is not None:
         verified, reason = False, f"replay execution failed: {replay.error.message}"
     else:

@@ -380,6 +380,49 @@ WORK_INPUTS = frozenset(OPCODES[name].tag for name in WORK_INPUT_OPS)
 WORK_RESULTS = frozenset(OPCODES[name].tag for name in WORK_RESULT_OPS)
 
 
+def _row_value(row, column):
+    _map_key(row, column)
+    if column not in row:
+        raise verr.row_column_missing(column, list(row))
+    return row[column]
+
+
+def _b_row_int(row, column):
+    v = _row_value(row, column)
+    if type(v) is not int:
+        raise verr.row_column_type(column, "Int", _tn(v))
+    return v
+
+
+def _b_row_float(row, column):
+    v = _row_value(row, column)
+    if type(v) is int:
+        return float(v)
+    if type(v) is not float:
+        raise verr.row_column_type(column, "Float", _tn(v))
+    return v
+
+
+def _b_row_string(row, column):
+    v = _row_value(row, column)
+    if type(v) is not str:
+        raise verr.row_column_type(column, "String", _tn(v))
+    return v
+
+
+def _b_row_bool(row, column):
+    v = _row_value(row, column)
+    if type(v) is bool:
+        return v
+    if type(v) is int and v in (0, 1):
+        return v == 1
+    raise verr.row_column_type(column, "Bool (or 0/1)", _tn(v) if type(v) is not int else str(v))
+
+
+def _b_row_is_null(row, column):
+    return _row_value(row, column) is None
+
+
 # the implementation of each builtin instruction, by opcode name (bytecode/opcodes.py)
 IMPLEMENTATIONS = {
     "ListLen": _b_list_len,
@@ -421,6 +464,11 @@ IMPLEMENTATIONS = {
     "Debug": _b_debug,
     "DebugMsg": _b_debug_msg,
     "MapNew": MapValue,
+    "RowInt": _b_row_int,
+    "RowFloat": _b_row_float,
+    "RowString": _b_row_string,
+    "RowBool": _b_row_bool,
+    "RowIsNull": _b_row_is_null,
 }
 
 # opcode tag -> (number of operands popped = the builtin's arity, function)

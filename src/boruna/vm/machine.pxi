@@ -216,6 +216,7 @@ cdef class Machine:
             status = _loop(self, budget)
         except Exception as exc:     # a VmError from a cold path, or an internal failure
             _set_error(self, exc)
+            _record_frames(self)
             self.done = True
             _drop_frames(self)
             return FAILED
@@ -227,6 +228,21 @@ cdef class Machine:
             if status == FAILED:
                 _drop_frames(self)
         return status
+
+
+cdef void _record_frames(Machine self):
+    """On the error path only: the (function index, pc) of each frame, innermost first,
+    onto the error (`VmError.frames`): the instruction that failed, in outer frames the
+    call; a limit checked before an instruction (steps, wall clock, cancel) names it."""
+    cdef int k
+    frames = [(self.frames[k].func, self.frames[k].ip - 1)
+              for k in range(self.nframes - 1, -1, -1)]
+    if frames and self.error_kind in _BEFORE_OP_KINDS:
+        frames[0] = (frames[0][0], frames[0][1] + 1)
+    self.error_obj.frames = tuple(frames)
+
+
+_BEFORE_OP_KINDS = frozenset(("step_limit", "wall_time", "cancelled"))
 
 
 cdef void _set_error(Machine self, err):

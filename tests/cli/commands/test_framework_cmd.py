@@ -85,7 +85,9 @@ def test_failing_cycle_stops_with_exit_1(cli, tmp_path):
     result = cli("framework", "test", app, "-m", "a:2,b:0,c:1")
     assert result.code == 1
     assert result.out == "init state: [1]\ncycle 1 (a:2): state=[5]\n  view: 5\n"
-    assert result.err == "error: cycle 2 (b:0) failed: runtime error: division by zero\n"
+    assert result.err.splitlines()[0] == ("error: cycle 2 (b:0) failed: runtime error: "
+                                          "division by zero")
+    assert result.err.splitlines()[1].startswith(f" --> {app}:")   # where (issue 23)
     as_json = cli("framework", "test", app, "-m", "a:2,b:0,c:1", "--json")
     assert as_json.code == 1
     assert as_json.out == render(framework_test_tool(FAILING, ["a:2", "b:0", "c:1"])) + "\n"

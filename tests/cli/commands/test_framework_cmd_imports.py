@@ -7,13 +7,13 @@ from boruna.assets.directories import default_libs_dir
 
 APP = '''import "std-validation"
 
-type State { name: String, ok: Int }
+type State { name: String, ok: Bool }
 type Msg { tag: String, payload: String }
 type Effect { kind: String, payload: String, callback_tag: String }
 type UpdateResult { state: State, effects: List<Effect> }
 type UINode { tag: String, text: String }
 
-fn init() -> State { State { name: "", ok: 0 } }
+fn init() -> State { State { name: "", ok: false } }
 
 fn update(state: State, msg: Msg) -> UpdateResult {
     let r = validate_min_length("name", msg.payload, 2)
@@ -44,10 +44,10 @@ def test_framework_test_resolves_imports(cli, tmp_path, monkeypatch):
     result = cli("framework", "test", _write(tmp_path), "-m", "set:Ada,set:A")
     assert (result.code, result.err) == (0, "")
     assert result.out.splitlines() == [
-        'init state: ["", 0]',
-        'cycle 1 (set:Ada): state=["Ada", 1]', '  view: ["name", "Ada"]',
-        'cycle 2 (set:A): state=["A", 0]', '  view: ["name", "A"]',
-        "", 'final state: ["A", 0]', "cycles: 2"]
+        'init state: ["", false]',
+        'cycle 1 (set:Ada): state=["Ada", true]', '  view: ["name", "Ada"]',
+        'cycle 2 (set:A): state=["A", false]', '  view: ["name", "A"]',
+        "", 'final state: ["A", false]', "cycles: 2"]
 
 
 def test_framework_json_resolves_imports(cli, tmp_path, monkeypatch):

@@ -85,13 +85,19 @@ def test_runtime_error(cli, prog):
     result = cli("run", prog(DIV0))
     assert result.code == 1
     assert result.out == ""
-    assert result.err == f"error: runtime error: division by zero\n  after {steps} steps\n"
+    path = prog(DIV0)
+    assert result.err == (f"error: runtime error: division by zero\n --> {path}:3:5\n  |\n"
+                          "3 |     10 / z\n  |     ^^\n"
+                          f"  = note: in main at {path}:3:5\n  after {steps} steps\n")
 
 
 def test_step_limit(cli, prog):
     result = cli("run", prog(LOOP), "--max-steps", "1000")
     assert result.code == 1
+    path = prog(LOOP)
     assert result.err == ("error: runtime error: max execution steps exceeded (1000)\n"
+                          f" --> {path}:4:13\n  |\n4 |         i = i + 1\n  |             ^\n"
+                          f"  = note: in main at {path}:4:13\n"
                           "  after 1001 steps\n  = help: raise the limit with --max-steps N\n")
 
 
@@ -145,7 +151,7 @@ def test_compile_error_is_drawn(cli, prog):
     result = cli("run", path)
     assert result.code == 1
     assert result.out == ""
-    assert result.err == (f"error[E009]: undefined variable: widthh\n --> {path}:3:5\n  |\n"
+    assert result.err == (f"error[E003]: undefined variable: widthh\n --> {path}:3:5\n  |\n"
                           "3 |     widthh * 2\n  |     ^^^^^^\n"
                           "  = help: did you mean: 'width'?\n")
 
@@ -193,13 +199,13 @@ def test_bytecode_json_is_refused(cli, tmp_path):
     assert "--json needs a .ax source file" in result.err
 
 
-IMPORTING = 'import "std-validation"\nfn main() -> Int {\n    validate_required("name", "").valid\n}\n'
+IMPORTING = 'import "std-validation"\nfn main() -> Bool {\n    validate_required("name", "").valid\n}\n'
 
 
 def test_imports_resolve_from_the_bundled_libs(cli, prog, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)          # no ./libs here: the bundled copy is used
     result = cli("run", prog(IMPORTING))
-    assert (result.code, result.out.splitlines()[0]) == (0, "0")
+    assert (result.code, result.out.splitlines()[0]) == (0, "false")
 
 
 def test_libs_dir_option_and_local_libs(cli, prog, tmp_path, monkeypatch):

@@ -73,7 +73,7 @@ def cmd_test(args, console: Console) -> int:
         return print_result(console, result)
     if isinstance(result, service.Failure):
         raise failure_error(result, args.file, source, console)
-    result = result.result      # the App test run: its cycles, states and error
+    tested, result = result, result.result      # the App test run: its cycles, states and error
     cycles = list(field(result, "cycles") or [])
     init_state = field(result, "init_state")
     if init_state is None and not cycles and not field(result, "ok", True):
@@ -84,6 +84,7 @@ def cmd_test(args, console: Console) -> int:
         message = field(cycle, "message")
         if field(cycle, "error") is not None:
             console.error(f"cycle {number} ({message}) failed: {field(cycle, 'error')}")
+            _draw_place(tested, args.file, source, console)
             return EXIT_FAILURE
         console.out(f"cycle {number} ({message}): state={compact(field(cycle, 'state'))}")
         effects = field(cycle, "effects", 0)
@@ -97,3 +98,17 @@ def cmd_test(args, console: Console) -> int:
     console.out(f"final state: {compact(field(result, 'final_state'))}")
     console.out(f"cycles: {field(result, 'total_cycles', len(cycles))}")
     return EXIT_OK
+
+
+def _draw_place(tested, path: str, source: str, console: Console) -> None:
+    """Where in the App a failed cycle's runtime error happened: the excerpt and the stack,
+    drawn as `boruna run` draws them (nothing when the error carries no place)."""
+    from boruna.cli.program import label
+    from boruna.cli.render import format_runtime_error
+    from boruna.service.error_places import place_fields
+
+    places = place_fields(getattr(tested.result, "vm_error", None), getattr(tested, "module", None))
+    if not places.get("location"):
+        return
+    for line in format_runtime_error("", places, label(path), source, console.err_style)[1:]:
+        console.err(line)

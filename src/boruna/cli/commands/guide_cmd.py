@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boruna.cli.console import Console
 
-TOPICS = ("language", "codes", "libs", "templates")
+TOPICS = ("language", "codes", "libs", "templates", "workflows")
 
 
 def cmd_guide(args, console: Console) -> int:
@@ -12,7 +12,8 @@ def cmd_guide(args, console: Console) -> int:
     from boruna.service import agent_docs
 
     uri = {"language": agent_docs.GUIDE_URI, "codes": agent_docs.CODES_URI,
-           "libs": agent_docs.LIBS_URI, "templates": agent_docs.TEMPLATES_URI}[args.topic]
+           "libs": agent_docs.LIBS_URI, "templates": agent_docs.TEMPLATES_URI,
+           "workflows": agent_docs.WORKFLOWS_URI}[args.topic]
     libs_dir = args.libs_dir if args.libs_dir is not None else default_libs_dir()
     templates_dir = args.dir if args.dir is not None else default_templates_dir()
     console.out(agent_docs.document(uri, libs_dir=libs_dir,

@@ -17,12 +17,15 @@ from boruna.cli.files import read_text
 from boruna.cli.interrupt import interrupt_sets
 from boruna.cli.json_output import call, failure_error, print_result, source_limit
 from boruna.cli.policy_option import load_policy_option, policy_error
-from boruna.cli.program import is_bytecode_path, module_name, read_program, resolve_libs_dir
+from boruna.cli.program import (
+    is_bytecode_path, label, module_name, read_program, resolve_libs_dir,
+)
 from boruna.cli.named_display import named_display
 from boruna.cli.progress import ProgressLine
-from boruna.cli.render import plural, pretty_json
+from boruna.cli.render import format_runtime_error, plural, pretty_json
 from boruna.core.errors import ErrorKind
 from boruna.core.regular_files import existing_kind
+from boruna.service.error_places import failing_op, place_fields
 
 
 class _Watch:
@@ -83,7 +86,7 @@ def cmd_run(args, console: Console) -> int:
         if result.error_kind == ErrorKind.REPLAY_MISMATCH:
             raise CliError(f"{result.message} (tape '{args.replay}')")
         raise failure_error(result, args.file, source, console)
-    return _report(result, args, console, watch.cancel.is_set())
+    return _report(result, args, console, watch.cancel.is_set(), source)
 
 
 def _capability_options(args):
@@ -134,7 +137,7 @@ def _write_tape(path: str, text: str) -> None:
         raise CliError(str(err))
 
 
-def _report(ran, args, console: Console, interrupted: bool) -> int:
+def _report(ran, args, console: Console, interrupted: bool, source=None) -> int:
     outcome, module = ran.outcome, ran.module
     if args.trace and outcome.trace:
         _print_trace(outcome, console)
@@ -146,7 +149,13 @@ def _report(ran, args, console: Console, interrupted: bool) -> int:
         return EXIT_INTERRUPTED
     if failed:
         message = getattr(outcome.error, "message", None) or str(outcome.error)
-        console.error(message if kind == ErrorKind.WALL_TIME else f"runtime error: {message}")
+        if kind == ErrorKind.WALL_TIME:
+            console.error(message)
+        else:
+            places = place_fields(outcome.vm_error, module)
+            for line in format_runtime_error(message, places, label(args.file), source,
+                                             console.err_style):
+                console.err(line)
         console.err(f"  after {plural(outcome.steps, 'step')}")
         hint = ("raise the limit with --max-wall-ms MS" if kind == ErrorKind.WALL_TIME
                 else _hint(outcome.vm_error, module))
@@ -189,7 +198,8 @@ def _hint(err, module) -> str | None:
     if kind == ErrorKind.TYPE_ERROR and err.expected == "Record":
         return ("`.name` reads a record field; other values have no fields or methods "
                 "(call functions instead, e.g. list_len(xs), __builtin_string_len(s))")
-    if kind == ErrorKind.TYPE_ERROR and (err.expected, err.got) == ("numeric", "String"):
+    if (kind == ErrorKind.TYPE_ERROR and (err.expected, err.got) == ("numeric", "String")
+            and failing_op(err, module) == "Add"):
         return "`+` adds numbers; join strings with `++` (`boruna check` reports this before running)"
     if kind == ErrorKind.CAPABILITY_DENIED:
         cap = err.capability

@@ -28,6 +28,8 @@ from ..naming import closest_name
 from .effect_types import effects_of, join, misfit, widen, wire_names
 from .signatures import conversions, is_guard, signature_of
 from .spans import Spans
+from boruna.core.builtins import DYNAMIC
+
 from .types import (ACTOR_ID, BOOL, ERROR, FLOAT, INT, PRIMITIVES, STRING, UNIT, Con, Type, Var,
                     VarSupply, fn_of, fn_parts, list_of, option_of, result_of)
 from .unify import Mismatch, can_unify, find, resolve, unify
@@ -145,6 +147,8 @@ class Checker:
         if isinstance(te, A.Named):
             if te.name in PRIMITIVES or te.name in self.ctx.type_defs:
                 return Con(te.name)
+            if te.name == DYNAMIC and te.name not in self.ctx.type_defs:
+                return ERROR        # a database column: checked when the program runs
             if report and not self.has_imports:
                 self.unknown_type(te)
             return ERROR

@@ -8,11 +8,13 @@ from typing import Optional
 
 from boruna.core import builtins as B
 
-from .types import Con, Type, VarSupply
+from .types import ERROR, Con, Type, VarSupply
 from .unify import find
 
 
 def _convert(ty, mapping: dict, supply: VarSupply) -> Type:
+    if isinstance(ty, B.TypeCon) and ty.name == B.DYNAMIC:
+        return ERROR            # known only at run time: accepted wherever a type is expected
     if isinstance(ty, B.TypeVar):
         if ty.name not in mapping:
             mapping[ty.name] = supply.fresh()
