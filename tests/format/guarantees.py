@@ -34,10 +34,14 @@ def comment_texts(source: str) -> list[str]:
 
 
 def _bytecode(source: str):
+    """The compiled module without its line table: the layout moves positions, never code."""
     try:
-        return axbc.to_json(compile_source(source), pretty=False)
+        module = compile_source(source)
     except CompileError as e:
         return ("error", e.code, e.message)
+    for function in module.functions:
+        function.lines = []
+    return axbc.to_json(module, pretty=False)
 
 
 def check(source: str, width: int = 100) -> str:
