@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 from boruna.bytecode.codegen import generate
-from boruna.core.deep_stack import call_deep, paused_gc
+from boruna.core.deep_stack import SHALLOW_INPUT, call_deep, call_shallow, paused_gc
 from boruna.bytecode.module import Module
 from boruna.language.errors import CompileError
 
@@ -31,7 +31,15 @@ def compile_source(source: str, name: str = "module", libs_dir: Optional[str] = 
     """Lex, parse, name-check (`language.frontend.check`) and generate code.
 
     Raises `boruna.language.errors.CompileError` (E001/E002/E009/E008) and nothing else.
+    A small source without imports compiles on the caller's thread (`call_shallow`).
     """
+    if type(source) is str and len(source) <= SHALLOW_INPUT \
+            and (libs_dir is None or "import" not in source):
+        return call_shallow(_compile_source, source, name, libs_dir)
+    return _compile_source(source, name, libs_dir)
+
+
+def _compile_source(source, name: str, libs_dir: Optional[str]) -> Module:
     from boruna.language.frontend import check_program_names, resolve
 
     with paused_gc():       # a compile builds no cycles: no collector passes over its nodes

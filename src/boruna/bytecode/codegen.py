@@ -166,6 +166,10 @@ class _ModuleInfo:
                     self.field_positions.setdefault(name, []).append(pos)
                 else:
                     self.variant_sites.setdefault(name, []).append((tid, pos))
+        # field name -> its position when every record type holding it has it there, else None
+        self.field_slot: dict[str, Optional[int]] = {
+            name: positions[0] if len(set(positions)) == 1 else None
+            for name, positions in self.field_positions.items()}
 
 
 # ---------------------------------------------------------------- function emitter
@@ -567,13 +571,11 @@ class _FnGen:
         if name.isdigit() and name.isascii() and int(name) <= 255:
             self.emit("GetField", int(name))
             return
-        positions = self.info.field_positions.get(name)
-        if not positions:
-            self.emit("GetField", 0)
-        elif all(p == positions[0] for p in positions):
-            self.emit("GetField", positions[0])
-        else:
+        slot = self.info.field_slot.get(name, 0)     # 0: no record type has the field
+        if slot is None:
             self.emit("GetFieldNamed", name)
+        else:
+            self.emit("GetField", slot)
 
     def record_lit(self, e: ast.RecordLit) -> None:
         info = self.info
@@ -811,11 +813,12 @@ class _FnGen:
                 # offset 0: a value is still on the stack; offset 1: the stack is clean
                 self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
                                             ("Match", first + i + 1)], e))
+        arm_tags = [[MatchArm(tag, starts[i]) for tag in self.pattern_tags(arm.pattern)]
+                    for i, arm in enumerate(e.arms)]
         for k in range(n + 1):
             table = self.tables[first + k]
             for i in range(k, n):
-                for tag in self.pattern_tags(e.arms[i].pattern):
-                    table.append(MatchArm(tag, starts[i]))
+                table.extend(arm_tags[i])
         end = len(self.code)
         for j in end_jumps:
             self.patch(j, end)

@@ -13,6 +13,12 @@ pool (the MCP server's stdin reader). When no large-stack thread can be started 
 address-space limit), `fn` runs on the caller's own stack at its usual recursion limit, so
 deep input raises RecursionError instead of crashing.
 
+`call_shallow(fn, *args)` is for small input (at most SHALLOW_INPUT characters of source, no
+imported libraries): it runs `fn` on the caller's own thread, the `call_deep` calls inside it
+inline at the caller's recursion limit, and only when that limit runs out starts `fn` over
+through `call_deep`. A tiny compile so costs no hand-over to a pool thread and back (two per
+compile, the larger part of a tiny `boruna_run`'s time in the MCP server).
+
 `paused_gc()` keeps Python's cyclic garbage collector off while any thread is inside it (the
 compiler wraps a compile in it: an AST is acyclic, so nothing waits for the collector).
 """
@@ -27,6 +33,10 @@ from contextlib import contextmanager
 STACK_BYTES = 256 * 1024 * 1024
 RECURSION_LIMIT = 150_000
 POOL_SIZE = 2
+SHALLOW_INPUT = 1024
+"""Characters of source `call_shallow` is meant for: the compiler's recursion over them stays
+a few thousand frames, which any thread's stack holds (even when another thread has raised
+the recursion limit meanwhile)."""
 
 _limit_lock = threading.Lock()
 _active = 0
@@ -156,8 +166,43 @@ def start_pool() -> int:
     return _pool.ensure_started()
 
 
+class ShallowStackExhausted(BaseException):
+    """A `call_deep` inside `call_shallow` ran out of the caller's recursion limit: the
+    shallow attempt is abandoned and `fn` runs again through `call_deep`. A BaseException,
+    so no `except Exception` of the code in between mistakes it for a failure of its own."""
+
+
+def shallow_exhausted() -> None:
+    """Called by code that turns a RecursionError into a result of its own (the parser's
+    nesting error): inside `call_shallow` it raises ShallowStackExhausted instead, since
+    only a deep stack's RecursionError is a real answer."""
+    if getattr(_local, "shallow", False):
+        raise ShallowStackExhausted
+
+
+def call_shallow(fn, *args, **kwargs):
+    """`fn(*args, **kwargs)` on the caller's own stack and recursion limit, its `call_deep`s
+    inline; if the recursion limit runs out, `call_deep(fn, *args, **kwargs)`. For pure `fn`
+    over small input (SHALLOW_INPUT); exceptions propagate."""
+    if getattr(_local, "deep", False) or getattr(_local, "shallow", False):
+        return call_deep(fn, *args, **kwargs)
+    _local.shallow = True
+    try:
+        return fn(*args, **kwargs)
+    except ShallowStackExhausted:
+        pass
+    finally:
+        _local.shallow = False
+    return call_deep(fn, *args, **kwargs)
+
+
 def call_deep(fn, *args, **kwargs):
     """`fn(*args, **kwargs)`, evaluated where deep recursion is safe; exceptions propagate."""
+    if getattr(_local, "shallow", False):
+        try:
+            return fn(*args, **kwargs)
+        except RecursionError:
+            raise ShallowStackExhausted from None
     if getattr(_local, "deep", False):
         with _raised_limit():
             return fn(*args, **kwargs)

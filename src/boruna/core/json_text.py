@@ -42,6 +42,46 @@ def deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
+SMALL_NODES = 64
+SMALL_CHARS = 4096
+_SMALL_INT = 10 ** 20
+
+
+def is_small_json(value: Any) -> bool:
+    """Whether `value` is plain JSON data (dicts with string keys, lists, tuples, strings,
+    ints of at most 20 digits, floats, bools, None) of at most SMALL_NODES values holding at most SMALL_CHARS
+    characters of strings and keys in all. Its text is then at most ~60 KB in any layout and
+    it nests at most SMALL_NODES levels, so measuring its size or depth first can be skipped
+    (a tool's usual response). The walk stops at the first value over the bounds."""
+    nodes = chars = 0
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        nodes += 1
+        if nodes > SMALL_NODES:
+            return False
+        t = type(item)
+        if t is str:
+            chars += len(item)
+        elif t is dict:
+            for key, child in item.items():
+                if type(key) is not str:
+                    return False
+                chars += len(key)
+                push(child)
+        elif t is list or t is tuple:
+            stack.extend(item)
+        elif t is int:
+            if not -_SMALL_INT < item < _SMALL_INT:
+                return False
+        elif not (t is bool or t is float or item is None):
+            return False
+        if chars > SMALL_CHARS:
+            return False
+    return True
+
+
 def _scalar(item: Any) -> str:
     if isinstance(item, float) and not math.isfinite(item):
         return "null"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ast
-from boruna.core.deep_stack import call_deep
+from boruna.core.deep_stack import call_deep, shallow_exhausted
 from .errors import CompileError
 from .lexer import TokenStream, lex
 from .suggest import did_you_mean, keyword_suggestion
@@ -731,6 +731,7 @@ def parse_tokens(stream: TokenStream) -> ast.Program:
     try:
         return _Parser(stream).parse_program()
     except RecursionError:
+        shallow_exhausted()     # inside call_shallow: start over on a deep stack
         raise CompileError("E002", NESTING_MESSAGE, stream.lines[-1], 1) from None
 
 

@@ -23,10 +23,9 @@ import queue
 import threading
 
 import anyio
-import anyio.from_thread
-import anyio.lowlevel
 
 from boruna.core.limits import DEFAULT_MAX_WALL_MS
+from boruna.mcp.loop_calls import loop_caller
 
 log = logging.getLogger("boruna.mcp")
 
@@ -68,11 +67,11 @@ def queue_wait_seconds(tool_name: str, args) -> float | None:
 
 
 class _Job:
-    __slots__ = ("fn", "token", "done", "outcome", "dropped", "started", "lock")
+    __slots__ = ("fn", "call_loop", "done", "outcome", "dropped", "started", "lock")
 
-    def __init__(self, fn, token):
+    def __init__(self, fn, call_loop):
         self.fn = fn
-        self.token = token
+        self.call_loop = call_loop    # `loop_caller()` of the loop awaiting the job
         self.done = anyio.Event()
         self.outcome = None
         self.dropped = False          # cancelled: a worker that has not begun it skips it
@@ -119,8 +118,8 @@ class Lane:
                 outcome = job.fn()
             except BaseException as exc:  # noqa: BLE001 - a worker must survive anything
                 outcome = exc
-            try:
-                anyio.from_thread.run_sync(job.finish, outcome, token=job.token)
+            try:                          # the worker moves on at once, not waiting for the loop
+                job.call_loop(job.finish, outcome)
             except Exception:             # the event loop has ended: nobody waits
                 log.debug("lane %s: answer not delivered", self.name, exc_info=True)
 
@@ -130,7 +129,7 @@ class Lane:
         if self.accepted >= self.capacity:
             raise LaneBusy(self)
         self.accepted += 1
-        job = _Job(fn, anyio.lowlevel.current_token())
+        job = _Job(fn, loop_caller())
         try:
             self._jobs.put(job)
             if max_wait is not None:

@@ -14,7 +14,7 @@ import json
 import mcp_types as types
 
 from boruna.service import render
-from boruna.core.json_text import deeper_than
+from boruna.core.json_text import deeper_than, is_small_json
 
 STRUCTURED_DEPTH = 128
 SMALL_TEXT = 4096
@@ -28,7 +28,9 @@ def tool_result(response: dict) -> types.CallToolResult:
     """The result of one tools/call for a service response."""
     text = render(response)
     fields = {}
-    if not deeper_than(response, STRUCTURED_DEPTH) or len(text) <= SMALL_TEXT:
+    if is_small_json(response):     # as shallow as its text: no depth to measure
+        fields["structured_content"] = json.loads(text)
+    elif not deeper_than(response, STRUCTURED_DEPTH) or len(text) <= SMALL_TEXT:
         try:
             parsed = json.loads(text)
         except RecursionError:

@@ -14,7 +14,7 @@ from typing import Any
 
 from boruna.core.errors import ErrorKind
 from boruna.core.limits import DEFAULT_MAX_OUTPUT_BYTES
-from boruna.core.json_text import deeper_than, json_size
+from boruna.core.json_text import deeper_than, is_small_json, json_size
 
 PROTOCOL_VERSION = 1
 """Wire-format version of the envelope (bumped only on a breaking shape change)."""
@@ -51,6 +51,10 @@ def output_limit_failure(limit: int, steps=None) -> dict:
 
 
 PRETTY_DEPTH = 64
+SMALL_TEXT_BOUND = 64 * 1024
+"""More than the pretty text of any `is_small_json` value can take (64 values, 4,096
+characters of strings at most 6 bytes each, indentation): a budget this large needs no
+measuring for such a response."""
 """Below this nesting depth a (deeply nested) response is printed compactly, so indentation
 cannot grow quadratically (a 20,000-deep list would otherwise need ~400 MB of spaces)."""
 
@@ -102,6 +106,13 @@ def render(response: Any, max_bytes: int = DEFAULT_MAX_OUTPUT_BYTES) -> str:
     a JSON argument) is written as the escape `\\ud800`, never as raw text no transport
     could encode.
     """
+    if max_bytes >= SMALL_TEXT_BOUND and is_small_json(response):
+        # a few nodes, short strings: far below the budget and PRETTY_DEPTH, nothing to measure
+        try:
+            text = json.dumps(response, indent=2, ensure_ascii=False, allow_nan=False)
+        except ValueError:
+            text = _render_carefully(response)
+        return _escape_lone_surrogates(text)
     if json_size(response, max_bytes, PRETTY_DEPTH) is None:
         steps = response.get("steps") if isinstance(response, dict) else None
         response = output_limit_failure(max_bytes, steps if type(steps) is int else None)

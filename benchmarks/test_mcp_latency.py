@@ -1,0 +1,108 @@
+"""Latency of a tiny `boruna_run` through MCP, beside the MCP SDK's own floor, one run.
+
+A real stdio client of the official `mcp` SDK (`ClientSession` over `stdio_client`) drives
+three servers started as subprocesses, the calls interleaved (one call to each in turn):
+- `boruna-mcp` (`python -m boruna.mcp`), `boruna_run` of `fn main() -> Int { 1 + 2 }`;
+- the SDK floor (`mcp_floor_server.py sdk`): the SDK's low-level server on its own stdio
+  transport, a tool that answers an empty text at once;
+- boruna's floor (`mcp_floor_server.py boruna`): `boruna-mcp`'s own server and transport,
+  a tool `noop` answered on the event loop with the bytes the tiny run answers.
+
+With BORUNA_MCP_LATENCY_BEFORE=DIR (a `src` directory of another checkout, its extension
+built) a fourth server, that checkout's `boruna-mcp`, runs in the same interleaving.
+
+It prints the median and minimum round trip of each, the ratios to the SDK floor, and the
+servers' CPU time per call (from /proc, steadier than wall time on a shared machine).
+Nothing is asserted about timings.
+
+    python -m pytest benchmarks/test_mcp_latency.py --benchmark-only -s
+    BORUNA_MCP_LATENCY_CALLS=3000 python -m pytest benchmarks/test_mcp_latency.py -s
+"""
+import os
+import statistics
+import sys
+import time
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+TINY = "fn main() -> Int { 1 + 2 }"
+FLOOR = str(Path(__file__).with_name("mcp_floor_server.py"))
+SERVERS = {
+    "boruna_run": (["-m", "boruna.mcp"], "boruna_run", {"source": TINY}),
+    "sdk floor (no-op tool)": ([FLOOR, "sdk"], "noop", {}),
+    "boruna floor (no-op tool)": ([FLOOR, "boruna"], "noop", {}),
+}
+BEFORE = os.environ.get("BORUNA_MCP_LATENCY_BEFORE")
+if BEFORE:
+    SERVERS["boruna_run (before)"] = (["-c", f"import sys; sys.path.insert(0, {BEFORE!r}); "
+                                        "from boruna.mcp.launch import main; sys.exit(main())"],
+                                       "boruna_run", {"source": TINY})
+CALLS = int(os.environ.get("BORUNA_MCP_LATENCY_CALLS", "600"))
+WARMUP = 30
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` (0 where /proc is missing)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children() -> dict:
+    """cmdline -> pid of this process's children."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
+                found[(entry / "cmdline").read_text().replace("\0", " ")] = int(entry.name)
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+async def _measure(calls: int) -> dict:
+    async with AsyncExitStack() as stack:
+        sessions = {}
+        for label, (args, tool, arguments) in SERVERS.items():
+            params = StdioServerParameters(command=sys.executable, args=args)
+            read, write = await stack.enter_async_context(stdio_client(params))
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            for _ in range(WARMUP):
+                result = await session.call_tool(tool, arguments)
+            assert not result.is_error, result
+            pid = next((pid for cmd, pid in _children().items() if " ".join(args) in cmd), None)
+            sessions[label] = (session, tool, arguments, pid)
+        samples = {label: [] for label in sessions}
+        cpu_before = {label: _cpu_seconds(s[3]) if s[3] else 0.0 for label, s in sessions.items()}
+        for _ in range(calls):
+            for label, (session, tool, arguments, _pid) in sessions.items():
+                started = time.perf_counter()
+                await session.call_tool(tool, arguments)
+                samples[label].append(time.perf_counter() - started)
+        cpu = {label: (_cpu_seconds(s[3]) - cpu_before[label]) / calls if s[3] else None
+               for label, s in sessions.items()}
+        return {label: (samples[label], cpu[label]) for label in sessions}
+
+
+def test_mcp_tiny_run_latency(benchmark):
+    figures = benchmark.pedantic(lambda: anyio.run(_measure, CALLS), rounds=1, iterations=1)
+    floor = statistics.median(figures["sdk floor (no-op tool)"][0])
+    print(f"\n{CALLS} calls each, interleaved; ratios against the SDK floor's median")
+    print("| server | median ms | min ms | median / SDK floor | server CPU ms/call |")
+    print("|---|---|---|---|---|")
+    for label, (samples, cpu) in figures.items():
+        median = statistics.median(samples)
+        benchmark.extra_info[f"{label} median_ms"] = median * 1e3
+        cpu_text = "" if cpu is None else f"{cpu * 1e3:.3f}"
+        print(f"| {label} | {median * 1e3:.3f} | {min(samples) * 1e3:.3f} | "
+              f"{median / floor:.2f} | {cpu_text} |")
