@@ -4,7 +4,7 @@
 E001/E002 when it does not lex or parse), prints its AST with every comment in place through
 the document algebra of `doc.py` (`printer.py` builds the document, `comments.py` places the
 comments) and returns the text, ending in one newline. The guarantees, tested on every `.ax`
-file of the repository and on random programs: the result parses to the same AST (and
+file of the repository and on generated programs: the result parses to the same AST (and
 compiles to the same bytecode), formatting it again changes nothing, and every comment is
 kept, in order.
 
