@@ -544,3 +544,46 @@ def test_saving_a_library_checks_its_importers_again(session, lsp_root):
         time.sleep(0.05)
     [d] = session.published[uri][-1].diagnostics
     assert d.code == "E003" and d.message.startswith("undefined variable: bump")
+
+
+def apply_edits(text: str, edits) -> str:
+    """LSP text edits applied (UTF-16 positions; the texts here are ASCII)."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    order = sorted(enumerate(edits), key=lambda p: (p[1].range.start.line,
+                                                    p[1].range.start.character, p[0]),
+                   reverse=True)
+    for _, e in order:
+        start = offsets[e.range.start.line] + e.range.start.character
+        end = offsets[e.range.end.line] + e.range.end.character
+        text = text[:start] + e.new_text + text[end:]
+    return text
+
+
+def test_document_and_range_formatting_use_the_formatter(session, lsp_root):
+    from boruna.format import format_source
+
+    text = "fn add(a:Int,b:Int)->Int{a+b}\n\n\nfn main()->Int{\n  add(1,2)\n}\n"
+    uri = session.open(lsp_root / "unformatted.ax", text)
+    session.diagnostics(uri, 1)
+    options = T.FormattingOptions(tab_size=4, insert_spaces=True)
+    edits = session.request(T.TEXT_DOCUMENT_FORMATTING, T.DocumentFormattingParams(
+        text_document=T.TextDocumentIdentifier(uri=uri), options=options))
+    assert apply_edits(text, edits) == format_source(text)
+    # only the range's lines change (here: main, lines 3-5, 0-based)
+    edits = session.request(T.TEXT_DOCUMENT_RANGE_FORMATTING, T.DocumentRangeFormattingParams(
+        text_document=T.TextDocumentIdentifier(uri=uri),
+        range=T.Range(T.Position(3, 0), T.Position(5, 1)), options=options))
+    ranged = apply_edits(text, edits)
+    assert ranged.startswith("fn add(a:Int,b:Int)->Int{a+b}\n")
+    assert ranged.endswith("fn main() -> Int {\n    add(1, 2)\n}\n")
+    # a formatted document gets no edit; one that does not parse is refused with the error
+    formatted_uri = session.open(lsp_root / "formatted.ax", format_source(text))
+    assert list(session.request(T.TEXT_DOCUMENT_FORMATTING, T.DocumentFormattingParams(
+        text_document=T.TextDocumentIdentifier(uri=formatted_uri), options=options))) == []
+    broken = session.open(lsp_root / "unformattable.ax", "fn main( {\n")
+    with pytest.raises(Exception, match="cannot format"):
+        session.request(T.TEXT_DOCUMENT_FORMATTING, T.DocumentFormattingParams(
+            text_document=T.TextDocumentIdentifier(uri=broken), options=options))

@@ -64,3 +64,19 @@ def test_a_range_keeps_only_the_runs_touching_it():
 def test_format_document_with_a_formatter():
     assert format_document("f", "x  \n", fmt=lambda s: s.rstrip() + "\n")[0].new_text == "x\n"
     assert format_document("f", "x\n", fmt=lambda s: s) == []
+
+
+def test_a_range_formats_the_items_touching_it_with_the_formatter():
+    from boruna.format import format_source
+
+    source = ("// adds\nfn add(a:Int,b:Int)->Int{a+b}\n\n\ntype P{x:Int}\n\n"
+              "fn main()->Int{\n  add(1,2)\n}")
+    edits = format_document("f", source, 7, 7)
+    assert [(e.location.line, e.location.end_line) for e in edits] == [(7, 9)]
+    assert apply(source, edits) == ("// adds\nfn add(a:Int,b:Int)->Int{a+b}\n\n\n"
+                                    "type P{x:Int}\n\nfn main() -> Int {\n    add(1, 2)\n}")
+    # every item touched: each one formatted, the text between items as it was
+    everything = apply(source, format_document("f", source, 1, 9))
+    assert everything == ("// adds\nfn add(a: Int, b: Int) -> Int {\n    a + b\n}\n\n\n"
+                          "type P {\n    x: Int,\n}\n\nfn main() -> Int {\n    add(1, 2)\n}")
+    assert apply(source, format_document("f", source)) == format_source(source)
