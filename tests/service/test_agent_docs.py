@@ -63,10 +63,10 @@ def test_guide_lists_every_builtin_and_capability():
 
 def test_guide_programs_check_clean_and_run():
     blocks = AX_BLOCK.findall(agent_docs.guide())
-    assert len(blocks) == 6         # §10 adds the workflow's fetch.ax and summarize.ax
-    assert [_errors(b) for b in blocks] == [[], [], [], [], [], []]
+    assert len(blocks) == 7         # the actors example; §10's fetch.ax and summarize.ax
+    assert [_errors(b) for b in blocks] == [[], [], [], [], [], [], []]
     assert run_tool(blocks[0])["result"] == 7
-    assert run_tool(blocks[3])["result"] == "sum of evens: 16"
+    assert run_tool(blocks[4])["result"] == "sum of evens: 16"
 
 
 @pytest.mark.parametrize("code", list(ALL_CODES))

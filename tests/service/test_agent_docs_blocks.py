@@ -18,6 +18,7 @@ BLOCK = re.compile(r"```(ax|json)\n(.*?)```", re.S)
 CLAIMED = {
     "fn manhattan(p: Point) -> Int {": 7,
     'let total = sum_even([1, 2, 3, 4, 10])': "sum of evens: 16",
+    "    send a 21\n    [a, b]": [{"actor_id": 0}, {"actor_id": 1}],
     # the workflow steps return records of their declared outputs (step_input → "" here)
     'Summary { summary: "summary: " ++ text }': ["summary: "],
     '__builtin_int_to_string(__builtin_string_len(text)) ++ " chars" }': ["summary of 0 chars"],
