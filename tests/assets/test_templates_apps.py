@@ -118,3 +118,10 @@ def test_template_main_smoke_entry(name, value):
     from boruna.api import run
     outcome = run(compile_source(render(name)))
     assert outcome.ok and outcome.result == value
+
+
+@pytest.mark.parametrize("name", sorted(ARGS))
+def test_template_output_checks_with_no_diagnostics_not_even_warnings(name):
+    from boruna.service.diagnostics import check_tool
+
+    assert check_tool(render(name))["diagnostics"] == []

@@ -85,7 +85,7 @@ def test_issue_13_adds_the_capability_builtins_and_map_new_after_them():
         ("db_query", "(String) -> List<Map<String, Dynamic>>", "db.query"),
         ("time_now", "() -> Int", "time.now"),
         ("random", "() -> Float", "random"),
-        ("llm_call", "(String) -> T", "llm.call"),
+        ("llm_call", "(String) -> String", "llm.call"),
         ("map_new", "() -> Map<String, V>", None),
         ("row_int", "(Map<String, Dynamic>, String) -> Int", None),
         ("row_float", "(Map<String, Dynamic>, String) -> Float", None),

@@ -76,6 +76,7 @@ def test_a_denied_capability_is_denied_before_it_is_delegated():
 
 @pytest.mark.parametrize("cap, answer, message", [
     ("net.fetch", 5, "expected String at $, got an integer"),
+    ("llm.call", {"label": "spam"}, "expected String at $, got an object"),
     ("fs.write", "yes", "expected Bool at $, got a string"),
     ("time.now", 1.5, "expected Int at $, got a number"),
     ("time.now", True, "expected Int at $, got a boolean"),
@@ -97,7 +98,7 @@ def test_answers_become_vm_values():
     deep = []
     for _ in range(5000):
         deep = [deep]
-    value = suspend.answer_value("llm.call", deep)
+    value = suspend.answer_value("ui.render", deep)     # no builtin: any JSON
     for _ in range(5000):
         value = value[0]
     assert value == ()

@@ -36,7 +36,7 @@ def test_builtins_table_is_the_one_builtin_table():
         "row_string, row_bool, row_is_null) |",
         "| `time_now` | 0 | `() -> Int` | the time in Unix seconds |",
         "| `random` | 0 | `() -> Float` | a Float in [0, 1) |",
-        "| `llm_call` | 1 | `(String) -> T` | the LLM handler's answer to the prompt |",
+        "| `llm_call` | 1 | `(String) -> String` | the LLM's answer to the prompt (text) |",
         "| `map_new` | 0 | `() -> Map<String, V>` | an empty Map |",
         "| `row_int` | 2 | `(Map<String, Dynamic>, String) -> Int` | the Int value of a row's "
         "column |",
@@ -63,10 +63,10 @@ def test_guide_lists_every_builtin_and_capability():
 
 def test_guide_programs_check_clean_and_run():
     blocks = AX_BLOCK.findall(agent_docs.guide())
-    assert len(blocks) == 4
-    assert [_errors(b) for b in blocks] == [[], [], [], []]
+    assert len(blocks) == 7         # the actors example; §10's fetch.ax and summarize.ax
+    assert [_errors(b) for b in blocks] == [[], [], [], [], [], [], []]
     assert run_tool(blocks[0])["result"] == 7
-    assert run_tool(blocks[-1])["result"] == "sum of evens: 16"
+    assert run_tool(blocks[4])["result"] == "sum of evens: 16"
 
 
 @pytest.mark.parametrize("code", list(ALL_CODES))

@@ -18,7 +18,12 @@ BLOCK = re.compile(r"```(ax|json)\n(.*?)```", re.S)
 CLAIMED = {
     "fn manhattan(p: Point) -> Int {": 7,
     'let total = sum_even([1, 2, 3, 4, 10])': "sum of evens: 16",
-    'let text = step_input("text")': "summary: ",
+    "    send a 21\n    [a, b]": [{"actor_id": 0}, {"actor_id": 1}],
+    # the workflow steps return records of their declared outputs (step_input → "" here)
+    'Summary { summary: "summary: " ++ text }': ["summary: "],
+    '__builtin_int_to_string(__builtin_string_len(text)) ++ " chars" }': ["summary of 0 chars"],
+    'Page { body: net_fetch("https://example.com/news") }':
+        ['{"mock": true, "url": ""https://example.com/news""}'],
 }
 
 
@@ -45,7 +50,8 @@ def test_every_ax_block_checks_clean_and_runs(source):
         assert response["success"] is True, response
         for line, result in CLAIMED.items():
             if line in source:
-                assert response["result"] == result
+                got = response["result"]
+                assert (got["fields"] if isinstance(got, dict) else got) == result
     else:
         assert "fn update(" in source
         response = framework_test_tool(source, ["increment:2", "reset", "increment:1"])
@@ -94,3 +100,33 @@ def test_the_mock_answers_the_guide_lists_are_the_mock_handlers():
                  '`net_fetch(u)` → `{"mock": true, "url": ""u""}`', "`db_query` → `[]`",
                  "`time_now()` → `1700000000`", "`random()` → `0.42`", '`step_input` → `""`'):
         assert text in guide
+
+
+FILE_BLOCK = re.compile(r"`([\w.]+)`:\n```(?:ax|json)\n(.*?)```", re.S)
+
+
+def test_the_guides_workflow_example_runs_as_written(tmp_path):
+    from boruna.service.workflow_runs import workflow_run_tool
+
+    files = dict(FILE_BLOCK.findall(agent_docs.guide()))
+    assert sorted(files) == ["fetch.ax", "summarize.ax", "workflow.json"]
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    response = workflow_run_tool(directory=str(tmp_path), data_dir=str(tmp_path / "data"),
+                                 allowed_root=tmp_path)
+    assert response["success"] is True, response
+    assert response["status"] == "paused"
+    body = '{"mock": true, "url": ""https://example.com/news""}'
+    # the String body arrives as is (quoted JSON text would be 2 chars longer)
+    assert response["outputs"] == {"fetch": {"body": body},
+                                   "summarize": {"summary": f"summary of {len(body)} chars"}}
+    assert response["waiting"] == [{"step": "review", "status": "awaiting_approval",
+                                    "required_role": "editor"}]
+
+
+def test_the_guide_says_outputs_are_a_contract_and_how_step_input_reads_a_string():
+    for text in (agent_docs.guide(), agent_docs.document("boruna://workflows")):
+        flat = " ".join(text.split())
+        assert "a type label (informational)" not in flat
+        assert "**record with those fields**" in flat
+        assert "**as is** (`hello`, not `\"hello\"`)" in flat

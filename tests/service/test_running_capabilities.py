@@ -25,7 +25,7 @@ PROGRAMS = {
     "time.now": ("fn main() -> Int !{time.now} { time_now() }", 1700000000, 3),
     "random": ("fn main() -> Float !{random} { random() }", 0.42, 3),
     "llm.call": ('fn main() -> String !{llm.call} { llm_call("hi") }',
-                 {"mock": True, "status": "ok"}, 4),
+                 '{"mock": true, "status": "ok"}', 4),
 }
 
 

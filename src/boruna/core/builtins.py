@@ -311,7 +311,7 @@ BUILTINS: tuple[Builtin, ...] = (
          capability="db.query"),
     _row("time_now", "CapCall", "() -> Int", "the time in Unix seconds", capability="time.now"),
     _row("random", "CapCall", "() -> Float", "a Float in [0, 1)", capability="random"),
-    _row("llm_call", "CapCall", "(String) -> T", "the LLM handler's answer to the prompt",
+    _row("llm_call", "CapCall", "(String) -> String", "the LLM's answer to the prompt (text)",
          capability="llm.call"),
     _row("map_new", "MapNew", "() -> Map<String, V>", "an empty Map", ("new_map", "dict")),
     # Additions (issue 23): checked accessors of a db_query row (a Map<String, Dynamic>);

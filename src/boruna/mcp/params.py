@@ -99,7 +99,7 @@ class ResumeParams(_Params):
     result: Any = Field(description=(
         "Your answer to the pending capability call, as JSON: a string, number, boolean, "
         "null, array (a List) or object (a Map). It must fit the capability builtin's result "
-        "type (llm.call: any; net.fetch and fs.read: a string; fs.write: a boolean; time.now: "
+        "type (llm.call, net.fetch and fs.read: a string; fs.write: a boolean; time.now: "
         "an integer; random: a number; db.query: an array of objects); a mismatch is "
         "error_kind invalid_answer and the token stays usable."))
 
@@ -137,6 +137,9 @@ class FrameworkTestParams(_Params):
 
 class WorkflowValidateParams(_Params):
     workflow_json: StrictStr = Field(description="The full text of a workflow.json (not a path).")
+    sources: Optional[dict[StrictStr, StrictStr]] = Field(None, description=(
+        "Optional step sources {path: text}: each source step's main is then checked against "
+        "its declared outputs as the runner does before a run (ContractViolation)."))
 
 
 class TemplateApplyParams(_Params):

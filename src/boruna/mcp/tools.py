@@ -217,9 +217,11 @@ TOOLS: tuple[Tool, ...] = (
          "references, inputs, duplicate edges and cycles. Success returns the counts and the "
          "topological execution_order. Failures: parse_error (bad JSON or shape), "
          "validation_error with errors [{kind, message}] (kinds MissingField, EmptyWorkflow, "
-         "UnknownStep, UnknownInput, DuplicateEdge, Cycle).",
+         "UnknownStep, UnknownInput, DuplicateEdge, Cycle; with sources {path: text} also "
+         "ContractViolation: a step whose main cannot return its declared outputs).",
          p.WorkflowValidateParams,
-         lambda a, env: service.workflow_validate_tool(a.workflow_json), takes_source=False),
+         lambda a, env: service.workflow_validate_tool(a.workflow_json, a.sources),
+         takes_source=False),
     Tool("boruna_workflow_run", "Run a workflow",
          "Use to run a workflow durably: a directory (workflow.json + .ax step sources) under "
          "the server's workflow root, or workflow_json with sources {path: text}. Steps start "

@@ -11,7 +11,6 @@ from typing import Iterable
 from boruna.core import capabilities as caps
 from boruna.core.capabilities import Capability
 from boruna.core.display import display
-from boruna.core.values import MapValue
 
 
 class HandlerError(Exception):
@@ -44,7 +43,7 @@ class MockHandler:
         if cid == caps.DB_QUERY:
             return ()
         if cid == caps.LLM_CALL:
-            return MapValue({"mock": True, "status": "ok"})
+            return '{"mock": true, "status": "ok"}'     # text, as a live answer is
         # ui.render, actor.spawn, actor.send
         return None
 

@@ -186,6 +186,14 @@ def _print_trace(outcome, console: Console) -> None:
     console.out("")
 
 
+def _declared(cap_name, module) -> bool:
+    """Whether some function of `module` declares the capability `cap_name` (wire name)."""
+    from boruna.core.capabilities import by_wire_name
+
+    cap = by_wire_name(cap_name) if isinstance(cap_name, str) else None
+    return cap is not None and any(cap.id in f.capabilities for f in module.functions)
+
+
 def _hint(err, module) -> str | None:
     """Advice for the VmError `err` (None when the run failed before the VM started)."""
     kind = getattr(err, "kind", None)
@@ -203,8 +211,10 @@ def _hint(err, module) -> str | None:
         return "`+` adds numbers; join strings with `++` (`boruna check` reports this before running)"
     if kind == ErrorKind.CAPABILITY_DENIED:
         cap = err.capability
-        return (f"declare it on the function (`!{{{cap}}}`) and run with a policy that "
-                "allows it (--policy allow-all or a policy file)")
+        policy = "run with a policy that allows it (--policy allow-all or a policy file)"
+        if _declared(cap, module):
+            return f"the program declares `{cap}`; the policy denies it: {policy}"
+        return f"declare it on the function (`!{{{cap}}}`) and {policy}"
     if kind == ErrorKind.STEP_LIMIT:
         return "raise the limit with --max-steps N"
     return None

@@ -22,7 +22,8 @@ def workflow_path(path: str) -> str:
 def cmd_validate(args, console: Console) -> int:
     from boruna import service
 
-    result = call(service.validate_workflow, read_text(workflow_path(args.dir)))
+    path = workflow_path(args.dir)
+    result = call(service.validate_workflow, read_text(path), os.path.dirname(path) or ".")
     if args.json:
         return print_result(console, result)
     if result.success:
