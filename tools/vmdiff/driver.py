@@ -122,11 +122,14 @@ def classify(cfg, a, b):
         return "same"
     if a[0] == "EXC" or b[0] == "EXC" or len(a) != len(b):
         return "diff"
+    capped = "max_value_memory" in cfg or "max_work" in cfg
     if all(a[k] == b[k] for k in range(len(a)) if k % 10 != WORK):
         if all(b[k] <= a[k] for k in range(WORK, len(a), 10)):
             return "work_lower"
-        return "diff"
-    if "max_value_memory" in cfg or "max_work" in cfg:
+        if not capped:
+            return "diff"
+        # the work a run that met a cap spent includes the charge it failed on
+    if capped:
         kinds = {str(a[k]) for k in range(KIND, len(a), 10)} | {str(b[k]) for k in range(KIND, len(b), 10)}
         if kinds & {"memory_limit", "work_limit"}:
             return "capped"

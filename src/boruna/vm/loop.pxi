@@ -149,7 +149,19 @@ cdef object _loop(Machine self, int64_t budget):
                 # at once, else LoadLocal
                 if steps + 2 < check_at and sp + 1 < C_MAX_STACK:
                     k = ins[3]
-                    if op == OP_SUPER_CMPJ or op == OP_SUPER_CMPJ_L:
+                    if k == OP_LISTLEN:
+                        # `i < list_len(xs)` as a loop condition (LoadLocal i, LoadLocal xs,
+                        # ListLen, Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a
+                        # List, when the four further steps pass no checkpoint
+                        if (steps + 3 < check_at and a.tag == T_INT and b.tag == T_OBJ
+                                and PyTuple_CheckExact_raw(b.o)):
+                            steps += 4
+                            if a.i < Py_SIZE_raw(b.o):
+                                ip += 4
+                            else:
+                                ip = cur[(ip + 3) * W + 1]
+                            continue
+                    elif op == OP_SUPER_CMPJ or op == OP_SUPER_CMPJ_L:
                         hit = True
                         if a.tag == T_INT and b.tag == T_INT:
                             x = a.i
