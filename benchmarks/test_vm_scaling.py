@@ -1,7 +1,9 @@
 """Cost that grows with the work (issue 25): each container builtin that builds or changes a
 container, run n times at n = 1k, 10k, 100k and 1M on a value held in a local, passed through
 a function, held in a record field and threaded through an App-style reducer; printed as ns
-per element and the ratio of the cost per element at 1M to that at 1k (target <= 3). Then a
+per element and the ratio of the cost per element at 1M to that at 1k (target <= 3), each size beside CPython doing the same n
+operations on a list / dict in a local (`/py`, measured interleaved: the machine's own growth of
+the cost per element with the size, caches and allocator, shows there). Then a
 map of 100k String keys built with map_set and read back with map_get, against CPython's dict
 doing the same, interleaved in the same run (target <= 3x).
 
@@ -86,6 +88,22 @@ def program(op, holder, n):
     return src.replace(": T", ": " + typ).replace("-> T", "-> " + typ).replace("COUNT", str(n))
 
 
+def py_peer(op, n):
+    """CPython doing the same n operations on a list / dict in a local (the machine's own
+    cost per element at that size, measured beside the VM's)."""
+    if op.startswith("list"):
+        c = []
+        for i in range(n):
+            c.append(i)
+        return len(c)
+    c = {}
+    for i in range(n):
+        c[str(i)] = i
+        if op == "map_remove":
+            c.pop(str(i - n // 2), None)
+    return len(c)
+
+
 def expected(op, n):
     return n // 2 if op == "map_remove" else n
 
@@ -102,18 +120,24 @@ def run_once(module):
 @pytest.mark.parametrize("op", list(OPS))
 def test_scaling(benchmark, op, holder):
     sizes = SIZES if benchmark.enabled else SIZES[:1]
-    per = {}
+    per, ratio = {}, {}
     for n in sizes:
         module = compile_source(program(op, holder, n))
-        best, m = min((run_once(module) for _ in range(3 if n < 1_000_000 else 1)),
-                      key=lambda r: r[0])
-        assert (m.result, m.error) == (expected(op, n), None), (op, holder, n)
-        per[n] = best / n * 1e9
+        vm, py = [], []
+        for _ in range(3 if n < 1_000_000 else 1):      # interleaved with the CPython peer
+            dt, m = run_once(module)
+            assert (m.result, m.error) == (expected(op, n), None), (op, holder, n)
+            vm.append(dt)
+            t0 = time.perf_counter()
+            assert py_peer(op, n) == expected(op, n)
+            py.append(time.perf_counter() - t0)
+        per[n] = min(vm) / n * 1e9
+        ratio[n] = min(vm) / min(py)
     if not benchmark.enabled:
         return
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)
     benchmark.extra_info.update({str(n): v for n, v in per.items()})
-    cells = " ".join(f"{n // 1000}k={v:.0f}ns" for n, v in per.items())
+    cells = " ".join(f"{n // 1000}k={v:.0f}ns(/py {ratio[n]:.2f})" for n, v in per.items())
     print(f"\n{op:12s} {holder:8s} {cells}  1M/1k={per[SIZES[-1]] / per[SIZES[0]]:.2f}")
 
 

@@ -144,7 +144,7 @@ if MAP_UNSORTED_OFF < 0:
     raise ImportError("boruna.core.values: MapValue needs a plain `_unsorted` slot")
 
 
-cdef bint _take_field(Machine self, Val* a, Val* loc, int64_t* ins) noexcept:
+cdef inline bint _take_field(Machine self, Val* a, Val* loc, int64_t* ins) noexcept:
     """GetField(ins[1]) on the record in `a`, taking the field out when nothing but `a` and
     the listed locals (ins[2] - 2, ins[3] - 1: locals that never read this field again)
     holds the record, nothing but the record holds its fields, and the field is a List, Map
