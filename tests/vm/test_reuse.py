@@ -138,3 +138,17 @@ def test_memory_caps_match_the_copying_paths(monkeypatch):
                 monkeypatch.setattr(_vm, name, value)
             assert _outcome(src, *args, max_value_memory=cap) == fast, (how, cap)
             monkeypatch.undo()
+
+
+def test_a_malformed_local_is_never_a_field_holder():
+    from boruna.bytecode.module import Function, Module
+    from boruna.core import errors as verr
+    code = [("PushConst", 0), ("PushConst", 0), ("MakeList", 2), ("PushConst", 0),
+            ("MakeRecord", 0, 2), ("GetField", 0), ("Pop",), ("LoadLocal", 5), ("GetField", 1),
+            ("Ret",)]
+    f = Function("main", 0, 1, code)
+    moves, takes = _vm._reuse_plan(f.code, f.match_tables, f.arity)
+    assert takes[5] == [5]          # the plan lists it; loading drops it (slot 5 >= 1 local)
+    m = _vm.Machine(Module("m", constants=[1], functions=[f]))
+    m.run()
+    assert m.error == str(verr.invalid_local(5))

@@ -86,6 +86,8 @@ cdef int _translate(Machine self, module) except -1:
                     w[2] = 1
             for j, cands in takes.items():
                 w = &self.code[(base + j) * W]
+                # (a slot out of range is an OP_FAIL LoadLocal: never a holder)
+                cands = [c for c in cands if type(c) is int and 0 <= c < self.fn_nlocals[k]]
                 if w[0] == OP_GETFIELD:
                     w[2] = 2 + (cands[0] if cands else -1)
                     w[3] = 1 + cands[1] if len(cands) > 1 else 0

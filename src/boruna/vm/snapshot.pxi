@@ -932,9 +932,76 @@ cdef Machine _restore(object data, object module, object gateway, object max_wal
             _gc.enable()
 
 
+def _check_frames(Machine m, dict header):
+    """(frames, sp, lp, locals capacity) of `header`, checked against `m`'s module: contiguous
+    locals, nested operand stacks, every index in its function."""
+    cdef int64_t base = 0, sb = 0
+    frames = header["frames"]
+    sp = _check_int(header, "sp", 0, C_MAX_STACK)
+    lp = _check_int(header, "lp", 0, C_MAX_LOCALS)
+    cap = _check_int(header, "locals_cap", 256, C_MAX_LOCALS * 2)
+    if type(frames) is not list or len(frames) > C_MAX_DEPTH or lp > cap or cap & (cap - 1):
+        raise SnapshotError("malformed snapshot: frames")
+    for fr in frames:
+        if type(fr) is not list or len(fr) != 4 or any(type(x) is not int for x in fr):
+            raise SnapshotError("malformed snapshot: a frame")
+        if not (0 <= fr[0] < m.nfuncs and 0 <= fr[1] <= m.fn_len[fr[0]]
+                and fr[3] == base and sb <= fr[2] <= sp):
+            raise SnapshotError("malformed snapshot: a frame out of range")
+        base += m.fn_nlocals[fr[0]]
+        sb = fr[2]
+    if base != lp:
+        raise SnapshotError("malformed snapshot: locals do not match the frames")
+    return frames, sp, lp, cap
+
+
+def _sections(dict header, list roots, sp, lp, nglob, nui, nmb, nout):
+    """The root values cut into the machine's sections (stack, locals, globals, UI, mailbox,
+    outgoing messages, events, the pending call), each as long as the header says."""
+    pos = 0
+
+    def take(count):
+        nonlocal pos
+        if type(count) is not int or count < 0 or pos + count > len(roots):
+            raise SnapshotError("malformed snapshot: fewer values than its sections")
+        pos += count
+        return roots[pos - count:pos]
+
+    out = {"stack": take(sp), "locals": take(lp), "globals": take(nglob), "ui": take(nui),
+           "mailbox": take(nmb), "outgoing": take(nout)}
+    events = []
+    for shape in header["events"]:
+        e = {}
+        for field in shape:
+            if field[1] == 0:
+                e[field[0]] = field[2]
+            elif field[1] == 1:
+                e[field[0]] = take(1)[0]
+            elif field[1] == 2:
+                e[field[0]] = list(take(field[2]))
+            else:
+                raise SnapshotError("malformed snapshot: an event")
+        events.append(e)
+    out["events"] = events
+    out["pending"] = None
+    pending = header["pending"]
+    if pending is not None:
+        from boruna.core.capabilities import by_id
+        args = list(take(pending["nargs"]))
+        answered = pending["answered"] is True
+        answer = take(1)[0] if answered else None
+        if type(pending["id"]) is not int or by_id(pending["id"]) is None:
+            raise SnapshotError("malformed snapshot: the pending call")
+        out["pending"] = [pending["id"], args, answered, answer]
+    if pos != len(roots):
+        raise SnapshotError("malformed snapshot: more values than its sections")
+    return out
+
+
 def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, max_wall_ms):
-    """A new Machine for `module` in the state `header` and the values after `start` say."""
-    cdef int64_t k, n, nl, base, sb
+    """A new Machine for `module` in the state `header` and the values after `start` say:
+    the one place that writes a restored Machine's fields (`_snapshot_state` reads them)."""
+    cdef int64_t k
     cdef Machine m
     cdef Val* p
     I64 = I64_MAX_C
@@ -964,68 +1031,16 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     roots = dec.roots()
     if src.pos != src.end:
         raise SnapshotError("malformed snapshot: bytes after the values")
-    # the frames: contiguous locals, nested operand stacks, every index in its function
-    frames = header["frames"]
-    sp = _check_int(header, "sp", 0, C_MAX_STACK)
-    lp = _check_int(header, "lp", 0, C_MAX_LOCALS)
-    cap = _check_int(header, "locals_cap", 256, C_MAX_LOCALS * 2)
-    if type(frames) is not list or len(frames) > C_MAX_DEPTH or lp > cap or cap & (cap - 1):
-        raise SnapshotError("malformed snapshot: frames")
-    base = 0
-    sb = 0
-    for fr in frames:
-        if type(fr) is not list or len(fr) != 4 or any(type(x) is not int for x in fr):
-            raise SnapshotError("malformed snapshot: a frame")
-        if not (0 <= fr[0] < m.nfuncs and 0 <= fr[1] <= m.fn_len[fr[0]]
-                and fr[3] == base and sb <= fr[2] <= sp):
-            raise SnapshotError("malformed snapshot: a frame out of range")
-        base += m.fn_nlocals[fr[0]]
-        sb = fr[2]
-    if base != lp:
-        raise SnapshotError("malformed snapshot: locals do not match the frames")
+    frames, sp, lp, cap = _check_frames(m, header)
     nglob = _check_int(header, "globals", 0, I64)
     nui = _check_int(header, "ui", 0, I64)
     nmb = _check_int(header, "mailbox", 0, I64)
     outgoing = header["outgoing"]
     if nglob != m.nglobals or type(outgoing) is not list:
         raise SnapshotError("malformed snapshot: globals")
-    pos = 0
-    def take(count):
-        nonlocal pos
-        if count < 0 or pos + count > len(roots):
-            raise SnapshotError("malformed snapshot: fewer values than its sections")
-        pos += count
-        return roots[pos - count:pos]
-    stack_vals = take(sp)
-    local_vals = take(lp)
-    global_vals = take(nglob)
-    ui = take(nui)
-    mailbox = take(nmb)
-    out_msgs = take(len(outgoing))
-    events = []
-    for shape in header["events"]:
-        e = {}
-        for field in shape:
-            if field[1] == 0:
-                e[field[0]] = field[2]
-            elif field[1] == 1:
-                e[field[0]] = take(1)[0]
-            elif field[1] == 2:
-                e[field[0]] = list(take(field[2]))
-            else:
-                raise SnapshotError("malformed snapshot: an event")
-        events.append(e)
-    pending = header["pending"]
-    if pending is not None:
-        args = list(take(pending["nargs"]))
-        answered = pending["answered"] is True
-        answer = take(1)[0] if answered else None
-        from boruna.core.capabilities import by_id
-        if type(pending["id"]) is not int or by_id(pending["id"]) is None:
-            raise SnapshotError("malformed snapshot: the pending call")
-        m.pending = [pending["id"], args, answered, answer]
-    if pos != len(roots):
-        raise SnapshotError("malformed snapshot: more values than its sections")
+    parts = _sections(header, roots, sp, lp, nglob, nui, nmb, len(outgoing))
+    stack_vals, local_vals, global_vals = parts["stack"], parts["locals"], parts["globals"]
+    m.pending = parts["pending"]
     # locals: exactly the capacity the run had (its memory accounting counts it)
     if cap > m.locals_cap:
         p = <Val*>realloc(m.locals, sizeof(Val) * cap)
@@ -1071,15 +1086,15 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     m.next_spawn_id = _check_int(header, "next_spawn_id", 0, I64)
     m.actor_id = _check_int(header, "actor_id", -I64, I64)
     m.spawn_requests = [int(x) for x in header["spawn_requests"]]
-    m.outgoing = [(int(aid), msg) for aid, msg in zip(outgoing, out_msgs)]
-    m.ui_output = list(ui)
-    m.mailbox.extend(mailbox)
+    m.outgoing = [(int(aid), msg) for aid, msg in zip(outgoing, parts["outgoing"])]
+    m.ui_output = list(parts["ui"])
+    m.mailbox.extend(parts["mailbox"])
     gw = _gw(m)
     log = getattr(gw, "log", None)
     if log is not None and hasattr(log, "events"):
-        log.events = events
+        log.events = parts["events"]
         if hasattr(log, "_drained"):
-            log._drained = min(_check_int(header, "drained", 0, I64), len(events))
+            log._drained = min(_check_int(header, "drained", 0, I64), len(log.events))
     if hasattr(gw, "usage"):
         gw.usage = {str(name): int(count) for name, count in header["usage"].items()}
     state = header.get("handler_state")
