@@ -250,3 +250,6 @@ cdef class Machine:
     cdef public int64_t actor_id
     # vm/snapshot.pxi (issue 24): a delegated capability call [cap id, args, answered, answer]
     cdef object pending
+    # vm/snapshot.pxi: a restored run's stand-ins for the holders outside the machine that the
+    # snapshotted run's Lists, Records and Maps had (so reuse decides as it would have there)
+    cdef list held

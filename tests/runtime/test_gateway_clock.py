@@ -78,7 +78,9 @@ def test_the_service_reports_a_late_call_as_limit_exceeded():
     assert response == {"success": False, "protocol_version": 1, "error_kind": "limit_exceeded",
                         "message": "wall-clock execution limit of 100 ms exceeded",
                         "limit_kind": "wall_ms", "limit": 100, "phase": "execution",
-                        "steps": response["steps"]}
+                        "steps": response["steps"],
+                        "location": {"line": 1, "col": 36, "function": "main"},
+                        "stack": [{"function": "main", "line": 1, "col": 36}]}
 
 
 def test_results_over_the_vm_limits_are_memory_limit_errors():

@@ -80,8 +80,8 @@ def test_a_denied_capability_is_denied_before_it_is_delegated():
     ("time.now", 1.5, "expected Int at $, got a number"),
     ("time.now", True, "expected Int at $, got a boolean"),
     ("time.now", 2 ** 64, "does not fit in 64 bits"),
-    ("db.query", {"a": 1}, "expected List<Map<String, T>> at $, got an object"),
-    ("db.query", [{"a": 1}, 3], "expected Map<String, T> at $[1], got an integer"),
+    ("db.query", {"a": 1}, "expected List<Map<String, Dynamic>> at $, got an object"),
+    ("db.query", [{"a": 1}, 3], "expected Map<String, Dynamic> at $[1], got an integer"),
 ])
 def test_answers_of_the_wrong_type_are_refused_with_their_path(cap, answer, message):
     with pytest.raises(suspend.SuspendError, match=message.replace("$", r"\$").replace(

@@ -201,6 +201,16 @@ cdef inline bint _is_scalar(PyObject* p) noexcept:
             or p == Py_False_raw or p == <PyObject*>NONE)
 
 
+cdef PyObject* EMPTY_TUPLE = <PyObject*>()
+
+
+cdef inline bint _refcount_matters(PyObject* p) noexcept:
+    """Whether vm/reuse.pxi and vm/lists.pxi decide anything by `p`'s reference count: a
+    List (a Record's fields too), a Record or a Map (not the empty List: CPython shares it)."""
+    cdef PyObject* t = Py_TYPE_raw(p)
+    return (t == TUPLE_T and p != EMPTY_TUPLE) or t == RECORD_T or t == MAPVALUE_T
+
+
 cdef inline bint _tiny_str(PyObject* p) noexcept:
     """A String of at most one character: reading it back may give CPython's cached object
     for its text, so such Strings are written once per text (canonical either way)."""
@@ -236,12 +246,14 @@ cdef class _Enc:
     cdef Py_ssize_t wtop, wcap
     cdef int64_t* idx       # heap indexes of written children, consumed by their parent
     cdef Py_ssize_t itop, icap
+    cdef dict refs          # address -> references the machine's state accounts for (held())
 
     def __cinit__(self):
         self.out = _Out()
         self.memo = {}
         self.tiny = {}
         self.consts = {}
+        self.refs = {}
         self.nobj = 0
         self.wcap = 1024
         self.icap = 1024
@@ -288,6 +300,40 @@ cdef class _Enc:
         self.itop += 1
         return 0
 
+    cdef int note(self, PyObject* p, int64_t k) except -1:
+        """`k` more references to `p` that the machine's state accounts for (a List, Record
+        or Map held more than once: reuse, vm/reuse.pxi, decides by its reference count)."""
+        cdef size_t a
+        if Py_REFCNT_raw(p) > 1 and _refcount_matters(p):
+            a = <size_t>p
+            self.refs[a] = self.refs.get(a, 0) + k
+        return 0
+
+    cdef inline int child(self, PyObject* c) except -1:
+        """Push `c`, held by the object being opened, to be written before it."""
+        self.note(c, 1)
+        return self.wpush(c, 0)
+
+    cdef list held(self, Machine m):
+        """The heap indexes (ascending) of the Lists, Records and Maps that something outside
+        the machine also holds (a host's argument, a handler's cache, ...): their reference
+        count is more than the roots (each held by its owner and by the roots list: 2), the
+        objects written (1 per reference) and the list builders (1) account for. Called after
+        every root is written, while the roots list still holds them."""
+        cdef int k
+        cdef size_t a
+        for k in range(BLD_SLOTS):
+            if m.bld[k] != NULL:
+                a = <size_t>m.bld[k]
+                if a in self.refs:
+                    self.refs[a] += 1
+        out = []
+        for a, n in self.refs.items():
+            if Py_REFCNT_raw(<PyObject*>a) > <Py_ssize_t>n:
+                out.append(self.memo[a])
+        out.sort()
+        return out
+
     cdef inline bint is_const(self, PyObject* p) except -1:
         return Py_REFCNT_raw(p) > 1 and not _tiny_str(p) and (<size_t>p) in self.consts
 
@@ -326,21 +372,21 @@ cdef class _Enc:
             for k in range(n - 1, -1, -1):
                 c = PyTuple_GET_ITEM_raw(p, k)
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
         elif t == PYLIST_T:
             n = PyList_GET_SIZE_raw(p)
             for k in range(n - 1, -1, -1):
                 c = PyList_GET_ITEM_raw(p, k)
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
         elif t == STR_T or t == ACTOR_T or t == FNREF_T:
             pass
         elif t == RECORD_T or t == ENUM_T or t == SOME_T or t == OK_T or t == ERR_T:
             c = self.only_child(p)
             if not self.inline_(c):
-                self.wpush(c, 0)
+                self.child(c)
                 heap = 1
         elif t == MAPVALUE_T or t == PYDICT_T:
             o = <object>p
@@ -349,11 +395,11 @@ cdef class _Enc:
                 key = keys[k]
                 c = PyDict_GetItem_raw(p, <PyObject*>key)
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
                 c = <PyObject*>key      # the key: a String the map holds
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
         else:
             raise SnapshotError(f"cannot snapshot a value of type {type(<object>p).__name__}")
@@ -383,6 +429,7 @@ cdef class _Enc:
         cdef int64_t r, st
         if self.inline_(p):
             return -1
+        self.note(p, 2)     # its owner's reference and the roots list's
         self.wpush(p, 0)
         while self.wtop > 0:
             self.wtop -= 1
@@ -825,7 +872,10 @@ cdef bytes _write_snapshot(Machine self):
     for kc, c in enumerate(self.module.constants):
         if not _is_scalar(<PyObject*>c):
             enc.consts.setdefault(id(c), kc)
-    at = [enc.put(r) for r in roots]
+    at = []
+    for r in roots:
+        at.append(enc.put(r))
+    r = None
     # the list builders (vm/lists.pxi) holding a List the snapshot holds: in-place growth,
     # and so the work and memory accounting, continue exactly as they would have
     builders = []
@@ -838,6 +888,12 @@ cdef bytes _write_snapshot(Machine self):
         builders.append(b)
     header["builders"] = builders
     header["bld_next"] = self.bld_next
+    # values held outside the machine too: a restored run holds them once more (Machine.held)
+    # so that reuse declines them as this run does; only when there are any (older snapshots
+    # and runs nothing outside holds have the same bytes)
+    held = enc.held(self)
+    if held:
+        header["held"] = held
     heap_end = enc.out.n
     body = _Out()
     try:
@@ -998,6 +1054,28 @@ def _sections(dict header, list roots, sp, lp, nglob, nui, nmb, nout):
     return out
 
 
+def _held(dict header, list objs):
+    """The values the snapshotted run's Lists, Records and Maps had holders for outside the
+    machine (header "held": ascending heap indexes), or None: the restored Machine holds each
+    once more, so their reference counts, and reuse's decisions, are the run's."""
+    held = header.get("held")
+    if held is None:
+        return None
+    if type(held) is not list or not held:
+        raise SnapshotError("malformed snapshot: held values")
+    out = []
+    last = -1
+    for i in held:
+        if type(i) is not int or not last < i < len(objs):
+            raise SnapshotError("malformed snapshot: a held value")
+        o = objs[i]
+        if not _refcount_matters(<PyObject*>o):
+            raise SnapshotError("malformed snapshot: a held value")
+        out.append(o)
+        last = i
+    return out
+
+
 def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, max_wall_ms):
     """A new Machine for `module` in the state `header` and the values after `start` say:
     the one place that writes a restored Machine's fields (`_snapshot_state` reads them)."""
@@ -1075,6 +1153,7 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
             m.bld_cap[k] = b[1]
             m.bld_sub[k] = max(-1, b[2])
     m.bld_next = _check_int(header, "bld_next", 0, BLD_SLOTS - 1)
+    m.held = _held(header, dec.objs)
     m.steps = _check_int(header, "steps", 0, I64)
     m.work = _check_int(header, "work", 0, I64)
     m.alloc_bytes = _check_int(header, "alloc_bytes", 0, I64)
