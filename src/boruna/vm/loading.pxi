@@ -131,7 +131,7 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
     LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2); `x = ListPush(x,
     ListGet(l, i))` (6); LoadLocal, LoadLocal, Lt/Lte/Gt/Gte with no JmpIfNot after (3), two
     of them and And/Or + JmpIfNot (8); a compare of two LoadLocal-LoadLocal-ListGet (7); a Jmp
-    to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3); `i < list_len(xs)` + JmpIfNot, a
+    to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3); `i < ListLen(xs)` + JmpIfNot, a
     for loop's header (5, as OP_SUPER_CMPJ_L with c = ListLen).
     A LoadLocal that moves (`mf`, vm/reuse.pxi) moves in the superinstruction too (its heap
     value is let go where the single ops would; a declined one runs it as a move), and a
@@ -169,7 +169,7 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
         third = w[2 * W]
         if (nxt == OP_LOADLOCAL and third == OP_LISTLEN and j + 4 < flen and w[3 * W] == OP_LT
                 and w[4 * W] == OP_JMPIFNOT and not mf[j] and not mf[j + 1]):
-            w[0] = OP_SUPER_CMPJ_L       # i < list_len(xs) + JmpIfNot: 5 steps
+            w[0] = OP_SUPER_CMPJ_L       # i < ListLen(xs) + JmpIfNot: 5 steps
             w[2] = w[W + 1]
             w[3] = OP_LISTLEN
             continue

@@ -150,7 +150,7 @@ cdef object _loop(Machine self, int64_t budget):
                 if steps + 2 < check_at and sp + 1 < C_MAX_STACK:
                     k = ins[3]
                     if k == OP_LISTLEN:
-                        # `i < list_len(xs)` as a loop condition (LoadLocal i, LoadLocal xs,
+                        # `i < ListLen(xs)` as a loop condition (LoadLocal i, LoadLocal xs,
                         # ListLen, Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a
                         # List, when the four further steps pass no checkpoint
                         if (steps + 3 < check_at and a.tag == T_INT and b.tag == T_OBJ
