@@ -79,11 +79,12 @@ def test_vm_suite(benchmark, name):
     print(f"\n{name}: steps={machine.steps} vm={vm_time * 1000:.1f} ms "
           f"{row['ns_per_step']:.1f} ns/step {ratios}")
     if len(RESULTS) == len(SUITE):
-        _print_table()
+        print_table(RESULTS)
 
 
-def _print_table():
+def print_table(results):
     """The table of the programs run (markdown), with geometric means."""
+    RESULTS = results
     peers = ["python"] + [p for p in PEERS if all(p in r for r in RESULTS.values())]
     lines = ["| program | steps | ns/step | " + " | ".join(f"/{p}" for p in peers) + " |",
              "|---|---|---|" + "---|" * len(peers)]

@@ -3,7 +3,7 @@
 value and frame structs, and the `Machine` class's C attributes. The code is in
 _vm.pyx and the vm/*.pxi files it includes."""
 
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.stdint cimport int64_t
 from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_Concat
@@ -155,7 +155,7 @@ cdef extern from *:
 
 
 cdef enum:
-    BLD_SLOTS = 4     # list builders a machine keeps (_push_into)
+    BLD_SLOTS = 16    # list builders a machine keeps (_bld_append)
     W = 4             # words per instruction: op, a, b, c
 
 
@@ -192,6 +192,7 @@ cdef class Machine:
     cdef Val* globals_
     cdef int nglobals
     cdef int64_t* code
+    cdef unsigned char* movef    # per instruction: 1 = a LoadLocal that moves (vm/reuse.pxi)
     cdef int64_t* fn_start
     cdef int64_t* fn_len
     cdef int64_t* fn_nlocals
@@ -249,3 +250,6 @@ cdef class Machine:
     cdef public int64_t actor_id
     # vm/snapshot.pxi (issue 24): a delegated capability call [cap id, args, answered, answer]
     cdef object pending
+    # vm/snapshot.pxi: a restored run's stand-ins for the holders outside the machine that the
+    # snapshotted run's Lists, Records and Maps had (so reuse decides as it would have there)
+    cdef list held

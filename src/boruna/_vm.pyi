@@ -37,7 +37,7 @@ EVENT_BYTES: Final[int]
 TRACE_ENTRY_BYTES: Final[int]
 PUSH_IN_PLACE: Final[bool]
 MAP_IN_PLACE: Final[bool]
-MAP_UNSORTED: Final[bool]
+MOVES: Final[bool]
 SUPERINSTRUCTIONS: Final[bool]
 
 # opcode name (and OP_* pseudo-op) -> the tag this build dispatches on (bytecode/opcodes.py)

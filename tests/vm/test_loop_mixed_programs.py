@@ -25,7 +25,7 @@ _gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_gen)
 mixed_program, strings_program = _gen.mixed_program, _gen.strings_program
 
-PLAIN = {"SUPERINSTRUCTIONS": False, "PUSH_IN_PLACE": False, "MAP_UNSORTED": False,
+PLAIN = {"SUPERINSTRUCTIONS": False, "PUSH_IN_PLACE": False,
          "MAP_IN_PLACE": False}
 
 

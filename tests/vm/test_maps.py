@@ -1,9 +1,10 @@
 """Maps in C (vm/maps.pxi): MapGet / MapContainsKey / MapLen give exactly what the Python
 implementations of vm/builtins.py give (which they fall back to for other operands), with
-the same steps, errors and charges; and in-place inserts into a map-only local append keys
-(`_map_only_locals`), which changes nothing observable: runs with and without
-(`MAP_UNSORTED`) give identical results, steps, errors and traces, under memory caps and in
-slices."""
+the same steps, errors and charges; and MapSet / MapRemove on a map nothing else holds
+change it in place (vm/reuse.pxi `_reuse_map`, new keys appended and put back in key order
+before anything reads the order), which changes nothing observable but the work: runs with
+and without (`MAP_IN_PLACE`) give identical results, steps, errors and traces, under memory
+caps and in slices."""
 import pytest
 
 from boruna import _vm
@@ -93,26 +94,29 @@ def _functions(src):
     return {f.name: f for f in compile_source(src.replace("COUNT", "50")).functions}
 
 
-def test_map_only_locals():
+def test_reuse_plan_moves_last_reads_and_takes_fields():
     f = _functions(MAP_PROGRAM)["main"]
-    assert _vm._map_only_locals(f.code, f.arity) == {1}
-    f = _functions(ESCAPING)["main"]
-    assert _vm._map_only_locals(f.code, f.arity) == set()       # map_keys(m) reads its order
-    src = ("fn main(m: Map<String, Int>) -> Int {\n    let mut n = m\n"
-           "    n = __builtin_map_set(n, \"a\", 1)\n    let c = n\n"
-           "    __builtin_map_len(n) + __builtin_map_len(c)\n}\n")
-    f = _functions(src)["main"]
-    assert _vm._map_only_locals(f.code, f.arity) == {2}         # c; n is copied into c
-    src = ("fn main(m: Map<String, Int>) -> Map<String, Int> {\n"
-           "    m = __builtin_map_set(m, \"a\", 1)\n    m\n}\n")
-    f = _functions(src)["main"]
-    assert _vm._map_only_locals(f.code, f.arity) == set()       # a parameter, and returned
-    # a map given as a value or a key is read whole
-    code = [("LoadLocal", 1), ("PushConst", 0), ("LoadLocal", 1), ("MapSet",), ("StoreLocal", 1),
-            ("LoadLocal", 2), ("LoadLocal", 2), ("MapGet",), ("Pop",), ("LoadLocal", 3),
-            ("Dup",), ("MapLen",), ("Ret",)]
-    assert _vm._map_only_locals(code, 1) == set()
-    assert _vm._map_only_locals([("LoadLocal",), ()], 0) == set()
+    moves, takes = _vm._reuse_plan(f.code, f.match_tables, f.arity)
+    # `m = map_set(m, ..)`: the LoadLocal of m before each MapSet moves it
+    sets = [j for j, ins in enumerate(f.code) if ins[0] == "MapSet"]
+    assert sets and all(any(f.code[k] == ("LoadLocal", 1) and k in moves
+                            for k in range(j - 6, j)) for j in sets)
+    src = ("type S { items: List<Int>, n: Int }\n"
+           "fn update(s: S, i: Int) -> S { S { ..s, items: list_push(s.items, i), n: s.n + 1 } }\n"
+           "fn main() -> Int { update(S { items: [], n: 0 }, 1).n }\n")
+    f = _functions(src)["update"]
+    assert f.code[:4] == [("LoadLocal", 0), ("StoreLocal", 2), ("LoadLocal", 0), ("GetField", 0)]
+    moves, takes = _vm._reuse_plan(f.code, f.match_tables, f.arity)
+    # the spread's copy in slot 2 is never read (a dead store); s is read for field 1 later,
+    # so field 0 may be taken when only s and the operand hold the record
+    assert 1 in moves and 6 in moves and takes[3] == [0]
+    # a function with a contract keeps its parameters (a failed contract displays them)
+    code = [("LoadLocal", 0), ("Ret",), ("Assert", 0, "Ensures", 0)]
+    assert _vm._reuse_plan(code, [], 1) == ([], {})
+    assert _vm._reuse_plan([("LoadLocal",), ("Ret",)], [], 0) == ((), {})
+    # a loop keeps what the next round reads
+    code = [("LoadLocal", 0), ("Pop",), ("Jmp", 0)]
+    assert _vm._reuse_plan(code, [], 1) == ([], {})
 
 
 def _outcome(src, arg, cap=None, trace=False, slice_steps=0, **kw):
@@ -144,21 +148,32 @@ def test_unsorted_result_and_steps():
 
 
 @pytest.mark.parametrize("src", [MAP_PROGRAM, ESCAPING])
-def test_unsorted_in_place_matches_sorted(src, monkeypatch):
+def test_in_place_matches_copies(src, monkeypatch):
     src = src.replace("COUNT", "200")
     for cap in (None, 3_000, 9_000, 40_000):
         for size in (0, 1, 7, 100_000):
             for trace in (False, True):
                 fast = _outcome(src, MapValue({"z": 0, "a": 1}), cap, trace, size)
-                monkeypatch.setattr(_vm, "MAP_UNSORTED", False)
+                monkeypatch.setattr(_vm, "MAP_IN_PLACE", False)
                 slow = _outcome(src, MapValue({"z": 0, "a": 1}), cap, trace, size)
-                monkeypatch.setattr(_vm, "MAP_UNSORTED", True)
-                assert fast == slow, (cap, size, trace)
-    for work in (100, 2_000, 20_000):
-        assert (_outcome(src, MapValue(), max_work=work)
-                == (monkeypatch.setattr(_vm, "MAP_UNSORTED", False)
-                    or _outcome(src, MapValue(), max_work=work))), work
-        monkeypatch.setattr(_vm, "MAP_UNSORTED", True)
+                monkeypatch.setattr(_vm, "MAP_IN_PLACE", True)
+                # the copies spend the whole map's work
+                assert fast[:3] + fast[4:] == slow[:3] + slow[4:], (cap, size, trace)
+                assert fast[3] < slow[3] if fast[1] is None else fast[3] <= slow[3]
+
+
+def test_in_place_work_is_the_key_and_the_value():
+    src = ("fn main(m0: Map<String, Int>) -> Int {\n    let mut m = m0\n    let mut i = 0\n"
+           "    while i < 1000 {\n"
+           "        m = __builtin_map_set(m, \"k\" ++ __builtin_int_to_string(i), i)\n"
+           "        i = i + 1\n    }\n    m = __builtin_map_remove(m, \"k5\")\n"
+           "    __builtin_map_len(m)\n}\n")
+    result, err, steps, work, _ = _outcome(src, MapValue())
+    keys = sum(len("k" + str(i)) for i in range(1000))
+    # the first set copies the host's map (empty: its key), the rest change the copy in place;
+    # `++` spends its result's length
+    assert (result, err) == (999, None)
+    assert work == keys + keys + 2
 
 
 def test_escaping_map_is_in_key_order():

@@ -319,3 +319,66 @@ def test_the_public_api_snapshots_and_restores():
     assert isinstance(r, api.Machine) and finish(r) == _vm.FINISHED and r.result == 797
     with pytest.raises(api.SnapshotError):
         api.restore(b"nope", module)
+
+
+HOST_HELD = """type St { n: Int, xs: List<Int> }
+fn step(st: St) -> St {
+    let mut s = st
+    let mut i = 0
+    while i < 30 { s = St { n: s.n + 1, xs: list_push(s.xs, i) }  i = i + 1 }
+    s
+}
+fn main() -> St { St { n: 0, xs: [1, 2, 3] } }
+"""
+
+
+def test_values_the_host_also_holds_stay_held_after_a_restore():
+    """Reuse (vm/reuse.pxi) copies a record or list something outside the machine holds (here
+    the host keeps the entry argument): the copy costs work. A restored run makes the same
+    decisions, since the snapshot lists such values ("held") and the restored machine holds
+    them once more; when nothing outside holds them, nothing is listed."""
+    module = compile_source(HOST_HELD)
+    step = module.function_index("step")
+
+    def start(host_keeps):
+        st = Record(0, (0, tuple(range(1, 4))))
+        m = _vm.Machine(module, gateway=CapabilityGateway())
+        m.set_entry(step, (st,))
+        return m, (st if host_keeps else None)
+
+    for host_keeps, work, held in ((True, 3, [2]), (False, 0, None)):
+        whole, kept = start(host_keeps)
+        assert finish(whole) == _vm.FINISHED
+        assert (whole.steps, whole.work) == (581, work)
+        assert whole.result.fields[1] == (1, 2, 3) + tuple(range(30))
+        for at in (1, 2, 5, 20):
+            m, kept = start(host_keeps)
+            assert m.execute_bounded(at) == _vm.PAUSED
+            data = m.snapshot()
+            # the record's fields List (heap index 2) while the argument is still in a local
+            assert _vm.snapshot_header(data).get("held") == (held if at < 20 else None)
+            r = _vm.Machine.restore(data, module)
+            assert r.snapshot() == data
+            assert finish(r) == _vm.FINISHED
+            assert (r.result, r.steps, r.work) == (whole.result, 581, work)
+            if kept is not None:
+                assert kept.fields == (0, (1, 2, 3))     # the host's value is untouched
+
+
+def test_a_forged_held_list_is_refused():
+    module = compile_source(HOST_HELD)
+    m = _vm.Machine(module, gateway=CapabilityGateway())
+    st = Record(0, (0, tuple(range(1, 4))))
+    m.set_entry(module.function_index("step"), (st,))
+    assert m.execute_bounded(2) == _vm.PAUSED
+    data = m.snapshot()
+    m_len = len(_vm.SNAPSHOT_MAGIC)
+    hlen = int.from_bytes(data[m_len + 4:m_len + 8], "little")
+    header = json.loads(data[m_len + 8:m_len + 8 + hlen])
+    for bad in ([], [2, 2], [99], ["2"], 3, [-1]):
+        forged = dict(header, held=bad)
+        hb = json.dumps(forged, sort_keys=True, separators=(",", ":")).encode()
+        body = (data[:m_len + 4] + len(hb).to_bytes(4, "little") + hb
+                + data[m_len + 8 + hlen:-32])
+        with pytest.raises(SnapshotError, match="malformed snapshot: (a )?held value"):
+            _vm.Machine.restore(body + hashlib.sha256(body).digest(), module)

@@ -12,7 +12,8 @@ Representation, shared by the VM, the runtime helpers and every tool:
   Record    -> Record(type_id, fields: tuple)
   Enum      -> Enum(type_id, variant: int, payload)
   List      -> tuple                 (values are immutable; "updates" build new tuples)
-  Map       -> MapValue (a dict subclass kept key-sorted, never mutated after creation)
+  Map       -> MapValue (a dict subclass read in key order; only the VM changes one, in place,
+                                    when nothing else holds it)
   ActorId   -> ActorId(id)
   FnRef     -> FnRef(index)
 
@@ -117,12 +118,57 @@ class Enum:
 
 
 class MapValue(dict):
-    """Value::Map: string keys, iteration always in sorted key order."""
+    """Value::Map: string keys, iteration always in sorted key order.
 
-    __slots__ = ()
+    The VM may insert keys into a map nothing else holds in place, appended (`_unsorted`
+    is then True: the VM sets the slot in C); every way of reading the order (iteration,
+    keys/values/items, repr, copy, pickling) puts the keys back in sorted order first, so
+    no reader ever sees the insertion order. Lookups, `len`, `in` and equality do not
+    depend on the order and leave it alone."""
+
+    __slots__ = ("_unsorted",)
 
     def __init__(self, items=()):
         super().__init__(sorted(dict(items).items()))
+        self._unsorted = False
+
+    def _order(self):
+        """Put the keys back in sorted order (after in-place inserts by the VM)."""
+        if getattr(self, "_unsorted", False):
+            items = sorted(dict.items(self))
+            dict.clear(self)
+            dict.update(self, items)
+            self._unsorted = False
+
+    def __iter__(self):
+        self._order()
+        return dict.__iter__(self)
+
+    def __reversed__(self):
+        self._order()
+        return dict.__reversed__(self)
+
+    def keys(self):
+        self._order()
+        return dict.keys(self)
+
+    def values(self):
+        self._order()
+        return dict.values(self)
+
+    def items(self):
+        self._order()
+        return dict.items(self)
+
+    def copy(self):
+        return MapValue(dict.items(self))
+
+    def __repr__(self):
+        self._order()
+        return dict.__repr__(self)
+
+    def __reduce__(self):
+        return (MapValue, (list(self.items()),))
 
     def __hash__(self):  # values are immutable by convention
         return hash(("Map", tuple((k, _hashable(v)) for k, v in self.items())))

@@ -183,7 +183,15 @@ cdef int _cold(Machine self, int tag) except -1:
     """A builtin on Python values: pop its operands, push its result."""
     cdef int n, k
     cdef Val* s = self.stack
-    cdef int64_t pend = self.push_pend
+    cdef int64_t pend
+    if self.push_pend < 0:      # not yet tried by OP_PUSH_STORE
+        if tag == OP_LISTPUSH or tag == OP_LISTAPPEND:
+            if _reuse_list(self):
+                return 0
+        elif tag == OP_MAPSET or tag == OP_MAPREMOVE:
+            if _reuse_map(self, tag):
+                return 0
+    pend = self.push_pend
     self.push_pend = -1
     if (tag == OP_PARSEINT or tag == OP_STRINGTRIM or tag == OP_STRSTARTSWITH
             or tag == OP_STRINGSTARTSWITH) and _cold_fast(self, tag):

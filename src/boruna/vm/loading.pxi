@@ -52,10 +52,11 @@ cdef int _translate(Machine self, module) except -1:
         self.fn_names.append(f.name)
         self.fn_caps.append(tuple(f.capabilities))
     self.code = <int64_t*>malloc(sizeof(int64_t) * W * (total + 1))
+    self.movef = <unsigned char*>calloc(total + 1, 1)
     self.tbl_start = <int64_t*>malloc(sizeof(int64_t) * (ntables + 1))
     self.tbl_len = <int64_t*>malloc(sizeof(int64_t) * (ntables + 1))
     self.arms = <int64_t*>malloc(sizeof(int64_t) * 2 * (narms + 1))
-    if self.code == NULL or self.tbl_start == NULL or self.tbl_len == NULL or self.arms == NULL:
+    if self.code == NULL or self.movef == NULL or self.tbl_start == NULL or self.tbl_len == NULL or self.arms == NULL:
         raise MemoryError()
     self.fail_msgs = []
     self.named_fields = []
@@ -74,6 +75,22 @@ cdef int _translate(Machine self, module) except -1:
         base = self.fn_start[k]
         for j, ins in enumerate(f.code):
             _encode(self, &self.code[(base + j) * W], ins, flen, int(f.locals))
+        if MOVES:
+            moves, takes = _reuse_plan(f.code, f.match_tables, int(f.arity))
+            for j in moves:
+                w = &self.code[(base + j) * W]
+                if w[0] == OP_LOADLOCAL:
+                    w[3] = 1
+                    self.movef[base + j] = 1
+                elif w[0] == OP_STORELOCAL:
+                    w[2] = 1
+            for j, cands in takes.items():
+                w = &self.code[(base + j) * W]
+                # (a slot out of range is an OP_FAIL LoadLocal: never a holder)
+                cands = [c for c in cands if type(c) is int and 0 <= c < self.fn_nlocals[k]]
+                if w[0] == OP_GETFIELD:
+                    w[2] = 2 + (cands[0] if cands else -1)
+                    w[3] = 1 + cands[1] if len(cands) > 1 else 0
         # fused even without PUSH_IN_PLACE: the charge of `x = ListPush(x, v)` is the same
         # on both paths (_push_into)
         for j in range(flen - 1):
@@ -82,18 +99,15 @@ cdef int _translate(Machine self, module) except -1:
                     and w[W] == OP_STORELOCAL):
                 w[0] = OP_PUSH_STORE
                 w[2] = w[W + 1]
-        if MAP_IN_PLACE:
-            only = _map_only_locals(f.code, int(f.arity)) if MAP_UNSORTED else ()
-            for j in range(flen - 1):
-                w = &self.code[(base + j) * W]
-                if (w[0] == OP_COLD and (w[1] == OP_MAPSET or w[1] == OP_MAPREMOVE)
-                        and w[W] == OP_STORELOCAL):
-                    w[0] = OP_PUSH_STORE
-                    w[2] = w[W + 1]
-                    w[3] = 1 if w[W + 1] in only else 0    # unsorted in-place inserts
+        for j in range(flen - 1):
+            w = &self.code[(base + j) * W]
+            if (w[0] == OP_COLD and (w[1] == OP_MAPSET or w[1] == OP_MAPREMOVE)
+                    and w[W] == OP_STORELOCAL):
+                w[0] = OP_PUSH_STORE
+                w[2] = w[W + 1]
         # after the PUSH_STORE rewrites, which look for a plain StoreLocal
         if SUPERINSTRUCTIONS and not self.tracing:
-            _fuse(self, &self.code[base * W], flen)
+            _fuse(self, &self.code[base * W], &self.movef[base], flen)
         pos = (base + flen) * W
         self.code[pos] = OP_IMPLICIT_RET
         self.code[pos + 1] = 0
@@ -108,7 +122,7 @@ cdef int _translate(Machine self, module) except -1:
 SUPERINSTRUCTIONS = True
 
 
-cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
+cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) except -1:
     """Rewrite the first op of each frequent sequence into a superinstruction that runs
     the sequence when it can (vm/loop.pxi: the operand types it expects, no error, no
     checkpoint among the steps) and else runs as the op it replaced: LoadLocal, PushConst
@@ -117,7 +131,12 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
     LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2); `x = ListPush(x,
     ListGet(l, i))` (6); LoadLocal, LoadLocal, Lt/Lte/Gt/Gte with no JmpIfNot after (3), two
     of them and And/Or + JmpIfNot (8); a compare of two LoadLocal-LoadLocal-ListGet (7); a Jmp
-    to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3).
+    to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3); `i < ListLen(xs)` + JmpIfNot, a
+    for loop's header (5, as OP_SUPER_CMPJ_L with c = ListLen).
+    A LoadLocal that moves (`mf`, vm/reuse.pxi) moves in the superinstruction too (its heap
+    value is let go where the single ops would; a declined one runs it as a move), and a
+    GetField that may take its field takes it; `x = ListPush(x, ListGet(l, i))` and the
+    compare of two list elements are not fused when a list's read moves it.
     The other ops stay, so jumps into the sequence run them one by one. Untraced machines
     only."""
     cdef int64_t j, nxt, third
@@ -127,7 +146,7 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
         if (w[0] == OP_LOADLOCAL and w[W] == OP_LOADLOCAL and w[2 * W] == OP_LOADLOCAL
                 and w[3 * W] == OP_LISTGET and w[4 * W] == OP_PUSH_STORE
                 and w[4 * W + 1] == OP_LISTPUSH and w[4 * W + 2] == w[1]
-                and w[5 * W] == OP_STORELOCAL and w[5 * W + 1] == w[1]):
+                and w[5 * W] == OP_STORELOCAL and w[5 * W + 1] == w[1] and not mf[j + 1]):
             w[0] = OP_SUPER_PUSHGET      # x = ListPush(x, ListGet(l, i)): 6 steps
             w[2] = w[W + 1]
             w[3] = w[2 * W + 1]
@@ -148,6 +167,12 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
         if j + 2 >= flen or (nxt != OP_PUSHCONST and nxt != OP_LOADLOCAL):
             continue
         third = w[2 * W]
+        if (nxt == OP_LOADLOCAL and third == OP_LISTLEN and j + 4 < flen and w[3 * W] == OP_LT
+                and w[4 * W] == OP_JMPIFNOT and not mf[j] and not mf[j + 1]):
+            w[0] = OP_SUPER_CMPJ_L       # i < ListLen(xs) + JmpIfNot: 5 steps
+            w[2] = w[W + 1]
+            w[3] = OP_LISTLEN
+            continue
         if (j + 3 < flen and (third == OP_LT or third == OP_LTE or third == OP_GT or third == OP_GTE
                               or third == OP_EQ or third == OP_NEQ)
                 and w[3 * W] == OP_JMPIFNOT):
@@ -182,7 +207,8 @@ cdef int _fuse(Machine self, int64_t* code, int64_t flen) except -1:
         if (w[0] == OP_SUPER_CMP_L and w[3 * W] == OP_SUPER_CMP_L
                 and (w[6 * W] == OP_AND or w[6 * W] == OP_OR) and w[7 * W] == OP_JMPIFNOT):
             w[0] = OP_SUPER_CMP2J        # `a < b || c < d` as a condition: 8 steps
-        elif (w[0] == OP_SUPER_LISTGET and w[3 * W] == OP_SUPER_LISTGET
+        elif (w[0] == OP_SUPER_LISTGET and w[3 * W] == OP_SUPER_LISTGET and not mf[j]
+                and not mf[j + 3]
                 and (w[6 * W] == OP_LT or w[6 * W] == OP_LTE or w[6 * W] == OP_GT
                      or w[6 * W] == OP_GTE)):
             w[0] = OP_SUPER_LISTCMP      # a compare of two list elements: 7 steps

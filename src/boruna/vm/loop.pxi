@@ -130,7 +130,11 @@ cdef object _loop(Machine self, int64_t budget):
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
                     break
-                vcopy(&stack[sp], &loc[ins[1]])
+                if ins[3]:       # the slot's last read (vm/reuse.pxi): the value moves
+                    stack[sp] = loc[ins[1]]
+                    loc[ins[1]].tag = T_UNIT
+                else:
+                    vcopy(&stack[sp], &loc[ins[1]])
                 sp += 1
             elif (op == OP_SUPER_CMPJ or op == OP_SUPER_ARITH or op == OP_SUPER_CMPJ_L
                   or op == OP_SUPER_ARITH_L):
@@ -145,7 +149,19 @@ cdef object _loop(Machine self, int64_t budget):
                 # at once, else LoadLocal
                 if steps + 2 < check_at and sp + 1 < C_MAX_STACK:
                     k = ins[3]
-                    if op == OP_SUPER_CMPJ or op == OP_SUPER_CMPJ_L:
+                    if k == OP_LISTLEN:
+                        # `i < ListLen(xs)` as a loop condition (LoadLocal i, LoadLocal xs,
+                        # ListLen, Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a
+                        # List, when the four further steps pass no checkpoint
+                        if (steps + 3 < check_at and a.tag == T_INT and b.tag == T_OBJ
+                                and PyTuple_CheckExact_raw(b.o)):
+                            steps += 4
+                            if a.i < Py_SIZE_raw(b.o):
+                                ip += 4
+                            else:
+                                ip = cur[(ip + 3) * W + 1]
+                            continue
+                    elif op == OP_SUPER_CMPJ or op == OP_SUPER_CMPJ_L:
                         hit = True
                         if a.tag == T_INT and b.tag == T_INT:
                             x = a.i
@@ -166,6 +182,11 @@ cdef object _loop(Machine self, int64_t budget):
                               and type(<object>a.o) is str and type(<object>b.o) is str
                               and self.max_wall_ms_obj is None and self.cancel_event is None):
                             c = (a.o == b.o or (<str>a.o) == (<str>b.o)) == (k == OP_EQ)
+                            # the strings' last reads (vm/reuse.pxi)
+                            if self.movef[(ins - self.code) // W]:
+                                vclear(a)
+                            if op == OP_SUPER_CMPJ_L and self.movef[(ins - self.code) // W + 1]:
+                                vclear(b)
                         else:
                             hit = False
                         if hit:
@@ -187,7 +208,7 @@ cdef object _loop(Machine self, int64_t budget):
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
                     break
-                vcopy(&stack[sp], a)
+                _load(self, &stack[sp], a, ins)
                 sp += 1
             elif op == OP_SUPER_TESTJ:
                 # LoadLocal(a) JmpIfNot/JmpIf on a Bool local, unless a checkpoint falls on the
@@ -203,7 +224,7 @@ cdef object _loop(Machine self, int64_t budget):
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
                     break
-                vcopy(&stack[sp], a)
+                _load(self, &stack[sp], a, ins)
                 sp += 1
             elif op == OP_SUPER_BINOP or op == OP_SUPER_LISTGET or op == OP_SUPER_FIELD:
                 a = &loc[ins[1]]
@@ -240,19 +261,33 @@ cdef object _loop(Machine self, int64_t budget):
                         ip += 2
                         from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(a.o, b.i))
                         sp += 1
+                        if self.movef[(ins - self.code) // W]:
+                            vclear(a)       # the list's last read (vm/reuse.pxi)
                         continue
                 elif (steps < check_at and sp < C_MAX_STACK and a.tag == T_OBJ and REC_FAST
                         and bor_is_record(a.o)
                         and ins[2] < PyTuple_GET_SIZE(<object>bor_rec_fields(a.o))):
                     steps += 1
                     ip += 1
+                    if ins[W + 2] or self.movef[(ins - self.code) // W]:
+                        # the record's last read, or a field that may be taken: the two
+                        # single ops (vm/reuse.pxi)
+                        _load(self, &stack[sp], a, ins)
+                        v = &stack[sp]
+                        sp += 1
+                        if not (ins[W + 2] and _take_field(self, v, loc, ins + W)):
+                            tmp.tag = T_UNIT
+                            from_py(&tmp, <object>PyTuple_GET_ITEM_raw(bor_rec_fields(v.o), ins[2]))
+                            vclear(v)
+                            v[0] = tmp
+                        continue
                     from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(bor_rec_fields(a.o), ins[2]))
                     sp += 1
                     continue
                 if sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
                     break
-                vcopy(&stack[sp], a)
+                _load(self, &stack[sp], a, ins)
                 sp += 1
             elif (op == OP_SUPER_PUSHGET or op == OP_SUPER_CMP_L or op == OP_SUPER_STLDJ
                   or op == OP_SUPER_CMP2J or op == OP_SUPER_LISTCMP):
@@ -274,7 +309,7 @@ cdef object _loop(Machine self, int64_t budget):
                     if sp >= C_MAX_STACK:
                         err = verr.stack_overflow(MAX_STACK)
                         break
-                    vcopy(&stack[sp], &loc[ins[1]])
+                    _load(self, &stack[sp], &loc[ins[1]], ins)
                     sp += 1
             elif op == OP_SUPER_JMP2:
                 # a jump to a jump, unless a checkpoint falls on the second
@@ -295,7 +330,10 @@ cdef object _loop(Machine self, int64_t budget):
                     break
                 sp -= 1
                 vclear(&loc[ins[1]])
-                loc[ins[1]] = stack[sp]
+                if ins[2]:      # a dead store (vm/reuse.pxi): the value is dropped
+                    vclear(&stack[sp])
+                else:
+                    loc[ins[1]] = stack[sp]
             elif op == OP_ADD or op == OP_SUB or op == OP_MUL:
                 if sp < 2:
                     err = verr.stack_underflow()
@@ -410,10 +448,12 @@ cdef object _loop(Machine self, int64_t budget):
                         err = verr.stack_overflow(MAX_STACK)
                         break
                     if steps >= check_at or v.tag != T_OBJ or Py_TYPE_raw(v.o) != FNREF_T:
-                        vcopy(&stack[sp], v)
+                        _load(self, &stack[sp], v, ins)
                         sp += 1
                         continue
                     target = slot_int(v.o, FNREF_IDX_OFF, "index")
+                    if self.movef[(ins - self.code) // W]:
+                        vclear(v)       # the function value's last read (vm/reuse.pxi)
                     argc = ins[2]
                     steps += 1
                     ip += 1
@@ -674,6 +714,8 @@ cdef object _loop(Machine self, int64_t budget):
                 if a.tag != T_OBJ or not (bor_is_record(a.o) if REC_FAST else type(<object>a.o) is Record):
                     err = verr.type_error("Record", vtype_name(a))
                     break
+                if ins[2] and _take_field(self, a, loc, ins):
+                    continue
                 if REC_FAST:
                     o = <object>bor_rec_fields(a.o)
                 else:
@@ -759,9 +801,9 @@ cdef object _loop(Machine self, int64_t budget):
             elif op == OP_PUSH_STORE:
                 self.sp = sp
                 if ins[1] == OP_MAPSET or ins[1] == OP_MAPREMOVE:
-                    if not _map_into(self, &loc[ins[2]], <int>ins[1], ins[3]):
+                    if not _reuse_map(self, <int>ins[1]):
                         _cold(self, <int>ins[1])
-                elif not _push_into(self, &loc[ins[2]]):
+                elif not _reuse_list(self) and not _push_into(self, &loc[ins[2]]):
                     _cold(self, <int>ins[1])
                 sp = self.sp
             elif op == OP_FINISH:

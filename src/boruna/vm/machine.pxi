@@ -20,6 +20,7 @@ cdef class Machine:
         self.consts = NULL
         self.globals_ = NULL
         self.code = NULL
+        self.movef = NULL
         self.fn_start = NULL
         self.fn_len = NULL
         self.fn_nlocals = NULL
@@ -104,6 +105,7 @@ cdef class Machine:
                 self.bld[k] = NULL
         free(self.frames)
         free(self.code)
+        free(self.movef)
         free(self.fn_start)
         free(self.fn_len)
         free(self.fn_nlocals)

@@ -158,7 +158,7 @@ cdef int _memory_walk(Machine self) except -1:
             elif t is Record:
                 work.extend(o.fields)
             else:
-                work.extend(o.values())
+                work.extend(dict.values(o))     # no re-sort of an unsorted map
         elif t is Some or t is Ok or t is Err:
             total += 48
             work.append(o.value)

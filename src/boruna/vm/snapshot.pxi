@@ -201,6 +201,16 @@ cdef inline bint _is_scalar(PyObject* p) noexcept:
             or p == Py_False_raw or p == <PyObject*>NONE)
 
 
+cdef PyObject* EMPTY_TUPLE = <PyObject*>()
+
+
+cdef inline bint _refcount_matters(PyObject* p) noexcept:
+    """Whether vm/reuse.pxi and vm/lists.pxi decide anything by `p`'s reference count: a
+    List (a Record's fields too), a Record or a Map (not the empty List: CPython shares it)."""
+    cdef PyObject* t = Py_TYPE_raw(p)
+    return (t == TUPLE_T and p != EMPTY_TUPLE) or t == RECORD_T or t == MAPVALUE_T
+
+
 cdef inline bint _tiny_str(PyObject* p) noexcept:
     """A String of at most one character: reading it back may give CPython's cached object
     for its text, so such Strings are written once per text (canonical either way)."""
@@ -236,12 +246,14 @@ cdef class _Enc:
     cdef Py_ssize_t wtop, wcap
     cdef int64_t* idx       # heap indexes of written children, consumed by their parent
     cdef Py_ssize_t itop, icap
+    cdef dict refs          # address -> references the machine's state accounts for (held())
 
     def __cinit__(self):
         self.out = _Out()
         self.memo = {}
         self.tiny = {}
         self.consts = {}
+        self.refs = {}
         self.nobj = 0
         self.wcap = 1024
         self.icap = 1024
@@ -288,6 +300,40 @@ cdef class _Enc:
         self.itop += 1
         return 0
 
+    cdef int note(self, PyObject* p, int64_t k) except -1:
+        """`k` more references to `p` that the machine's state accounts for (a List, Record
+        or Map held more than once: reuse, vm/reuse.pxi, decides by its reference count)."""
+        cdef size_t a
+        if Py_REFCNT_raw(p) > 1 and _refcount_matters(p):
+            a = <size_t>p
+            self.refs[a] = self.refs.get(a, 0) + k
+        return 0
+
+    cdef inline int child(self, PyObject* c) except -1:
+        """Push `c`, held by the object being opened, to be written before it."""
+        self.note(c, 1)
+        return self.wpush(c, 0)
+
+    cdef list held(self, Machine m):
+        """The heap indexes (ascending) of the Lists, Records and Maps that something outside
+        the machine also holds (a host's argument, a handler's cache, ...): their reference
+        count is more than the roots (each held by its owner and by the roots list: 2), the
+        objects written (1 per reference) and the list builders (1) account for. Called after
+        every root is written, while the roots list still holds them."""
+        cdef int k
+        cdef size_t a
+        for k in range(BLD_SLOTS):
+            if m.bld[k] != NULL:
+                a = <size_t>m.bld[k]
+                if a in self.refs:
+                    self.refs[a] += 1
+        out = []
+        for a, n in self.refs.items():
+            if Py_REFCNT_raw(<PyObject*>a) > <Py_ssize_t>n:
+                out.append(self.memo[a])
+        out.sort()
+        return out
+
     cdef inline bint is_const(self, PyObject* p) except -1:
         return Py_REFCNT_raw(p) > 1 and not _tiny_str(p) and (<size_t>p) in self.consts
 
@@ -326,21 +372,21 @@ cdef class _Enc:
             for k in range(n - 1, -1, -1):
                 c = PyTuple_GET_ITEM_raw(p, k)
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
         elif t == PYLIST_T:
             n = PyList_GET_SIZE_raw(p)
             for k in range(n - 1, -1, -1):
                 c = PyList_GET_ITEM_raw(p, k)
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
         elif t == STR_T or t == ACTOR_T or t == FNREF_T:
             pass
         elif t == RECORD_T or t == ENUM_T or t == SOME_T or t == OK_T or t == ERR_T:
             c = self.only_child(p)
             if not self.inline_(c):
-                self.wpush(c, 0)
+                self.child(c)
                 heap = 1
         elif t == MAPVALUE_T or t == PYDICT_T:
             o = <object>p
@@ -349,11 +395,11 @@ cdef class _Enc:
                 key = keys[k]
                 c = PyDict_GetItem_raw(p, <PyObject*>key)
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
                 c = <PyObject*>key      # the key: a String the map holds
                 if not self.inline_(c):
-                    self.wpush(c, 0)
+                    self.child(c)
                     heap += 1
         else:
             raise SnapshotError(f"cannot snapshot a value of type {type(<object>p).__name__}")
@@ -383,6 +429,7 @@ cdef class _Enc:
         cdef int64_t r, st
         if self.inline_(p):
             return -1
+        self.note(p, 2)     # its owner's reference and the roots list's
         self.wpush(p, 0)
         while self.wtop > 0:
             self.wtop -= 1
@@ -825,7 +872,10 @@ cdef bytes _write_snapshot(Machine self):
     for kc, c in enumerate(self.module.constants):
         if not _is_scalar(<PyObject*>c):
             enc.consts.setdefault(id(c), kc)
-    at = [enc.put(r) for r in roots]
+    at = []
+    for r in roots:
+        at.append(enc.put(r))
+    r = None
     # the list builders (vm/lists.pxi) holding a List the snapshot holds: in-place growth,
     # and so the work and memory accounting, continue exactly as they would have
     builders = []
@@ -838,6 +888,12 @@ cdef bytes _write_snapshot(Machine self):
         builders.append(b)
     header["builders"] = builders
     header["bld_next"] = self.bld_next
+    # values held outside the machine too: a restored run holds them once more (Machine.held)
+    # so that reuse declines them as this run does; only when there are any (older snapshots
+    # and runs nothing outside holds have the same bytes)
+    held = enc.held(self)
+    if held:
+        header["held"] = held
     heap_end = enc.out.n
     body = _Out()
     try:
@@ -932,9 +988,98 @@ cdef Machine _restore(object data, object module, object gateway, object max_wal
             _gc.enable()
 
 
+def _check_frames(Machine m, dict header):
+    """(frames, sp, lp, locals capacity) of `header`, checked against `m`'s module: contiguous
+    locals, nested operand stacks, every index in its function."""
+    cdef int64_t base = 0, sb = 0
+    frames = header["frames"]
+    sp = _check_int(header, "sp", 0, C_MAX_STACK)
+    lp = _check_int(header, "lp", 0, C_MAX_LOCALS)
+    cap = _check_int(header, "locals_cap", 256, C_MAX_LOCALS * 2)
+    if type(frames) is not list or len(frames) > C_MAX_DEPTH or lp > cap or cap & (cap - 1):
+        raise SnapshotError("malformed snapshot: frames")
+    for fr in frames:
+        if type(fr) is not list or len(fr) != 4 or any(type(x) is not int for x in fr):
+            raise SnapshotError("malformed snapshot: a frame")
+        if not (0 <= fr[0] < m.nfuncs and 0 <= fr[1] <= m.fn_len[fr[0]]
+                and fr[3] == base and sb <= fr[2] <= sp):
+            raise SnapshotError("malformed snapshot: a frame out of range")
+        base += m.fn_nlocals[fr[0]]
+        sb = fr[2]
+    if base != lp:
+        raise SnapshotError("malformed snapshot: locals do not match the frames")
+    return frames, sp, lp, cap
+
+
+def _sections(dict header, list roots, sp, lp, nglob, nui, nmb, nout):
+    """The root values cut into the machine's sections (stack, locals, globals, UI, mailbox,
+    outgoing messages, events, the pending call), each as long as the header says."""
+    pos = 0
+
+    def take(count):
+        nonlocal pos
+        if type(count) is not int or count < 0 or pos + count > len(roots):
+            raise SnapshotError("malformed snapshot: fewer values than its sections")
+        pos += count
+        return roots[pos - count:pos]
+
+    out = {"stack": take(sp), "locals": take(lp), "globals": take(nglob), "ui": take(nui),
+           "mailbox": take(nmb), "outgoing": take(nout)}
+    events = []
+    for shape in header["events"]:
+        e = {}
+        for field in shape:
+            if field[1] == 0:
+                e[field[0]] = field[2]
+            elif field[1] == 1:
+                e[field[0]] = take(1)[0]
+            elif field[1] == 2:
+                e[field[0]] = list(take(field[2]))
+            else:
+                raise SnapshotError("malformed snapshot: an event")
+        events.append(e)
+    out["events"] = events
+    out["pending"] = None
+    pending = header["pending"]
+    if pending is not None:
+        from boruna.core.capabilities import by_id
+        args = list(take(pending["nargs"]))
+        answered = pending["answered"] is True
+        answer = take(1)[0] if answered else None
+        if type(pending["id"]) is not int or by_id(pending["id"]) is None:
+            raise SnapshotError("malformed snapshot: the pending call")
+        out["pending"] = [pending["id"], args, answered, answer]
+    if pos != len(roots):
+        raise SnapshotError("malformed snapshot: more values than its sections")
+    return out
+
+
+def _held(dict header, list objs):
+    """The values the snapshotted run's Lists, Records and Maps had holders for outside the
+    machine (header "held": ascending heap indexes), or None: the restored Machine holds each
+    once more, so their reference counts, and reuse's decisions, are the run's."""
+    held = header.get("held")
+    if held is None:
+        return None
+    if type(held) is not list or not held:
+        raise SnapshotError("malformed snapshot: held values")
+    out = []
+    last = -1
+    for i in held:
+        if type(i) is not int or not last < i < len(objs):
+            raise SnapshotError("malformed snapshot: a held value")
+        o = objs[i]
+        if not _refcount_matters(<PyObject*>o):
+            raise SnapshotError("malformed snapshot: a held value")
+        out.append(o)
+        last = i
+    return out
+
+
 def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, max_wall_ms):
-    """A new Machine for `module` in the state `header` and the values after `start` say."""
-    cdef int64_t k, n, nl, base, sb
+    """A new Machine for `module` in the state `header` and the values after `start` say:
+    the one place that writes a restored Machine's fields (`_snapshot_state` reads them)."""
+    cdef int64_t k
     cdef Machine m
     cdef Val* p
     I64 = I64_MAX_C
@@ -964,68 +1109,16 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     roots = dec.roots()
     if src.pos != src.end:
         raise SnapshotError("malformed snapshot: bytes after the values")
-    # the frames: contiguous locals, nested operand stacks, every index in its function
-    frames = header["frames"]
-    sp = _check_int(header, "sp", 0, C_MAX_STACK)
-    lp = _check_int(header, "lp", 0, C_MAX_LOCALS)
-    cap = _check_int(header, "locals_cap", 256, C_MAX_LOCALS * 2)
-    if type(frames) is not list or len(frames) > C_MAX_DEPTH or lp > cap or cap & (cap - 1):
-        raise SnapshotError("malformed snapshot: frames")
-    base = 0
-    sb = 0
-    for fr in frames:
-        if type(fr) is not list or len(fr) != 4 or any(type(x) is not int for x in fr):
-            raise SnapshotError("malformed snapshot: a frame")
-        if not (0 <= fr[0] < m.nfuncs and 0 <= fr[1] <= m.fn_len[fr[0]]
-                and fr[3] == base and sb <= fr[2] <= sp):
-            raise SnapshotError("malformed snapshot: a frame out of range")
-        base += m.fn_nlocals[fr[0]]
-        sb = fr[2]
-    if base != lp:
-        raise SnapshotError("malformed snapshot: locals do not match the frames")
+    frames, sp, lp, cap = _check_frames(m, header)
     nglob = _check_int(header, "globals", 0, I64)
     nui = _check_int(header, "ui", 0, I64)
     nmb = _check_int(header, "mailbox", 0, I64)
     outgoing = header["outgoing"]
     if nglob != m.nglobals or type(outgoing) is not list:
         raise SnapshotError("malformed snapshot: globals")
-    pos = 0
-    def take(count):
-        nonlocal pos
-        if count < 0 or pos + count > len(roots):
-            raise SnapshotError("malformed snapshot: fewer values than its sections")
-        pos += count
-        return roots[pos - count:pos]
-    stack_vals = take(sp)
-    local_vals = take(lp)
-    global_vals = take(nglob)
-    ui = take(nui)
-    mailbox = take(nmb)
-    out_msgs = take(len(outgoing))
-    events = []
-    for shape in header["events"]:
-        e = {}
-        for field in shape:
-            if field[1] == 0:
-                e[field[0]] = field[2]
-            elif field[1] == 1:
-                e[field[0]] = take(1)[0]
-            elif field[1] == 2:
-                e[field[0]] = list(take(field[2]))
-            else:
-                raise SnapshotError("malformed snapshot: an event")
-        events.append(e)
-    pending = header["pending"]
-    if pending is not None:
-        args = list(take(pending["nargs"]))
-        answered = pending["answered"] is True
-        answer = take(1)[0] if answered else None
-        from boruna.core.capabilities import by_id
-        if type(pending["id"]) is not int or by_id(pending["id"]) is None:
-            raise SnapshotError("malformed snapshot: the pending call")
-        m.pending = [pending["id"], args, answered, answer]
-    if pos != len(roots):
-        raise SnapshotError("malformed snapshot: more values than its sections")
+    parts = _sections(header, roots, sp, lp, nglob, nui, nmb, len(outgoing))
+    stack_vals, local_vals, global_vals = parts["stack"], parts["locals"], parts["globals"]
+    m.pending = parts["pending"]
     # locals: exactly the capacity the run had (its memory accounting counts it)
     if cap > m.locals_cap:
         p = <Val*>realloc(m.locals, sizeof(Val) * cap)
@@ -1060,6 +1153,7 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
             m.bld_cap[k] = b[1]
             m.bld_sub[k] = max(-1, b[2])
     m.bld_next = _check_int(header, "bld_next", 0, BLD_SLOTS - 1)
+    m.held = _held(header, dec.objs)
     m.steps = _check_int(header, "steps", 0, I64)
     m.work = _check_int(header, "work", 0, I64)
     m.alloc_bytes = _check_int(header, "alloc_bytes", 0, I64)
@@ -1071,15 +1165,15 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     m.next_spawn_id = _check_int(header, "next_spawn_id", 0, I64)
     m.actor_id = _check_int(header, "actor_id", -I64, I64)
     m.spawn_requests = [int(x) for x in header["spawn_requests"]]
-    m.outgoing = [(int(aid), msg) for aid, msg in zip(outgoing, out_msgs)]
-    m.ui_output = list(ui)
-    m.mailbox.extend(mailbox)
+    m.outgoing = [(int(aid), msg) for aid, msg in zip(outgoing, parts["outgoing"])]
+    m.ui_output = list(parts["ui"])
+    m.mailbox.extend(parts["mailbox"])
     gw = _gw(m)
     log = getattr(gw, "log", None)
     if log is not None and hasattr(log, "events"):
-        log.events = events
+        log.events = parts["events"]
         if hasattr(log, "_drained"):
-            log._drained = min(_check_int(header, "drained", 0, I64), len(events))
+            log._drained = min(_check_int(header, "drained", 0, I64), len(log.events))
     if hasattr(gw, "usage"):
         gw.usage = {str(name): int(count) for name, count in header["usage"].items()}
     state = header.get("handler_state")

@@ -115,7 +115,13 @@ class FileRoot:
                     links += 1
                     if links > MAX_SYMLINKS:
                         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
-                    target = os.readlink(name, dir_fd=stack[-1])
+                    try:
+                        target = os.readlink(name, dir_fd=stack[-1])
+                    except OSError as err:
+                        # no longer a symlink (EINVAL) or gone since the stat: resolve again
+                        if err.errno == errno.EINVAL or err.errno in _CHANGED:
+                            raise _Changed() from None
+                        raise
                     if target.startswith("/"):
                         inside = _under(target, root_names)
                         if inside is None:

@@ -1,0 +1,289 @@
+# Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
+# Reuse of values nothing else holds (Perceus / Lean 4 style, decided at run time by the
+# reference count): a local's last read moves its value out (the local is left Unit), a
+# field read from a record only the operand and locals that never read that field again
+# hold takes the field out, and ListPush / ListAppend / MapSet / MapRemove on a list or map
+# only their operand holds change it in place. The analysis runs once per function at load.
+
+# a local's last read moves its value (False: every LoadLocal copies)
+MOVES = True
+
+_JUMPS = ("Jmp", "JmpIf", "JmpIfNot")
+
+
+def _reuse_plan(code, match_tables, arity):
+    """The moves and field takes of one function's code (a list of instruction tuples).
+
+    Returns (moves, takes): `moves` the pcs of LoadLocal whose slot is not read again before
+    it is stored to (on every path) and of StoreLocal to a slot not read before the next
+    store (the value is dropped, the slot left Unit), `takes` maps the pc of a GetField(k) to up to two
+    slots whose every later read (before a store) is a GetField of a field other than k.
+    Parameters are never moved nor listed when the function has an Assert (a failed
+    contract displays them). Backward liveness per slot: bit 0 = read whole, bit k + 1 =
+    field k read (LoadLocal directly followed by GetField(k))."""
+    n = len(code)
+    succ = [None] * n
+    fields = [None] * n     # per LoadLocal pc: the GetField index right after, or -1
+    try:
+        has_assert = False
+        for pc in range(n):
+            ins = code[pc]
+            name = ins[0]
+            if name in _JUMPS:
+                t = ins[1]
+                if type(t) is not int or t < 0:
+                    return (), {}
+                succ[pc] = (t,) if name == "Jmp" else (pc + 1, t)
+            elif name == "Match":
+                tab = ins[1]
+                if type(tab) is not int or tab < 0 or tab >= len(match_tables):
+                    succ[pc] = ()
+                else:
+                    succ[pc] = tuple(int(arm[1]) for arm in match_tables[tab])
+            elif name == "Ret" or name == "Halt":
+                succ[pc] = ()
+            else:
+                if name == "Assert":
+                    has_assert = True
+                elif name == "LoadLocal" or name == "StoreLocal":
+                    if len(ins) != 2 or type(ins[1]) is not int:
+                        return (), {}
+                succ[pc] = (pc + 1,)
+            if name == "LoadLocal":
+                nxt = code[pc + 1] if pc + 1 < n else None
+                fields[pc] = (nxt[1] if nxt is not None and nxt[0] == "GetField"
+                              and len(nxt) == 2 and type(nxt[1]) is int else -1)
+    except Exception:       # a malformed instruction: its op fails at run time anyway
+        return (), {}
+    # live-out state per pc: dict slot -> mask; iterate to a fixed point (reverse order)
+    empty = {}
+    live_in = [empty] * (n + 1)
+    changed = True
+    rounds = 0
+    while changed:
+        changed = False
+        rounds += 1
+        if rounds > 50:
+            return (), {}
+        for pc in range(n - 1, -1, -1):
+            out = _merge(live_in, succ[pc], n)
+            ins = code[pc]
+            name = ins[0]
+            if name == "StoreLocal":
+                if ins[1] in out:
+                    out = dict(out)
+                    del out[ins[1]]
+            elif name == "LoadLocal":
+                s = ins[1]
+                bit = 1 if fields[pc] < 0 else 1 << (fields[pc] + 1)
+                if out.get(s, 0) & bit != bit:
+                    out = dict(out)
+                    out[s] = out.get(s, 0) | bit
+            if out != live_in[pc]:
+                live_in[pc] = out
+                changed = True
+    moves = []
+    takes = {}
+    for pc in range(n):
+        name = code[pc][0]
+        if name == "StoreLocal":
+            s = code[pc][1]
+            if not (has_assert and s < arity) and not _merge(live_in, succ[pc], n).get(s, 0):
+                moves.append(pc)        # a dead store: the value is dropped
+        elif name == "LoadLocal":
+            s = code[pc][1]
+            if has_assert and s < arity:
+                continue
+            if not _merge(live_in, succ[pc], n).get(s, 0):
+                moves.append(pc)
+        elif name == "GetField":
+            k = code[pc][1]
+            if type(k) is not int:
+                continue
+            out = _merge(live_in, succ[pc], n)
+            bit = 1 << (k + 1)
+            cands = [s for s, m in out.items()
+                     if not m & 1 and not m & bit and not (has_assert and s < arity)]
+            takes[pc] = sorted(cands)[:2]
+    return moves, takes
+
+
+def _merge(live_in, succs, n):
+    if len(succs) == 1:
+        t = succs[0]
+        return live_in[t] if t < n else {}
+    out = None
+    for t in succs:
+        if t >= n:
+            continue
+        d = live_in[t]
+        if out is None:
+            out = d
+        elif d is not out and d:
+            if not out:
+                out = d
+            else:
+                out = dict(out)
+                for s, m in d.items():
+                    out[s] = out.get(s, 0) | m
+    return {} if out is None else out
+
+
+cdef inline void _load(Machine self, Val* dst, Val* src, int64_t* ins) noexcept:
+    """LoadLocal of the instruction at `ins` (a superinstruction's first op run alone):
+    a move when it is the slot's last read, else a copy."""
+    if self.movef[(ins - self.code) // W]:
+        dst[0] = src[0]
+        src.tag = T_UNIT
+    else:
+        vcopy(dst, src)
+
+
+cdef Py_ssize_t MAP_UNSORTED_OFF = bor_slot_offset(MapValue.__dict__["_unsorted"])
+if MAP_UNSORTED_OFF < 0:
+    raise ImportError("boruna.core.values: MapValue needs a plain `_unsorted` slot")
+
+
+cdef inline bint _take_field(Machine self, Val* a, Val* loc, int64_t* ins) noexcept:
+    """GetField(ins[1]) on the record in `a`, taking the field out when nothing but `a` and
+    the listed locals (ins[2] - 2, ins[3] - 1: locals that never read this field again)
+    holds the record, nothing but the record holds its fields, and the field is a List, Map
+    or Record (worth reusing): the field's slot is left Unit and `a` becomes the field
+    (the record's reference dropped). False, touching nothing, otherwise."""
+    cdef PyObject* rec = a.o
+    cdef PyObject* flds
+    cdef PyObject* item
+    cdef Py_ssize_t holders = 1
+    cdef int64_t c
+    if not REC_FAST:
+        return False
+    flds = bor_rec_fields(rec)
+    if flds == NULL or Py_REFCNT_raw(flds) != 1 or ins[1] >= Py_SIZE_raw(flds):
+        return False
+    item = PyTuple_GET_ITEM_raw(flds, ins[1])
+    if not (PyTuple_CheckExact_raw(item) or Py_TYPE_raw(item) == MAPVALUE_T
+            or bor_is_record(item)):
+        return False
+    c = ins[2] - 2
+    if c >= 0 and loc[c].tag == T_OBJ and loc[c].o == rec:
+        holders += 1
+    c = ins[3] - 1
+    if c >= 0 and loc[c].tag == T_OBJ and loc[c].o == rec:
+        holders += 1
+    if Py_REFCNT_raw(rec) != holders:
+        return False
+    _incref(Py_None_raw)
+    PyTuple_SET_ITEM_raw(flds, ins[1], Py_None_raw)
+    a.o = item          # the field's reference moves to the operand
+    _decref(rec)
+    return True
+
+
+cdef int _reuse_list(Machine self) except -1:
+    """ListPush / ListAppend on a List only the operand holds (and this machine's builder
+    slot): the element goes into the list itself (`_bld_append`), no work spent, the
+    allocation charge `_push_charge(n)`; with PUSH_IN_PLACE off the copy runs with the same
+    charge (push_pend). The empty list starts a builder (the copy's work and charge). Returns
+    0, touching nothing (but push_pend), when the list is held elsewhere or a limit could be
+    hit (the caller then copies)."""
+    cdef Val* s = self.stack
+    cdef PyObject* t
+    cdef PyObject* v
+    cdef Py_ssize_t n
+    cdef int slot
+    cdef int64_t charge
+    if self.sp < 2 or s[self.sp - 2].tag != T_OBJ:
+        return 0
+    t = s[self.sp - 2].o
+    if not PyTuple_CheckExact_raw(t):
+        return 0
+    n = Py_SIZE_raw(t)
+    if n + 1 > C_MAX_COLLECTION_LEN:
+        return 0
+    charge = _push_charge(n)
+    if n == 0:
+        if not self.push_mutates:
+            return 0
+        slot = -1
+        if s[self.sp - 1].tag == T_OBJ:
+            _spend(self, work_size(<object>s[self.sp - 1].o))
+    else:
+        slot = _bld_slot(self, t)
+        if Py_REFCNT_raw(t) != (2 if slot >= 0 else 1):
+            return 0
+        if not self.push_mutates:
+            self.push_pend = charge
+            return 0
+    v = take_owned(&s[self.sp - 1])
+    self.sp -= 1
+    # the operand's reference moves to the grown list
+    s[self.sp - 1].o = _bld_append(self, t, slot, n, v)
+    _charge(self, charge)
+    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return 1
+
+
+cdef int _reuse_map(Machine self, int tag) except -1:
+    """MapSet / MapRemove on a Map only the operand holds, with a String key: the key is set
+    or removed in the map itself (a new key appended: the map is marked unsorted, and
+    core/values.py's MapValue puts it back in key order before anything reads the order).
+    Work: the key's length (and the value's size); charge: 100 bytes for a new key, else 0;
+    with MAP_IN_PLACE off the copy runs with the same charge. Returns 0, touching nothing
+    (but push_pend), when the map is held elsewhere, an operand has another type or the
+    length limit could be hit (the caller then copies)."""
+    cdef Val* s = self.stack
+    cdef int n = 3 if tag == OP_MAPSET else 2
+    cdef PyObject* mp
+    cdef PyObject* kp
+    cdef PyObject* vp
+    cdef PyObject* old
+    cdef Py_ssize_t size0
+    cdef int64_t charge = 0, work
+    cdef bint present
+    if self.sp < n or s[self.sp - n].tag != T_OBJ or s[self.sp - n + 1].tag != T_OBJ:
+        return 0
+    mp = s[self.sp - n].o
+    kp = s[self.sp - n + 1].o
+    if Py_TYPE_raw(mp) != MAPVALUE_T or not PyUnicode_CheckExact_raw(kp) or Py_REFCNT_raw(mp) != 1:
+        return 0
+    present = PyDict_Contains_raw(mp, kp)
+    size0 = PyDict_Size_raw(mp)
+    if tag == OP_MAPSET and not present:
+        if size0 + 1 > C_MAX_COLLECTION_LEN:
+            return 0
+        charge = 100
+    if not MAP_IN_PLACE:
+        self.push_pend = charge
+        return 0
+    work = PyUnicode_GET_LENGTH(<object>kp)
+    if tag == OP_MAPSET and s[self.sp - 1].tag == T_OBJ:
+        work += work_size(<object>s[self.sp - 1].o)
+    _spend(self, work)
+    if tag == OP_MAPSET:
+        vp = take_owned(&s[self.sp - 1])
+        self.sp -= 1
+        try:
+            PyDict_SetItem_raw(mp, kp, vp)
+        finally:
+            _decref(vp)
+        if not present and size0 > 0:
+            old = bor_slot(mp, MAP_UNSORTED_OFF)
+            if old != Py_True_raw:
+                _incref(Py_True_raw)
+                bor_set_slot(mp, MAP_UNSORTED_OFF, Py_True_raw)
+                if old != NULL:
+                    _decref(old)
+    elif present:
+        PyDict_DelItem_raw(mp, kp)
+    self.sp -= 1
+    vclear(&s[self.sp])
+    if charge:
+        _charge(self, charge)
+    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return 1
