@@ -293,6 +293,27 @@ class RunRequest:
 
 
 @use_case
+def prepare(request: "RunRequest"):
+    """The checks every run makes before its machine starts, in their order (an unsupported
+    limit, a policy error reported first, the module, a policy error, a missing VM):
+    `(module, None)`, or `(None, failure)`."""
+    if request.memory_limit_asked:
+        return None, Failure(ErrorKind.UNSUPPORTED_LIMIT, MEMORY_LIMIT_MESSAGE,
+                             {"limit_kind": "memory_mb"})
+    if request.policy_failure is not None and request.policy_failure_first:
+        return None, request.policy_failure
+    module, failure = _module_of(request.source, request.bytecode, request.name,
+                                 request.libs_dir)
+    if failure is not None:
+        return None, failure
+    if request.policy_failure is not None:
+        return None, request.policy_failure
+    missing = vm_missing()
+    if missing is not None:
+        return None, Failure(ErrorKind.RUNTIME_ERROR, missing, {"steps": 0})
+    return module, None
+
+
 def run(request: RunRequest, on_progress=None, cancel_event=None):
     """Run the request's program (entry `main`, else function 0) under the request's
     capability handler (the deterministic mock unless `handlers` is live, a tape when
@@ -309,19 +330,9 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
     from boruna.runtime.execute import run as execute
     from boruna.runtime.gateway import EventLog
 
-    if request.memory_limit_asked:
-        return Failure(ErrorKind.UNSUPPORTED_LIMIT, MEMORY_LIMIT_MESSAGE, {"limit_kind": "memory_mb"})
-    if request.policy_failure is not None and request.policy_failure_first:
-        return request.policy_failure
-    module, failure = _module_of(request.source, request.bytecode, request.name,
-                                 request.libs_dir)
+    module, failure = prepare(request)
     if failure is not None:
         return failure
-    if request.policy_failure is not None:
-        return request.policy_failure
-    missing = vm_missing()
-    if missing is not None:
-        return Failure(ErrorKind.RUNTIME_ERROR, missing, {"steps": 0})
 
     log = EventLog()
     handler, taping = _handler(request)

@@ -18,8 +18,7 @@ from boruna.core.limits import DEFAULT_MAX_WALL_MS
 from boruna.service.boundary import tool_boundary
 from boruna.service.envelope import ok
 from boruna.service.results import Failure, use_case
-from boruna.service.running import RunRequest, RunResult, _module_of, settle
-from boruna.service.vm import vm_missing
+from boruna.service.running import RunRequest, RunResult, prepare, settle
 
 
 @dataclass
@@ -114,21 +113,9 @@ def run_delegating(request: RunRequest, delegated, sealer=None, pause_after=None
     run's `RunResult` or `Failure` as `service.run` gives them."""
     from boruna.runtime import suspend
 
-    if request.memory_limit_asked:
-        from boruna.service.running import MEMORY_LIMIT_MESSAGE
-
-        return Failure(ErrorKind.UNSUPPORTED_LIMIT, MEMORY_LIMIT_MESSAGE, {"limit_kind": "memory_mb"})
-    if request.policy_failure is not None and request.policy_failure_first:
-        return request.policy_failure
-    module, failure = _module_of(request.source, request.bytecode, request.name,
-                                 request.libs_dir)
+    module, failure = prepare(request)
     if failure is not None:
         return failure
-    if request.policy_failure is not None:
-        return request.policy_failure
-    missing = vm_missing()
-    if missing is not None:
-        return Failure(ErrorKind.RUNTIME_ERROR, missing, {"steps": 0})
     settings = {"policy": request.policy.normalized(), "delegated": list(delegated),
                 "trace": request.trace, "max_wall_ms": request.max_wall_ms,
                 "max_output_bytes": request.max_output_bytes,
