@@ -52,9 +52,12 @@ def _lua_time(argv, chunk, expected):
     return float(out.stderr.strip())
 
 
-@pytest.mark.parametrize("name", list(SUITE))
-def test_vm_suite(benchmark, name):
-    source, py, takes_map = SUITE[name]
+def measure_program(benchmark, name, suite, lua, results):
+    """Run program `name` of `suite` on the VM under pytest-benchmark, then plain Python and
+    the installed Lua peers interleaved (results checked equal), and record the ratios in
+    `results` (the table is printed when every program of the suite has a row). Shared by
+    this suite and the held-out one (`test_vm_heldout.py`)."""
+    source, py, takes_map = suite[name]
     module = compile_source(source)
     machine = benchmark.pedantic(_run_vm, args=(module, takes_map), rounds=ROUNDS, iterations=1,
                                  warmup_rounds=0)
@@ -66,20 +69,25 @@ def test_vm_suite(benchmark, name):
         times["python"].append(time.perf_counter() - t0)
         for peer in times:
             if peer != "python":
-                times[peer].append(_lua_time(PEERS[peer], LUA[name], expected))
+                times[peer].append(_lua_time(PEERS[peer], lua[name], expected))
     if benchmark.stats is None:         # --benchmark-disable: the result checks only
         return
     vm_time = benchmark.stats.stats.min
     row = {"steps": machine.steps, "ns_per_step": vm_time / machine.steps * 1e9, "vm_s": vm_time}
     for peer, ts in times.items():
         row[peer] = vm_time / min(ts)
-    RESULTS[name] = row
+    results[name] = row
     benchmark.extra_info.update(row)
     ratios = " ".join(f"/{peer}={row[peer]:.2f}" for peer in times)
     print(f"\n{name}: steps={machine.steps} vm={vm_time * 1000:.1f} ms "
           f"{row['ns_per_step']:.1f} ns/step {ratios}")
-    if len(RESULTS) == len(SUITE):
-        print_table(RESULTS)
+    if len(results) == len(suite):
+        print_table(results)
+
+
+@pytest.mark.parametrize("name", list(SUITE))
+def test_vm_suite(benchmark, name):
+    measure_program(benchmark, name, SUITE, LUA, RESULTS)
 
 
 def print_table(results):
