@@ -305,10 +305,12 @@ def test_a_transient_network_failure_is_retried_live_and_the_run_completes(make_
 
 def test_a_decision_made_while_another_runner_drives_the_run_is_picked_up(make_workflow,
                                                                           tmp_path):
-    count = ("fn main() -> Int {\n    let mut i = 0\n    while i < 1000000 {\n        i = i + 1\n"
+    # `long` runs ~0.2 s on an idle machine: the decision lands while it still drives the run
+    count = ("fn main() -> Int {\n    let mut i = 0\n    while i < 20000000 {\n        i = i + 1\n"
              "    }\n    i\n}")
     root = make_workflow({"gate": {"kind": "approval_gate", "required_role": "ops"},
-                          "after": S("a", depends_on=["gate"]), "long": S("long")},
+                          "after": S("a", depends_on=["gate"]),
+                          "long": S("long", budget={"max_steps": 400_000_000})},
                          {"a.ax": INT % "5", "long.ax": count})
     data = tmp_path / "d"
     waiting = threading.Event()
@@ -331,4 +333,4 @@ def test_a_decision_made_while_another_runner_drives_the_run_is_picked_up(make_w
     thread.join(60)
     view = result["view"]
     assert view["status"] == "completed"
-    assert view["outputs"]["after"] == {"result": 5} and view["outputs"]["long"] == {"result": 1000000}
+    assert view["outputs"]["after"] == {"result": 5} and view["outputs"]["long"] == {"result": 20000000}
