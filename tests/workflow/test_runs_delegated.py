@@ -1,0 +1,207 @@
+"""Steps that delegate capability calls to the run's caller (workflow/runs.py, scheduler,
+engines/step.py, journal/store.py `suspensions`): the step pauses at the call, the journal
+stores its VM snapshot and the request, an answer continues it from the snapshot (not from
+its start), in this process or another one."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from boruna.core.capabilities import LLM_CALL, TIME_NOW
+from boruna.workflow import runs
+from boruna.workflow.journal.store import Journal
+from boruna.workflow.runs import RunError
+
+STEP = """fn main() -> String !{time.now, llm.call} {
+    let t = time_now()
+    let mut i = 0
+    let mut acc = 0
+    while i < 500 { acc = acc + i  i = i + 1 }
+    let a: String = llm_call("sum " ++ __builtin_int_to_string(acc))
+    let mut k = 0
+    while k < 300 { k = k + 1 }
+    a ++ "|" ++ __builtin_int_to_string(t + k)
+}
+"""
+TWO = """fn main() -> String !{llm.call} {
+    let a: String = llm_call("first")
+    let b: String = llm_call(a ++ " then")
+    a ++ "+" ++ b
+}
+"""
+ANSWER = "the answer"
+
+
+class Counting:
+    """A HandlerConfig stand-in whose handler counts the calls that reach it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def handler(self, _policy):
+        outer = self
+
+        class H:
+            def handle(self, cap, args):
+                outer.calls.append(cap.wire_name)
+                if cap.id == TIME_NOW:
+                    return 1000
+                if cap.id == LLM_CALL:
+                    return ANSWER
+                raise AssertionError(cap.wire_name)
+        return H()
+
+
+def S(name, **more):
+    return dict({"kind": "source", "source": f"{name}.ax",
+                 "capabilities": ["time.now", "llm.call"]}, **more)
+
+
+def by_id(view):
+    return {s["id"]: s for s in view["steps"]}
+
+
+def vm_steps(data, run_id, step):
+    journal = Journal(data)
+    try:
+        return journal.steps(run_id)[step]["vm_steps"]
+    finally:
+        journal.close()
+
+
+def test_a_delegated_call_pauses_the_step_and_the_answer_continues_it_from_its_snapshot(
+        make_workflow, tmp_path):
+    # the uninterrupted run: the handler answers llm.call itself
+    plain_root = make_workflow({"ask": S("ask"), "after": S("after", inputs={"x": "ask.result"})},
+                               {"ask.ax": STEP, "after.ax": 'fn main() -> String { step_input("x") }'},
+                               directory="plain")
+    counting = Counting()
+    plain = runs.start(runs.load_directory(plain_root), data_dir=tmp_path / "p",
+                       handlers=counting)
+    assert plain["status"] == "completed" and counting.calls == ["time.now", "llm.call"]
+    whole_steps = vm_steps(tmp_path / "p", plain["run_id"], "ask")
+
+    root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"}),
+                          "after": S("after", inputs={"x": "ask.result"})},
+                         {"ask.ax": STEP, "after.ax": 'fn main() -> String { step_input("x") }'})
+    data = tmp_path / "d"
+    counting = Counting()
+    paused = runs.start(runs.load_directory(root), data_dir=data, handlers=counting)
+    assert paused["status"] == "paused" and counting.calls == ["time.now"]
+    steps = by_id(paused)
+    assert steps["ask"]["status"] == "awaiting_input" and steps["after"]["status"] == "pending"
+    pause_steps = vm_steps(data, paused["run_id"], "ask")
+    assert 0 < pause_steps < whole_steps
+    assert paused["waiting"] == [{"step": "ask", "status": "awaiting_input",
+                                  "request": {"capability": "llm.call", "args": ["sum 124750"]},
+                                  "steps": pause_steps}]
+    assert runs.show(paused["run_id"], data_dir=data)["waiting"] == paused["waiting"]
+
+    events = []
+    done = runs.decide(paused["run_id"], "ask", "answer", answer=ANSWER, data_dir=data,
+                       handlers=counting, on_event=events.append)
+    assert done["status"] == "completed"
+    assert done["outputs"] == plain["outputs"] == {
+        "ask": {"result": "the answer|1300"}, "after": {"result": "the answer|1300"}}
+    # the effect before the pause was not performed again (nor replayed: the VM did not run
+    # it again), the delegated call never reached the handler
+    assert counting.calls == ["time.now"]
+    completed = [e for e in events if e["event"] == "step_completed" and e["step"] == "ask"]
+    assert completed[0]["resumed_at"] == pause_steps and completed[0]["replayed"] == 1
+    # the resumed step took exactly the steps of the uninterrupted one
+    assert completed[0]["steps"] == vm_steps(data, paused["run_id"], "ask") == whole_steps
+    journal = Journal(data)
+    try:
+        effects = journal.effects(paused["run_id"], "ask")
+        audit = [e["event"] for e in journal.audit_entries(paused["run_id"])]
+        assert journal.suspension(paused["run_id"], "ask") is None    # dropped on completion
+    finally:
+        journal.close()
+    assert [(e["seq"], e["capability"], e.get("result")) for e in effects] == [
+        (1, "time.now", 1000), (2, "llm.call", ANSWER)]
+    assert audit.count("input_requested") == 1 and audit.count("input_answered") == 1
+    assert done["effects_count"] == plain["effects_count"]
+
+
+def test_a_wrong_answer_is_a_clean_error_and_the_step_keeps_waiting(make_workflow, tmp_path):
+    root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"})}, {"ask.ax": STEP})
+    data = tmp_path / "d"
+    paused = runs.start(runs.load_directory(root), data_dir=data, handlers=Counting())
+    with pytest.raises(RunError) as err:
+        runs.decide(paused["run_id"], "ask", "answer", answer=42, data_dir=data)
+    assert err.value.kind == "invalid_answer"
+    assert err.value.message == ("answer for llm.call: expected String at $, got an integer "
+                                 "(the builtin returns String) (step 'ask' still waits)")
+    again = runs.show(paused["run_id"], data_dir=data)
+    assert again["status"] == "paused" and again["waiting"] == paused["waiting"]
+    with pytest.raises(RunError) as err:
+        runs.decide(paused["run_id"], "nope", "answer", answer="x", data_dir=data)
+    assert err.value.kind == "not_found"
+    done = runs.decide(paused["run_id"], "ask", "answer", answer="ok", data_dir=data,
+                       handlers=Counting())
+    assert done["outputs"] == {"ask": {"result": "ok|1300"}}
+    with pytest.raises(RunError) as err:           # answered: nothing waits any more
+        runs.decide(paused["run_id"], "ask", "answer", answer="x", data_dir=data)
+    assert err.value.kind == "invalid_state"
+
+
+def test_a_run_delegates_for_every_step_and_a_step_may_pause_many_times(make_workflow,
+                                                                         tmp_path):
+    root = make_workflow({"two": {"kind": "source", "source": "two.ax",
+                                  "capabilities": ["llm.call"]}}, {"two.ax": TWO})
+    data = tmp_path / "d"
+    first = runs.start(runs.load_directory(root), data_dir=data,
+                       delegate={"llm.call": "client"})
+    assert first["waiting"][0]["request"] == {"capability": "llm.call", "args": ["first"]}
+    second = runs.decide(first["run_id"], "two", "answer", answer="A", data_dir=data)
+    assert second["status"] == "paused"
+    assert second["waiting"][0]["request"] == {"capability": "llm.call", "args": ["A then"]}
+    done = runs.decide(first["run_id"], "two", "answer", answer="B", data_dir=data)
+    assert done["status"] == "completed" and done["outputs"] == {"two": {"result": "A+B"}}
+    with pytest.raises(RunError) as err:
+        runs.start(runs.load_directory(root), data_dir=data, delegate={"llm.call": "server"})
+    assert err.value.kind == "invalid_params"
+    with pytest.raises(RunError) as err:
+        runs.start(runs.load_directory(root), data_dir=data, delegate=["no.such"])
+    assert err.value.message == "handlers: unknown capability 'no.such'"
+
+
+def test_step_handlers_are_validated(make_workflow, tmp_path):
+    root = make_workflow({"a": {"kind": "source", "source": "a.ax",
+                                "handlers": {"llm.call": "client"}}},
+                         {"a.ax": "fn main() -> Int { 1 }"})
+    with pytest.raises(RunError) as err:
+        runs.load_directory(root)
+    assert [p["kind"] for p in err.value.fields["errors"]] == ["DelegatedNotAllowed"]
+    root = make_workflow({"a": {"kind": "source", "source": "a.ax",
+                                "handlers": {"llm.call": "me"}}},
+                         {"a.ax": "fn main() -> Int { 1 }"}, directory="wf2")
+    with pytest.raises(RunError) as err:
+        runs.load_directory(root)
+    assert err.value.kind == "parse_error"
+
+
+def test_the_answer_may_come_from_another_process(make_workflow, tmp_path):
+    root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"})}, {"ask.ax": STEP})
+    data = tmp_path / "d"
+    paused = runs.start(runs.load_directory(root), data_dir=data, handlers=Counting())
+    out = subprocess.run([sys.executable, "-m", "boruna.cli", "workflow", "resume", paused["run_id"],
+                          "--answer", json.dumps("far"), "--data-dir", str(data), "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    view = json.loads(out.stdout)
+    assert view["status"] == "completed"
+    assert view["outputs"] == {"ask": {"result": "far|1300"}}     # t: the journaled 1000
+    journal = Journal(data)
+    try:
+        audit = journal.audit_entries(paused["run_id"])
+    finally:
+        journal.close()
+    done = [e["data"] for e in audit if e["event"] == "step_completed"]
+    assert done == [{"attempt": 1, "resumed_at": vm_steps_at_pause(audit),
+                     "outputs": {"result": "far|1300"}}]
+
+
+def vm_steps_at_pause(audit):
+    return [e["data"]["vm_steps"] for e in audit if e["event"] == "input_requested"][0]
