@@ -205,3 +205,84 @@ def test_the_answer_may_come_from_another_process(make_workflow, tmp_path):
 
 def vm_steps_at_pause(audit):
     return [e["data"]["vm_steps"] for e in audit if e["event"] == "input_requested"][0]
+
+
+def test_an_answer_given_while_another_runner_drives_the_run_is_picked_up(make_workflow,
+                                                                          tmp_path):
+    import threading
+
+    # `long` runs ~0.2 s on an idle machine: the answer lands while it still drives the run
+    count = ("fn main() -> Int {\n    let mut i = 0\n    while i < 20000000 {\n        i = i + 1\n"
+             "    }\n    i\n}")
+    root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"}),
+                          "after": S("after", inputs={"x": "ask.result"}),
+                          "long": S("long", budget={"max_steps": 400_000_000})},
+                         {"ask.ax": STEP, "after.ax": 'fn main() -> String { step_input("x") }',
+                          "long.ax": count})
+    data = tmp_path / "d"
+    waiting = threading.Event()
+    result = {}
+
+    def on_event(event):
+        if event["event"] == "awaiting_input":
+            waiting.set()
+
+    def drive():
+        result["view"] = runs.start(runs.load_directory(root), data_dir=data, concurrency=2,
+                                    on_event=on_event, handlers=Counting())
+
+    thread = threading.Thread(target=drive)
+    thread.start()
+    assert waiting.wait(30)
+    run_id = runs.list_runs(data_dir=data)[0]["run_id"]
+    answer = runs.decide(run_id, "ask", "answer", answer="late", data_dir=data,
+                         handlers=Counting())
+    assert by_id(answer)["ask"]["status"] in ("pending", "running", "completed")
+    thread.join(60)
+    view = result["view"]
+    assert view["status"] == "completed"
+    assert view["outputs"] == {"ask": {"result": "late|1300"}, "after": {"result": "late|1300"},
+                               "long": {"result": 20000000}}
+
+
+def _tamper(data, run_id, recompute: bool):
+    import hashlib
+    import sqlite3
+
+    conn = sqlite3.connect(str(data / "runs.db"), isolation_level=None)
+    try:
+        blob = bytearray(conn.execute("SELECT snapshot FROM suspensions WHERE run_id = ?",
+                                      (run_id,)).fetchone()[0])
+        blob[40] ^= 0xFF
+        digest = hashlib.sha256(bytes(blob)).hexdigest() if recompute else "0" * 64
+        conn.execute("UPDATE suspensions SET snapshot = ?, snapshot_sha256 = ? WHERE "
+                     "run_id = ?", (bytes(blob), digest, run_id))
+    finally:
+        conn.close()
+
+
+def test_a_stored_snapshot_that_changed_is_journal_corrupt(make_workflow, tmp_path):
+    root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"})}, {"ask.ax": STEP})
+    data = tmp_path / "d"
+    paused = runs.start(runs.load_directory(root), data_dir=data, handlers=Counting())
+    _tamper(data, paused["run_id"], recompute=False)
+    with pytest.raises(RunError) as err:
+        runs.decide(paused["run_id"], "ask", "answer", answer="x", data_dir=data)
+    assert err.value.kind == "journal_corrupt"
+    assert "the stored snapshot of step 'ask'" in err.value.message
+
+
+def test_a_snapshot_the_vm_refuses_runs_the_attempt_from_its_start_with_its_journal(
+        make_workflow, tmp_path):
+    root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"})}, {"ask.ax": STEP})
+    data = tmp_path / "d"
+    counting = Counting()
+    paused = runs.start(runs.load_directory(root), data_dir=data, handlers=counting)
+    _tamper(data, paused["run_id"], recompute=True)      # the journal's digest agrees
+    events = []
+    done = runs.decide(paused["run_id"], "ask", "answer", answer="again", data_dir=data,
+                       handlers=counting, on_event=events.append)
+    assert done["outputs"] == {"ask": {"result": "again|1300"}}
+    assert counting.calls == ["time.now"]          # replayed from the journal, not made again
+    [completed] = [e for e in events if e["event"] == "step_completed"]
+    assert "resumed_at" not in completed and completed["replayed"] == 2
