@@ -9,6 +9,11 @@ calls it answers from there (the call must be the one journaled, else `replay mi
 after that it performs the call live and hands call and result to `journal(...)` before the
 step continues. `main`'s value becomes the step's outputs (`result`, or the fields of a
 record naming the declared outputs); anything else is `contract_violation`.
+
+A call of a capability the task delegates (`task.delegated`) stops the step: the outcome
+carries the VM's snapshot and the request, which the scheduler journals. A task with
+`resume_snapshot` restores that machine, gives it the answered call's journaled result and
+goes on from there (docs/workflows.md, "Delegated calls").
 """
 from __future__ import annotations
 
@@ -274,13 +279,12 @@ def _run_pausable(module, task: StepTask, policy, handler: JournalingHandler, ma
             handler.seq = task.resume_seq            # the answered call is the journal's
             handler.replayed += 1
             handler.resumed_at = machine.steps
-        except (SnapshotError, IndexError, KeyError, TypeError) as exc:
+        except (SnapshotError, IndexError, KeyError, TypeError):
             handler.seq = handler.calls = handler.replayed = 0
             handler.resumed_at = None
             machine = None
             gateway = CapabilityGateway(policy, handler, EventLog(),
                                         RunClock(task.timeout_ms, cancel))
-            del exc
         if machine is not None:
             machine.max_steps = max_steps
     if machine is None:
