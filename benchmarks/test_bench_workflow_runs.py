@@ -161,7 +161,7 @@ def _resume(run_id, data):
 
 def test_answered_step_goes_on_from_its_snapshot(benchmark, tmp_path):
     counter = iter(range(100))
-    benchmark.pedantic(_resume, setup=lambda: _answered_run(tmp_path, counter), rounds=5,
+    benchmark.pedantic(_resume, setup=lambda: _answered_run(tmp_path, counter), rounds=10,
                        iterations=1)
 
 
@@ -177,4 +177,4 @@ def test_answered_step_rerun_from_its_start_baseline(benchmark, tmp_path, monkey
         monkeypatch.setattr(Journal, "suspension", lambda self, run_id, step_id: None)
         return made
 
-    benchmark.pedantic(_resume, setup=setup, rounds=5, iterations=1)
+    benchmark.pedantic(_resume, setup=setup, rounds=10, iterations=1)
