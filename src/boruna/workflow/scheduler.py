@@ -140,7 +140,8 @@ class Scheduler:
             return
         budget = step.budget
         snapshot, seq = None, None
-        suspension = self.journal.suspension(self.run_id, sid)
+        delegated = step_delegated(step, self.delegated)
+        suspension = self.journal.suspension(self.run_id, sid) if delegated else None
         if suspension is not None and suspension["answered"] and \
                 suspension["attempt"] == attempt and len(replay) >= suspension["seq"]:
             snapshot, seq = suspension["snapshot"], suspension["seq"]
@@ -150,7 +151,7 @@ class Scheduler:
                         max_steps=budget.max_steps if budget else None,
                         timeout_ms=step.timeout_ms, handlers=self.handlers,
                         libs_dir=self.libs_dir,
-                        delegated=step_delegated(step, self.delegated),
+                        delegated=delegated,
                         resume_snapshot=snapshot, resume_seq=seq)
         journal, run_id = self.journal, self.run_id
 
