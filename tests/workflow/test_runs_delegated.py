@@ -286,3 +286,27 @@ def test_a_snapshot_the_vm_refuses_runs_the_attempt_from_its_start_with_its_jour
     assert counting.calls == ["time.now"]          # replayed from the journal, not made again
     [completed] = [e for e in events if e["event"] == "step_completed"]
     assert "resumed_at" not in completed and completed["replayed"] == 2
+
+
+def test_a_journal_of_schema_version_1_is_migrated_and_its_runs_go_on(make_workflow, tmp_path,
+                                                                       monkeypatch):
+    from boruna.workflow.journal import store
+
+    root = make_workflow({"gate": {"kind": "approval_gate", "required_role": "ops"},
+                          "ask": S("ask", handlers={"llm.call": "client"},
+                                   depends_on=["gate"])}, {"ask.ax": STEP})
+    data = tmp_path / "d"
+    with monkeypatch.context() as m:              # the build before the suspensions table
+        m.setattr(store, "MIGRATIONS", store.MIGRATIONS[:1])
+        m.setattr(store, "SCHEMA_VERSION", 1)
+        paused = runs.start(runs.load_directory(root), data_dir=data)
+        assert Journal(data).schema_version() == 1
+    journal = Journal(data)
+    assert journal.schema_version() == 2
+    journal.close()
+    asking = runs.decide(paused["run_id"], "gate", "approve", role="ops", data_dir=data,
+                         handlers=Counting())
+    assert asking["waiting"][0]["status"] == "awaiting_input"
+    done = runs.decide(paused["run_id"], "ask", "answer", answer="v2", data_dir=data,
+                       handlers=Counting())
+    assert done["outputs"]["ask"] == {"result": "v2|1300"}
