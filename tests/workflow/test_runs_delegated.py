@@ -310,3 +310,39 @@ def test_a_journal_of_schema_version_1_is_migrated_and_its_runs_go_on(make_workf
     done = runs.decide(paused["run_id"], "ask", "answer", answer="v2", data_dir=data,
                        handlers=Counting())
     assert done["outputs"]["ask"] == {"result": "v2|1300"}
+
+
+def test_a_runner_dying_before_the_run_was_marked_paused_keeps_the_audit_chain(
+        make_workflow, tmp_path, monkeypatch):
+    """Killed after the step's suspension was journaled, before `run_paused`: the answer
+    first settles the run (its pause journaled), so the chain is the uninterrupted one's."""
+    from boruna.workflow.journal import store
+
+    root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"})}, {"ask.ax": STEP})
+    reference = runs.start(runs.load_directory(root), data_dir=tmp_path / "ref",
+                           handlers=Counting())
+    reference = runs.decide(reference["run_id"], "ask", "answer", answer="x",
+                            data_dir=tmp_path / "ref", handlers=Counting())
+
+    class Died(BaseException):
+        pass
+
+    real = store.Journal.set_run_status
+
+    def dies(self, run_id, status, *args, **kwargs):
+        if status == "paused":
+            raise Died()
+        return real(self, run_id, status, *args, **kwargs)
+
+    data = tmp_path / "d"
+    with monkeypatch.context() as m:
+        m.setattr(store.Journal, "set_run_status", dies)
+        with pytest.raises(Died):
+            runs.start(runs.load_directory(root), data_dir=data, handlers=Counting())
+    run_id = runs.list_runs(data_dir=data)[0]["run_id"]
+    left = runs.show(run_id, data_dir=data)
+    assert left["status"] == "running" and left["waiting"][0]["status"] == "awaiting_input"
+    done = runs.decide(run_id, "ask", "answer", answer="x", data_dir=data, handlers=Counting())
+    assert done["status"] == "completed" and done["outputs"] == reference["outputs"]
+    assert (done["audit_head"], done["audit_entries"]) == (reference["audit_head"],
+                                                           reference["audit_entries"])

@@ -329,6 +329,8 @@ def decide(run_id: str, step_id: str, action: str, *, data_dir=None, role=None, 
     result type: `invalid_answer` leaves the step waiting); then the run goes on (unless
     another runner drives it, which picks the decision up). An answered step goes on from
     its stored snapshot."""
+    if continue_run:
+        _settle_interrupted(run_id, data_dir, drive_options)
     journal = _open(data_dir)
     try:
         run = _journal_call(journal.run, run_id)
@@ -383,6 +385,27 @@ def decide(run_id: str, step_id: str, action: str, *, data_dir=None, role=None, 
             return view(journal, run_id)      # the driving runner picks the decision up
         finally:
             journal.close()
+
+
+def _settle_interrupted(run_id: str, data_dir, drive_options: dict) -> None:
+    """A run left `running` by a runner that died (its lease is free) is first driven to
+    where it rests, so its pause is journaled as an uninterrupted run's was, and only then
+    is a decision recorded: the audit chain stays the one of a run that never stopped (a
+    runner killed after a step began to wait, before the run was marked paused, would
+    otherwise leave `run_paused`/`run_resumed` out). A run another runner drives is left to
+    it (`lease_held`: that runner picks the decision up)."""
+    journal = _open(data_dir)
+    try:
+        status = _journal_call(journal.run, run_id)["status"]
+    finally:
+        journal.close()
+    if status != "running":
+        return
+    try:
+        resume(run_id, data_dir=data_dir, **drive_options)
+    except RunError as err:
+        if err.kind != "lease_held":
+            raise
 
 
 def _answer(journal: Journal, run_id: str, step_id: str, row: dict, answer) -> None:
