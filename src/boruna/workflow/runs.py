@@ -429,17 +429,6 @@ def _answer(journal: Journal, run_id: str, step_id: str, row: dict, answer) -> N
     _journal_call(journal.answer_step, run_id, step_id, plain)
 
 
-def waiting_for_input(run_id: str, *, data_dir=None) -> list:
-    """The steps of a run that wait for an answer (their ids)."""
-    journal = _open(data_dir)
-    try:
-        _journal_call(journal.run, run_id)
-        return sorted(sid for sid, row in journal.steps(run_id).items()
-                      if row["status"] == "awaiting_input")
-    finally:
-        journal.close()
-
-
 def cancel(run_id: str, *, data_dir=None) -> dict:
     """Mark the run cancelled (a runner driving it stops at its next heartbeat, leaving
     every interrupted step resumable)."""

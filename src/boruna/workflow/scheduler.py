@@ -5,10 +5,11 @@ inputs) has completed, up to `concurrency` steps at once; a failed step's depend
 skipped and unrelated branches go on. A failure whose class the step's `retry` lists is
 retried after 100 ms · 2^(attempt-1), capped at 5 s. An approval gate or an external trigger
 that becomes ready waits (`awaiting_approval`, `awaiting_external_event`); when nothing else
-can run the run pauses. A source step that reaches a capability call its run or its `handlers`
-delegate to the caller stops there (`awaiting_input`): the journal stores its VM snapshot and
-the request; once answered it goes on from that snapshot, not from its start. The scheduler asks the journal for state and tells it every change;
-the engine only runs steps.
+can run the run pauses. A source step that reaches a capability call its run or its
+`handlers` delegate to the caller stops there (`awaiting_input`): the journal stores its VM
+snapshot and the request; once answered it goes on from that snapshot, not from its start.
+The scheduler asks the journal for state and tells it every change; the engine only runs
+steps.
 """
 from __future__ import annotations
 
