@@ -4,7 +4,9 @@
   against the same 1,000 steps run bare (`run_step` alone, no scheduler or journal);
 - journal cost per capability call: one step making 2,000 `time_now()` calls under the runner
   (each call journaled, with its audit entry) against the same program under `boruna.run`;
-- a 200-step fan-out on 2 Dask workers against the local engine (both 2 at a time).
+- a 200-step fan-out on 2 Dask workers against the local engine (both 2 at a time);
+- a step paused at a delegated call after 1,000,000 loop iterations, answered: going on from
+  its journaled snapshot against re-running the step from its start (its journal replayed).
 
 Run: python -m pytest benchmarks/test_bench_workflow_runs.py --benchmark-only
 """
@@ -124,3 +126,55 @@ def test_fan_out_200_dask_2_workers(benchmark, tmp_path):
         module._executor = original
         executor.shutdown()
     assert view["status"] == "completed"
+
+
+ASKING = ("fn main() -> String !{llm.call} {\n let mut i = 0\n let mut acc = 0\n"
+          " while i < 1000000 {\n  acc = acc + i % 7\n  i = i + 1\n }\n"
+          ' let a: String = llm_call("acc " ++ __builtin_int_to_string(acc))\n a ++ "!"\n}')
+
+
+def _answered_run(tmp_path, counter):
+    """A fresh run of the asking step, paused at its llm.call and answered (not yet
+    continued): the benchmarks time `runs.resume` of it."""
+    root = tmp_path / "ask"
+    if not root.exists():
+        root.mkdir()
+        (root / "ask.ax").write_text(ASKING)
+        (root / "workflow.json").write_text(json.dumps(
+            {"schema_version": 1, "name": "ask", "version": "1", "edges": [],
+             "steps": {"ask": {"kind": "source", "source": "ask.ax",
+                               "capabilities": ["llm.call"],
+                               "budget": {"max_steps": 50_000_000},
+                               "handlers": {"llm.call": "client"}}}}))
+    data = tmp_path / f"ask{next(counter)}"
+    paused = runs.start(runs.load_directory(root), data_dir=data)
+    runs.decide(paused["run_id"], "ask", "answer", answer="ok", data_dir=data,
+                continue_run=False)
+    return (paused["run_id"], data), {}
+
+
+def _resume(run_id, data):
+    view = runs.resume(run_id, data_dir=data)
+    assert view["outputs"] == {"ask": {"result": "ok!"}}
+    return view
+
+
+def test_answered_step_goes_on_from_its_snapshot(benchmark, tmp_path):
+    counter = iter(range(100))
+    benchmark.pedantic(_resume, setup=lambda: _answered_run(tmp_path, counter), rounds=10,
+                       iterations=1)
+
+
+def test_answered_step_rerun_from_its_start_baseline(benchmark, tmp_path, monkeypatch):
+    from boruna.workflow.journal.store import Journal
+
+    counter = iter(range(100))
+
+    def setup():
+        monkeypatch.undo()
+        made = _answered_run(tmp_path, counter)
+        # the scheduler finds no snapshot: the attempt runs from its start, journal replayed
+        monkeypatch.setattr(Journal, "suspension", lambda self, run_id, step_id: None)
+        return made
+
+    benchmark.pedantic(_resume, setup=setup, rounds=10, iterations=1)

@@ -112,7 +112,10 @@ class Machine:
     # snapshots and delegated capability calls (vm/snapshot.pxi, docs/snapshots.md)
     def snapshot(self) -> bytes:
         """The paused machine as canonical bytes (the same state gives the same bytes);
-        `boruna.core.suspension.SnapshotError` for a running, ended or cancelled machine."""
+        `boruna.core.suspension.SnapshotError` for a running, ended or cancelled machine. A
+        machine that failed at its step limit (`error_kind == "step_limit"`) keeps its state:
+        its snapshot is the one a slice ending at `max_steps` gives (restore it and raise
+        `max_steps` to go on)."""
 
     @classmethod
     def restore(cls, data: bytes, module: Module, *, gateway: Any = None,

@@ -136,3 +136,43 @@ def test_cancelling_the_call_cancels_the_run_and_resume_finishes_it(raw_server_f
         assert resumed["outputs"] == {"long": {"result": 5000000}}
     finally:
         server.close()
+
+
+ASK = {"schema_version": 1, "name": "mcp-ask", "version": "1", "edges": [],
+       "steps": {"ask": {"kind": "source", "source": "ask.ax",
+                         "capabilities": ["llm.call"], "inputs": {"q": "$input.q"}},
+                 "after": {"kind": "source", "source": "after.ax",
+                           "inputs": {"x": "ask.result"}}}}
+ASK_SOURCES = {"ask.ax": 'fn main() -> String !{llm.call} {\n'
+                         '    let a: String = llm_call(step_input("q"))\n'
+                         '    let mut k = 0\n    while k < 100 { k = k + 1 }\n'
+                         '    a ++ "/" ++ __builtin_int_to_string(k)\n}\n',
+               "after.ax": 'fn main() -> String { step_input("x") ++ "." }'}
+
+
+def test_a_delegated_call_pauses_the_step_and_decide_answers_it(server, schemas):
+    run = checked(server, schemas, "boruna_workflow_run",
+                  {"workflow_json": json.dumps(ASK), "sources": ASK_SOURCES,
+                   "inputs": {"q": "why?"}, "handlers": {"llm.call": "client"}})
+    assert run["status"] == "paused" and run["outputs"] == {}
+    [waiting] = run["waiting"]
+    assert waiting["step"] == "ask" and waiting["status"] == "awaiting_input"
+    assert waiting["request"] == {"capability": "llm.call", "args": ["why?"]}
+    assert waiting["steps"] > 0
+    status = checked(server, schemas, "boruna_workflow_status", {"run_id": run["run_id"]})
+    assert status == run
+    wrong = checked(server, schemas, "boruna_workflow_decide",
+                    {"run_id": run["run_id"], "step": "ask", "decision": "answer",
+                     "result": {"not": "a string"}})
+    assert wrong["success"] is False and wrong["error_kind"] == "invalid_answer"
+    assert checked(server, schemas, "boruna_workflow_status", {"run_id": run["run_id"]}) == run
+    done = checked(server, schemas, "boruna_workflow_decide",
+                   {"run_id": run["run_id"], "step": "ask", "decision": "answer",
+                    "result": "because"})
+    assert done["status"] == "completed"
+    assert done["outputs"] == {"ask": {"result": "because/100"},
+                               "after": {"result": "because/100."}}
+    bad = checked(server, schemas, "boruna_workflow_run",
+                  {"workflow_json": json.dumps(ASK), "sources": ASK_SOURCES,
+                   "inputs": {"q": "x"}, "handlers": {"llm.call": "server"}})
+    assert bad["error_kind"] == "invalid_params"

@@ -382,3 +382,42 @@ def test_a_forged_held_list_is_refused():
                 + data[m_len + 8 + hlen:-32])
         with pytest.raises(SnapshotError, match="malformed snapshot: (a )?held value"):
             _vm.Machine.restore(body + hashlib.sha256(body).digest(), module)
+
+
+def test_a_machine_stopped_at_its_step_limit_keeps_its_state_and_goes_on():
+    """An unsliced run that reaches max_steps fails as before (the step counted, the error,
+    its place) and keeps its frames: its snapshot is byte for byte the one of a run paused
+    by a slice ending at max_steps, and restored with a raised max_steps it finishes as the
+    uninterrupted run with the larger budget (same result, steps, work, trace)."""
+    module = compile_source(LOOP)
+    whole = _vm.Machine(module, gateway=CapabilityGateway(), trace=True, trace_limit=10_000)
+    assert whole.run() == _vm.FINISHED
+    for cap in (1, 57, 600, whole.steps - 1):
+        m = _vm.Machine(module, gateway=CapabilityGateway(), max_steps=cap, trace=True,
+                        trace_limit=10_000)
+        assert m.run() == _vm.FAILED
+        assert (m.error, m.error_kind, m.steps) == (
+            f"max execution steps exceeded ({cap})", "step_limit", cap + 1)
+        data = m.snapshot()
+        sliced = _vm.Machine(module, gateway=CapabilityGateway(), max_steps=cap, trace=True,
+                             trace_limit=10_000)
+        sliced.set_entry(module.entry)
+        assert sliced.execute_bounded(cap) == _vm.PAUSED and sliced.steps == cap
+        assert data == sliced.snapshot()
+        assert _vm.snapshot_header(data)["steps"] == cap
+        r = _vm.Machine.restore(data, module)
+        assert r.execute_bounded(0) == _vm.FAILED and r.steps == cap + 1   # the same cap
+        r = _vm.Machine.restore(data, module)
+        r.max_steps = whole.steps + 5
+        assert finish(r) == _vm.FINISHED
+        assert (r.result, r.steps, r.work, r.trace, r.trace_total) == (
+            whole.result, whole.steps, whole.work, whole.trace, whole.trace_total)
+        assert r.result == 797
+    ended = _vm.Machine(module, max_steps=whole.steps + 5)
+    assert ended.run() == _vm.FINISHED
+    with pytest.raises(SnapshotError, match="the run has ended"):
+        ended.snapshot()
+    failed = _vm.Machine(compile_source("fn main() -> Int { 1 / 0 }"))
+    assert failed.run() == _vm.FAILED
+    with pytest.raises(SnapshotError, match="the run has ended"):
+        failed.snapshot()

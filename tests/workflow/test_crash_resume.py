@@ -137,3 +137,117 @@ def test_killed_runners_resume_to_the_uninterrupted_result(tmp_path, server):
         assert all(n in (1, 2) for n in hits.values()) and extra <= 1
         windows += extra
     print(f"crash points {POINTS}, window hits {windows}")
+
+
+# ------------------------------------------------------------------ delegated steps
+# Each step fetches, stops at a delegated llm.call (its VM snapshot and request written to the
+# journal), is answered by another runner process, and goes on from the snapshot with more
+# fetches. Kills land in any of the processes: while a step runs, while the suspension is
+# written, while the answer is journaled, while the answered step goes on from its snapshot.
+
+ASKING = """fn fetch_range(base: String, name: String, from: Int, to: Int) -> Int !{net.fetch} {
+    let mut i = from
+    let mut total = 0
+    while i < to {
+        let body = net_fetch(base ++ "/" ++ name ++ "/" ++ __builtin_int_to_string(i))
+        total = total + __builtin_string_len(body)
+        i = i + 1
+    }
+    total
+}
+
+fn main() -> Int !{net.fetch, llm.call} {
+    let base = step_input("base")
+    let first = fetch_range(base, "%s", 0, %d)
+    let said: String = llm_call("%s:" ++ __builtin_int_to_string(first))
+    first + fetch_range(base, "%s", %d, %d) + __builtin_string_len(said) * 100
+        + parse_int(step_input("prev"))
+}
+"""
+
+
+def write_asking_workflow(directory: Path) -> None:
+    steps = {}
+    half = CALLS // 2
+    for index, name in enumerate(("a", "b")):
+        (directory / f"{name}.ax").write_text(ASKING % (name, half, name, name, half, CALLS))
+        inputs = {"base": "$input.base", "prev": "$input.base"}
+        if index:
+            inputs["prev"] = "a.result"
+        steps[name] = {"kind": "source", "source": f"{name}.ax",
+                       "capabilities": ["net.fetch", "llm.call"], "inputs": inputs,
+                       "handlers": {"llm.call": "client"}}
+    (directory / "workflow.json").write_text(json.dumps(
+        {"schema_version": 1, "name": "crash-asking", "version": "1", "steps": steps,
+         "edges": []}))
+
+
+def _next_command(data_dir):
+    """What the next runner process does: start the run, answer the step that waits for
+    input, resume an interrupted or paused run, or nothing (completed)."""
+    listed = runs.list_runs(data_dir=data_dir) if (data_dir / "runs.db").exists() else []
+    if not listed:
+        return ()
+    view = runs.show(listed[0]["run_id"], data_dir=data_dir)
+    if view["status"] == "completed":
+        return None
+    asking = [w["step"] for w in view["waiting"] if w["status"] == "awaiting_input"]
+    if asking:
+        return ("answer", view["run_id"], asking[0], json.dumps(f"answer-{asking[0]}"))
+    return ("resume", view["run_id"])
+
+
+def _drive_to_the_end(data_dir, wf_dir, base, kill_phase=None, delay=0.0):
+    """Runner processes one after another until the run completed; the phase `kill_phase`
+    is killed after `delay` s. The processes' durations and the run's id."""
+    durations = []
+    for phase in range(12):
+        command = _next_command(data_dir)
+        if command is None:
+            return durations, runs.list_runs(data_dir=data_dir)[0]["run_id"]
+        proc = _start(data_dir, wf_dir, base, *command)
+        assert proc.stdout.readline().strip() == "ready"
+        t0 = time.monotonic()
+        if phase == kill_phase:
+            time.sleep(delay)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            proc.stdout.close()
+        else:
+            words = _finish(proc)
+            assert words[0] == "done" and words[1] in ("paused", "completed"), words
+        durations.append(time.monotonic() - t0)
+    raise AssertionError("the run did not complete")
+
+
+def test_killed_runners_of_delegated_steps_resume_to_the_uninterrupted_result(tmp_path, server):
+    base, hits = server
+    wf_dir = tmp_path / "wf"
+    wf_dir.mkdir()
+    write_asking_workflow(wf_dir)
+    hits.clear()
+    durations, run_id = _drive_to_the_end(tmp_path / "ref", wf_dir, base)
+    assert len(durations) == 3               # start (pauses at a), answer a, answer b
+    reference = _summary(tmp_path / "ref", run_id)
+    half = CALLS // 2
+    assert reference[1]["a"]["result"] > 0
+    assert reference[3] == 2 * (CALLS + 3)   # fetches, the answer, two step_input calls
+    reference_hits = dict(hits)
+    assert len(reference_hits) == 2 * CALLS and set(reference_hits.values()) == {1}
+    assert half > 0
+
+    rng = random.Random(24)
+    windows = 0
+    for point in range(POINTS):
+        hits.clear()
+        data = tmp_path / f"kill{point}"
+        phase = rng.randrange(len(durations))
+        _drive_to_the_end(data, wf_dir, base, phase, rng.uniform(0, durations[phase]))
+        listed = runs.list_runs(data_dir=data)
+        status, outputs, head, effects = _summary(data, listed[0]["run_id"])
+        assert (status, outputs, head, effects) == reference
+        assert set(hits) == set(reference_hits)
+        extra = sum(hits.values()) - len(hits)
+        assert all(n in (1, 2) for n in hits.values()) and extra <= 1
+        windows += extra
+    print(f"delegated crash points {POINTS}, window hits {windows}")

@@ -153,6 +153,10 @@ def add_workflow_runs(gsub) -> None:
     p.add_argument("--input", action="append", default=[], metavar="NAME=JSON",
                    help="a run input read by $input.NAME refs (repeatable; a value that is not "
                         "JSON is taken as a string)")
+    p.add_argument("--delegate", action="append", default=[], metavar="CAP",
+                   help="answer every step's calls of capability CAP yourself (repeatable): a "
+                        "step stops at such a call, stored as a snapshot in the journal; "
+                        "answer it with 'workflow resume RUN --answer JSON'")
     _driver_flags(p)
     p = _leaf(gsub, "show", f"{m}:cmd_show", "show a run's status, steps and outputs")
     p.add_argument("run_id", metavar="RUN")
@@ -165,6 +169,11 @@ def add_workflow_runs(gsub) -> None:
     p = _leaf(gsub, "resume", f"{m}:cmd_resume",
               "continue a crashed, cancelled or paused run from its journal")
     p.add_argument("run_id", metavar="RUN")
+    p.add_argument("--answer", metavar="JSON", default=None,
+                   help="the result of the capability call a step waits on (JSON); the step "
+                        "goes on from its stored snapshot")
+    p.add_argument("--step", metavar="STEP", default=None,
+                   help="with --answer: the waiting step (needed when several wait)")
     _driver_flags(p)
     p = _leaf(gsub, "approve", f"{m}:cmd_approve", "approve a waiting approval gate")
     p.add_argument("run_id", metavar="RUN")

@@ -13,7 +13,8 @@ from boruna.cli.style import Style
 
 MAX_ROWS = 15
 _MESSAGE = re.compile(r"step (.+): (started|completed|failed|skipped|retrying|"
-                      r"awaiting_approval|awaiting_external_event|(\d+) VM steps)")
+                      r"awaiting_approval|awaiting_external_event|awaiting_input|"
+                      r"(\d+) VM steps)")
 _STATE = {"started": "running", "retrying": "pending (retry)"}
 
 

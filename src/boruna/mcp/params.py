@@ -175,6 +175,13 @@ class WorkflowRunParams(_Params):
     policy: Any = Field(None, description=POLICY_DOC)
     concurrency: Optional[conint(strict=True, ge=1, le=64)] = Field(  # type: ignore[valid-type]
         None, description=CONCURRENCY_DOC)
+    handlers: Optional[dict[StrictStr, StrictStr]] = Field(None, description=(
+        'Capabilities you answer yourself in every step, e.g. {"llm.call": "client"} (as '
+        'boruna_run\'s handlers; a step may also declare its own "handlers" in the '
+        'workflow JSON). A step stops at such a call (after the policy and its budget allowed '
+        'it): the run pauses with the step awaiting_input and its request {capability, args} '
+        'under waiting; answer with boruna_workflow_decide (decision answer, result). The '
+        'step goes on from where it stopped, not from its start.'))
 
 
 class WorkflowStatusParams(_Params):
@@ -190,14 +197,19 @@ class WorkflowResumeParams(_Params):
 class WorkflowDecideParams(_Params):
     run_id: StrictStr = Field(description=RUN_ID_DOC)
     step: StrictStr = Field(description="The waiting step's id.")
-    decision: Literal["approve", "reject", "trigger"] = Field(description=(
-        "approve / reject an approval_gate step, or trigger an external_trigger step."))
+    decision: Literal["approve", "reject", "trigger", "answer"] = Field(description=(
+        "approve / reject an approval_gate step, trigger an external_trigger step, or answer "
+        "the capability call an awaiting_input step waits on."))
     role: Optional[StrictStr] = Field(None, description=(
         "approve: must equal the gate's required_role (reject: recorded)."))
     reason: Optional[StrictStr] = Field(None, description="reject: why (recorded).")
     token: Optional[StrictStr] = Field(None, description=(
         "trigger: the step's token (boruna_workflow_status shows it under waiting)."))
     payload: Any = Field(None, description="trigger: a JSON value, the step's result output.")
+    result: Any = Field(None, description=(
+        "answer: your result for the step's request (JSON), checked against the capability "
+        "builtin's result type as boruna_resume checks it (llm.call, net.fetch, fs.read: a "
+        "string; ...); a mismatch is error_kind invalid_answer and the step keeps waiting."))
 class FormatParams(_Params):
     source: StrictStr = Field(description=SOURCE_DOC)
     width: Optional[Annotated[StrictInt, Field(ge=20, le=1000)]] = Field(

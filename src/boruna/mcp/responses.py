@@ -256,13 +256,14 @@ class WorkflowStepView(BaseModel):
     id: str
     kind: Literal["source", "approval_gate", "external_trigger"]
     status: Literal["pending", "running", "completed", "failed", "skipped",
-                    "awaiting_approval", "awaiting_external_event"]
+                    "awaiting_approval", "awaiting_external_event", "awaiting_input"]
     attempts: int
     outputs: dict[str, Value] = Field(None, description="When completed.")
     error_kind: str = Field(None, description="When failed or skipped (an error class).")
     error: str = Field(None, description="When failed or skipped.")
     waiting_for: dict[str, Any] = Field(None, description=(
-        "When awaiting: required_role (and condition), or token (and description)."))
+        "When awaiting: required_role (and condition), token (and description), or "
+        "(awaiting_input) request {capability, args} and steps (the step's VM steps so far)."))
 
 
 class WorkflowRunSuccess(_Success):
@@ -289,7 +290,7 @@ WORKFLOW_RUN_KINDS = WORKFLOW_JOURNAL_KINDS + (
 WORKFLOW_RESUME_KINDS = WORKFLOW_JOURNAL_KINDS + ("workflow_changed", "engine_unavailable",
                                                   "invalid_params")
 WORKFLOW_DECIDE_KINDS = WORKFLOW_RESUME_KINDS + ("invalid_state", "role_mismatch",
-                                                 "invalid_token")
+                                                 "invalid_token", "invalid_answer")
 class FormatSuccess(_Success):
     formatted: str = Field(description="The source in the canonical layout, comments kept.")
     changed: bool = Field(description="False when the source was already formatted.")

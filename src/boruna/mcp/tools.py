@@ -235,19 +235,23 @@ TOOLS: tuple[Tool, ...] = (
          "approval_gate or external_trigger; inputs map a local name to 'step.output' or "
          "'$input.NAME', read in the .ax source through the step.input capability (its "
          "builtin: boruna_capability_list), a String input as its text, any other value as "
-         "JSON text. Cancelling the call cancels the run, which boruna_workflow_resume "
-         "continues.",
+         "JSON text. With handlers (e.g. {\"llm.call\": \"client\"}) you answer those calls: "
+         "a step stops at one (status awaiting_input, its request under waiting) and "
+         "boruna_workflow_decide with decision answer continues it from where it stopped. "
+         "Cancelling the call cancels the run, which boruna_workflow_resume continues.",
          p.WorkflowRunParams,
          lambda a, env: service.workflow_run_tool(
              directory=a.directory, workflow_json=a.workflow_json, sources=a.sources,
              inputs=a.inputs, policy=a.policy, concurrency=a.concurrency or 1,
+             delegate=a.handlers,
              data_dir=env.data_dir, handlers=env.handlers, libs_dir=env.libs_dir,
              allowed_root=env.workflow_root or Path.cwd(), on_progress=env.on_progress,
              cancel_event=env.cancel_event),
          takes_source=False, executes_capabilities=True, writes_state=True),
     Tool("boruna_workflow_status", "Show a workflow run",
          "Use to see a run's status, steps, outputs and what a paused run waits for (the same "
-         "shape boruna_workflow_run returns), from the run journal.",
+         "shape boruna_workflow_run returns: an awaiting_input step's request {capability, "
+         "args} and its VM steps so far), from the run journal.",
          p.WorkflowStatusParams,
          lambda a, env: service.workflow_status_tool(a.run_id, data_dir=env.data_dir),
          takes_source=False),
@@ -265,12 +269,15 @@ TOOLS: tuple[Tool, ...] = (
     Tool("boruna_workflow_decide", "Approve, reject or trigger a step",
          "Use when a run is paused at an approval_gate (decision approve with role = its "
          "required_role, or reject with a reason) or an external_trigger (decision trigger with "
-         "its token and a JSON payload, which becomes the step's result). The run then goes on "
+         "its token and a JSON payload, which becomes the step's result), or at a step "
+         "awaiting_input (decision answer with your result for its request {capability, "
+         "args}: the step goes on from its stored snapshot, not from its start; a result of "
+         "the wrong type is invalid_answer and the step keeps waiting). The run then goes on "
          "and the answer is its new state.",
          p.WorkflowDecideParams,
          lambda a, env: service.workflow_decide_tool(
              a.run_id, a.step, a.decision, role=a.role, reason=a.reason, token=a.token,
-             payload=a.payload, data_dir=env.data_dir, handlers=env.handlers,
+             payload=a.payload, answer=a.result, data_dir=env.data_dir, handlers=env.handlers,
              libs_dir=env.libs_dir, on_progress=env.on_progress,
              cancel_event=env.cancel_event),
          takes_source=False, executes_capabilities=True, writes_state=True),

@@ -113,10 +113,11 @@ def _drive_options(concurrency, engine, scheduler, handlers, libs_dir, on_progre
 def run_workflow(*, directory=None, workflow_json=None, sources=None, inputs=None,
                  policy=None, concurrency: int = 1, data_dir=None, engine="local",
                  scheduler=None, handlers=None, libs_dir=None, allowed_root=None,
-                 on_progress=None, cancel_event=None):
+                 on_progress=None, cancel_event=None, delegate=None):
     """Start a run of a workflow directory (inside `allowed_root` when given) or of an inline
     workflow (`workflow_json` + `sources`: path → text) and drive it until it completes,
-    fails, pauses at an approval/trigger, or is cancelled."""
+    fails, pauses at an approval/trigger or a delegated capability call (`delegate`:
+    `{"llm.call": "client"}` or capability names, for every step), or is cancelled."""
     from boruna.workflow import runs
 
     try:
@@ -129,7 +130,7 @@ def run_workflow(*, directory=None, workflow_json=None, sources=None, inputs=Non
                                                    "with its sources")
         return WorkflowRunView(runs.start(
             definition, data_dir=data_dir, inputs=inputs, policy=policy or "allow-all",
-            **_drive_options(concurrency, engine, scheduler, handlers, libs_dir, on_progress,
+            delegate=delegate, **_drive_options(concurrency, engine, scheduler, handlers, libs_dir, on_progress,
                              cancel_event)))
     except runs.RunError as err:
         return _failure(err)
@@ -172,16 +173,16 @@ def resume_workflow(run_id: str, *, data_dir=None, concurrency: int = 1, engine=
 
 @use_case
 def decide_workflow(run_id: str, step: str, decision: str, *, role=None, reason=None,
-                    token=None, payload: Any = None, data_dir=None, concurrency: int = 1,
-                    engine="local", scheduler=None, handlers=None, libs_dir=None,
-                    on_progress=None, cancel_event=None):
-    """approve / reject / trigger a waiting step, then drive the run on."""
+                    token=None, payload: Any = None, answer: Any = None, data_dir=None,
+                    concurrency: int = 1, engine="local", scheduler=None, handlers=None,
+                    libs_dir=None, on_progress=None, cancel_event=None):
+    """approve / reject / trigger / answer a waiting step, then drive the run on."""
     from boruna.workflow import runs
 
     try:
         return WorkflowRunView(runs.decide(
             run_id, step, decision, data_dir=data_dir, role=role, reason=reason, token=token,
-            payload=payload,
+            payload=payload, answer=answer,
             **_drive_options(concurrency, engine, scheduler, handlers, libs_dir, on_progress,
                              cancel_event)))
     except runs.RunError as err:

@@ -220,7 +220,11 @@ cdef class Machine:
             _set_error(self, exc)
             _record_frames(self)
             self.done = True
-            _drop_frames(self)
+            if self.error_kind != "step_limit":
+                _drop_frames(self)
+            # the step limit stops the run between two instructions: its frames are kept,
+            # so the stopped machine can be snapshotted (vm/snapshot.pxi: `_at_limit`) and
+            # resumed with a raised max_steps
             return FAILED
         finally:
             self.running = False

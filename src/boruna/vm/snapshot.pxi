@@ -787,12 +787,19 @@ cdef object _event_shapes(list events, list roots):
     return shapes
 
 
+cdef bint _at_limit(Machine self):
+    """The machine failed at its step limit and kept its frames (machine.pxi): the run stopped
+    between two instructions and can go on from there with a raised `max_steps`."""
+    return self.done and self.error_kind == "step_limit"
+
+
 cdef object _snapshot_state(Machine self):
     """(header dict, roots list): everything of the paused machine a restore needs."""
     cdef int64_t k
+    cdef bint at_limit = _at_limit(self)
     if self.running:
         raise SnapshotError("cannot snapshot a running machine")
-    if self.done:
+    if self.done and not at_limit:
         raise SnapshotError("cannot snapshot: the run has ended (nothing left to resume)")
     if self.cancelled:
         raise SnapshotError("cannot snapshot a cancelled run")
@@ -831,7 +838,10 @@ cdef object _snapshot_state(Machine self):
     header = {
         "format": SNAPSHOT_FORMAT, "module_sha256": module_sha256(self.module),
         "vm": _vm_fingerprint(),
-        "steps": self.steps, "max_steps": self.max_steps, "work": self.work,
+        # at the step limit the failing step was counted, not run: the state is the one of a
+        # slice ending at max_steps (the same bytes)
+        "steps": self.steps - 1 if at_limit else self.steps,
+        "max_steps": self.max_steps, "work": self.work,
         "max_work": self.max_work, "alloc_bytes": self.alloc_bytes,
         "next_walk": self.next_walk, "max_value_memory": self.mem_cap,
         "locals_cap": self.locals_cap,

@@ -46,14 +46,19 @@ class WorkflowRun:
 
 def run(directory=None, *, workflow_json: Optional[str] = None, sources: Optional[dict] = None,
         inputs: Optional[dict] = None, policy="allow-all", data_dir=None, concurrency: int = 1,
-        engine: str = "local", handlers=None, libs_dir=None, cancel=None) -> WorkflowRun:
+        engine: str = "local", handlers=None, libs_dir=None, cancel=None,
+        delegate=None) -> WorkflowRun:
     """Run the workflow of `directory` (or `workflow_json` with `sources`: path → text);
-    raises `RunError` (`kind`, `message`) when it cannot start."""
+    raises `RunError` (`kind`, `message`) when it cannot start. `delegate`: capabilities
+    whose calls in every step you answer (`["llm.call"]` or `{"llm.call": "client"}`): a
+    step stops at such a call (`awaiting_input`, its request in `waiting`) and
+    `decide(run_id, step, "answer", answer=JSON)` continues it from its snapshot."""
     definition = (runs.load_directory(directory) if directory is not None
                   else runs.inline_definition(workflow_json or "", sources or {}))
     return WorkflowRun.of(runs.start(definition, data_dir=data_dir, inputs=inputs,
                                      policy=policy, concurrency=concurrency, engine=engine,
-                                     handlers=handlers, libs_dir=libs_dir, cancel=cancel))
+                                     handlers=handlers, libs_dir=libs_dir, cancel=cancel,
+                                     delegate=delegate))
 
 
 def resume(run_id: str, *, data_dir=None, concurrency: int = 1, engine: str = "local",

@@ -79,10 +79,14 @@ class _StepBase(_Model):
 
 
 class SourceStep(_StepBase):
-    """A step that runs an `.ax` file (path relative to the workflow directory)."""
+    """A step that runs an `.ax` file (path relative to the workflow directory). `handlers`
+    names the capabilities whose calls the run's caller answers (`{"llm.call": "client"}`,
+    as `boruna_run`'s `handlers`): the step pauses at such a call, stored as a snapshot in
+    the journal, and goes on from there with the answer."""
 
     kind: Literal["source"]
     source: StrictStr
+    handlers: dict[StrictStr, Literal["client"]] = {}
 
 
 class ApprovalGateStep(_StepBase):
@@ -192,6 +196,8 @@ def plan_problems(workflow: Workflow) -> list[dict]:
                                  f"step '{sid}' input '{ref.local}' reads '{ref.text}', but "
                                  f"step '{ref.step}' has no output '{ref.name}' (outputs: "
                                  f"{', '.join(names)})"})
+        if isinstance(step, SourceStep):
+            problems.extend(_handler_problems(sid, step))
         if step.retry is not None:
             for cls in step.retry.retry_on:
                 if cls not in ERROR_CLASSES:
@@ -199,6 +205,40 @@ def plan_problems(workflow: Workflow) -> list[dict]:
                                      f"step '{sid}' retry_on names unknown error class "
                                      f"'{cls}' (one of: {', '.join(ERROR_CLASSES)})"})
     return problems
+
+
+def delegated_wire_names(names) -> tuple[Optional[tuple], Optional[str]]:
+    """The wire names of capability names (aliases accepted), sorted; or the first unknown
+    one's problem text."""
+    from boruna.core.capabilities import from_source_name
+
+    wire = set()
+    for name in names:
+        cap = from_source_name(name) if isinstance(name, str) else None
+        if cap is None:
+            return None, f"unknown capability {name!r}"
+        wire.add(cap.wire_name)
+    return tuple(sorted(wire)), None
+
+
+def _handler_problems(sid: str, step: "SourceStep") -> list[dict]:
+    """A step's `handlers`: known capabilities the step may call."""
+    wire, problem = delegated_wire_names(step.handlers)
+    if problem is not None:
+        return [{"kind": "UnknownCapability", "message":
+                 f"step '{sid}' handlers: {problem}"}]
+    allowed, _ = delegated_wire_names(step.capabilities)
+    missing = [w for w in wire if allowed is not None and w not in allowed]
+    return [{"kind": "DelegatedNotAllowed", "message":
+             f"step '{sid}' handlers delegate {name}, which its capabilities do not list "
+             f"(add it to capabilities)"} for name in missing]
+
+
+def step_delegated(step, run_delegated=()) -> list[str]:
+    """The wire names of the capabilities whose calls in `step` the caller answers: the
+    run's (`run_delegated`, wire names) and the step's own `handlers`."""
+    own, _ = delegated_wire_names(getattr(step, "handlers", {}) or {})
+    return sorted(set(run_delegated) | set(own or ()))
 
 
 # --------------------------------------------------------------------- sources and hashing

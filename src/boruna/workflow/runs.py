@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from boruna.workflow.contracts import static_problems
-from boruna.workflow.journal.store import LEASE_MS, Journal, JournalError, lease_owner_id
+from boruna.workflow.journal.store import (LEASE_MS, WAITING_STEP, Journal, JournalError,
+                                           lease_owner_id)
 from boruna.workflow.model import (SourceStep, WorkflowDefinition, inline_sources,
                                    plan_problems, read_all_sources, run_input_names)
 
@@ -107,7 +108,7 @@ def view(journal: Journal, run_id: str) -> dict:
             outputs[sid] = row["outputs"]
         if row["error_kind"] and row["status"] in ("failed", "skipped", "pending"):
             item["error_kind"], item["error"] = row["error_kind"], row["error"]
-        if row["status"] in ("awaiting_approval", "awaiting_external_event"):
+        if row["status"] in WAITING_STEP:
             wait = dict(row["wait"] or {})
             wait = {k: v for k, v in wait.items() if v is not None}
             item["waiting_for"] = wait
@@ -195,7 +196,9 @@ def drive(journal: Journal, run_id: str, definition: WorkflowDefinition, *,
         heartbeat.start()
         scheduler = Scheduler(journal, run_id, definition, executor, inputs=run["inputs"],
                               policy=run["policy"], concurrency=concurrency,
-                              handlers=handlers, libs_dir=libs_dir, cancel=cancel,
+                              handlers=handlers, libs_dir=libs_dir,
+                              delegated=(run["options"] or {}).get("delegated", ()),
+                              cancel=cancel,
                               on_event=on_event, on_progress=on_progress)
         try:
             status = scheduler.drive()
@@ -220,11 +223,38 @@ def drive(journal: Journal, run_id: str, definition: WorkflowDefinition, *,
     return view(journal, run_id)
 
 
+def delegated_capabilities(delegate) -> tuple:
+    """The wire names a run delegates to its caller: capability names (`--delegate CAP`) or
+    `boruna_run`'s mapping `{"llm.call": "client"}`; `invalid_params` for another answerer
+    or an unknown capability."""
+    from boruna.workflow.model import delegated_wire_names
+
+    if not delegate:
+        return ()
+    if isinstance(delegate, dict):
+        for name, who in delegate.items():
+            if who != "client":
+                raise RunError("invalid_params", f'handlers: {name} can only be answered by '
+                                                 f'"client" (got {who!r})')
+        names = list(delegate)
+    elif isinstance(delegate, (list, tuple)):
+        names = list(delegate)
+    else:
+        raise RunError("invalid_params", 'handlers must be an object like {"llm.call": '
+                                         '"client"}')
+    wire, problem = delegated_wire_names(names)
+    if problem is not None:
+        raise RunError("invalid_params", f"handlers: {problem}")
+    return wire
+
+
 def start(definition: WorkflowDefinition, *, data_dir=None, inputs: Optional[dict] = None,
-          policy="allow-all", **drive_options) -> dict:
-    """Create a run of `definition` and drive it; the run's view."""
+          policy="allow-all", delegate=None, **drive_options) -> dict:
+    """Create a run of `definition` and drive it; the run's view. `delegate`: capabilities
+    whose calls in every step the caller answers (`delegated_capabilities`)."""
     from boruna.runtime.policy import PolicyError, parse_policy
 
+    delegated = delegated_capabilities(delegate)
     inputs = dict(inputs or {})
     wf = definition.workflow
     needed = run_input_names(wf)
@@ -251,7 +281,9 @@ def start(definition: WorkflowDefinition, *, data_dir=None, inputs: Optional[dic
         _journal_call(journal.create_run, run_id=run_id, workflow_name=wf.name,
                       workflow_hash=definition.hash, workflow_dir=definition.directory,
                       workflow_json=definition.workflow_json, sources=definition.sources,
-                      inputs=inputs, policy=policy_value, options={}, steps=kinds, owner=owner,
+                      inputs=inputs, policy=policy_value,
+                      options={"delegated": list(delegated)} if delegated else {},
+                      steps=kinds, owner=owner,
                       audit_data={"workflow": wf.name, "version": wf.version,
                                   "workflow_hash": definition.hash, "inputs": inputs,
                                   "policy": policy_value})
@@ -290,9 +322,15 @@ def resume(run_id: str, *, data_dir=None, on_disk: Optional[WorkflowDefinition] 
 
 
 def decide(run_id: str, step_id: str, action: str, *, data_dir=None, role=None, reason=None,
-           token=None, payload=None, continue_run: bool = True, **drive_options) -> dict:
-    """approve / reject an approval gate, or trigger an external event; then the run goes
-    on (unless another runner drives it, which picks the decision up)."""
+           token=None, payload=None, answer=None, continue_run: bool = True,
+           **drive_options) -> dict:
+    """approve / reject an approval gate, trigger an external event, or answer a step's
+    delegated capability call (`answer`, JSON, checked against the capability builtin's
+    result type: `invalid_answer` leaves the step waiting); then the run goes on (unless
+    another runner drives it, which picks the decision up). An answered step goes on from
+    its stored snapshot."""
+    if continue_run:
+        _settle_interrupted(run_id, data_dir, drive_options)
     journal = _open(data_dir)
     try:
         run = _journal_call(journal.run, run_id)
@@ -328,9 +366,11 @@ def decide(run_id: str, step_id: str, action: str, *, data_dir=None, role=None, 
                                                 f"'{step_id}''s trigger token")
             _journal_call(journal.complete_step, run_id, step_id, {"result": payload},
                           event="trigger_received", data={})
+        elif action == "answer":
+            _answer(journal, run_id, step_id, row, answer)
         else:
-            raise RunError("invalid_params", f"unknown decision '{action}' (approve, reject "
-                                             f"or trigger)")
+            raise RunError("invalid_params", f"unknown decision '{action}' (approve, reject, "
+                                             f"trigger or answer)")
         if not continue_run or run["status"] in ("completed", "failed"):
             return view(journal, run_id)
     finally:
@@ -345,6 +385,48 @@ def decide(run_id: str, step_id: str, action: str, *, data_dir=None, role=None, 
             return view(journal, run_id)      # the driving runner picks the decision up
         finally:
             journal.close()
+
+
+def _settle_interrupted(run_id: str, data_dir, drive_options: dict) -> None:
+    """A run left `running` by a runner that died (its lease is free) is first driven to
+    where it rests, so its pause is journaled as an uninterrupted run's was, and only then
+    is a decision recorded: the audit chain stays the one of a run that never stopped (a
+    runner killed after a step began to wait, before the run was marked paused, would
+    otherwise leave `run_paused`/`run_resumed` out). A run another runner drives is left to
+    it (`lease_held`: that runner picks the decision up)."""
+    journal = _open(data_dir)
+    try:
+        status = _journal_call(journal.run, run_id)["status"]
+    finally:
+        journal.close()
+    if status != "running":
+        return
+    try:
+        resume(run_id, data_dir=data_dir, **drive_options)
+    except RunError as err:
+        if err.kind != "lease_held":
+            raise
+
+
+def _answer(journal: Journal, run_id: str, step_id: str, row: dict, answer) -> None:
+    from boruna.runtime.suspend import SuspendError, answer_value
+    from boruna.runtime.tape import TapeError, to_plain
+
+    if row["status"] != "awaiting_input":
+        raise RunError("invalid_state", f"step '{step_id}' is {row['status']}, not "
+                                        f"awaiting_input")
+    suspension = _journal_call(journal.suspension, run_id, step_id)
+    if suspension is None:
+        raise RunError("invalid_state", f"step '{step_id}' has no stored request")
+    try:
+        plain = to_plain(answer_value(suspension["capability"], answer))
+    except SuspendError as err:
+        raise RunError("invalid_answer", err.message + f" (step '{step_id}' still waits)",
+                       step=step_id, capability=suspension["capability"]) from None
+    except (TapeError, RecursionError) as err:
+        raise RunError("invalid_answer", f"answer for {suspension['capability']}: {err} "
+                                         f"(step '{step_id}' still waits)") from None
+    _journal_call(journal.answer_step, run_id, step_id, plain)
 
 
 def cancel(run_id: str, *, data_dir=None) -> dict:

@@ -5,8 +5,11 @@ inputs) has completed, up to `concurrency` steps at once; a failed step's depend
 skipped and unrelated branches go on. A failure whose class the step's `retry` lists is
 retried after 100 ms · 2^(attempt-1), capped at 5 s. An approval gate or an external trigger
 that becomes ready waits (`awaiting_approval`, `awaiting_external_event`); when nothing else
-can run the run pauses. The scheduler asks the journal for state and tells it every change;
-the engine only runs steps.
+can run the run pauses. A source step that reaches a capability call its run or its
+`handlers` delegate to the caller stops there (`awaiting_input`): the journal stores its VM
+snapshot and the request; once answered it goes on from that snapshot, not from its start.
+The scheduler asks the journal for state and tells it every change; the engine only runs
+steps.
 """
 from __future__ import annotations
 
@@ -18,9 +21,9 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Callable, Optional
 
 from boruna.workflow.engines.base import StepTask
-from boruna.workflow.journal.store import TERMINAL_STEP, JournalError, now_ms
+from boruna.workflow.journal.store import TERMINAL_STEP, WAITING_STEP, JournalError, now_ms
 from boruna.workflow.model import (ApprovalGateStep, ExternalTriggerStep, SourceStep,
-                                   WorkflowDefinition, dependencies, step_refs)
+                                   WorkflowDefinition, dependencies, step_delegated, step_refs)
 
 BACKOFF_BASE_MS = 100
 BACKOFF_CAP_MS = 5_000
@@ -34,7 +37,7 @@ def backoff_ms(attempt: int) -> int:
 class Scheduler:
     def __init__(self, journal, run_id: str, definition: WorkflowDefinition, executor,
                  *, inputs: dict, policy, concurrency: int = 1, handlers=None,
-                 libs_dir=None, cancel: Optional[threading.Event] = None,
+                 libs_dir=None, delegated=(), cancel: Optional[threading.Event] = None,
                  on_event: Optional[Callable[[dict], None]] = None, on_progress=None):
         self.journal = journal
         self.run_id = run_id
@@ -46,6 +49,7 @@ class Scheduler:
         self.concurrency = max(1, int(concurrency))
         self.handlers = handlers
         self.libs_dir = None if libs_dir is None else str(libs_dir)
+        self.delegated = tuple(delegated or ())    # the run's delegated capabilities
         self.cancel = cancel if cancel is not None else threading.Event()
         self.on_event = on_event
         self.on_progress = on_progress
@@ -136,12 +140,20 @@ class Scheduler:
             self._finish_failure(sid, attempt, "input_resolution", problem, 0, step)
             return
         budget = step.budget
+        snapshot, seq = None, None
+        delegated = step_delegated(step, self.delegated)
+        suspension = self.journal.suspension(self.run_id, sid) if delegated else None
+        if suspension is not None and suspension["answered"] and \
+                suspension["attempt"] == attempt and len(replay) >= suspension["seq"]:
+            snapshot, seq = suspension["snapshot"], suspension["seq"]
         task = StepTask(self.run_id, sid, attempt, self.definition.sources.get(sid, ""),
                         self.policy, list(step.capabilities), values, dict(step.outputs),
                         replay, max_calls=budget.max_calls if budget else None,
                         max_steps=budget.max_steps if budget else None,
                         timeout_ms=step.timeout_ms, handlers=self.handlers,
-                        libs_dir=self.libs_dir)
+                        libs_dir=self.libs_dir,
+                        delegated=delegated,
+                        resume_snapshot=snapshot, resume_seq=seq)
         journal, run_id = self.journal, self.run_id
 
         def record(seq, capability, args, result=None, error=None):
@@ -150,7 +162,8 @@ class Scheduler:
         event = self.cancel         # the run's cancellation stops its steps at once
         future = self.executor.submit(task, record, event, self.on_progress)
         running[future] = (sid, attempt, event)
-        self._emit("step_started", sid, attempt=attempt, replaying=len(replay))
+        self._emit("step_started", sid, attempt=attempt, replaying=len(replay),
+                   **({"from_snapshot": True} if snapshot is not None else {}))
 
     # ------------------------------------------------------------------ finishing
 
@@ -190,10 +203,19 @@ class Scheduler:
             self.journal.interrupt_step(self.run_id, sid)
             self.status[sid] = "pending"
             return
+        if outcome.suspended is not None:
+            req = outcome.request
+            self.journal.suspend_step(self.run_id, sid, attempt, req["seq"], req["capability"],
+                                      req["args"], outcome.suspended, outcome.vm_steps)
+            self.status[sid] = "awaiting_input"
+            self._emit("awaiting_input", sid, capability=req["capability"])
+            return
+        resumed = {} if outcome.resumed_at is None else {"resumed_at": outcome.resumed_at}
         if outcome.ok:
             self.journal.complete_step(self.run_id, sid, outcome.outputs, outcome.vm_steps,
-                                       data={"attempt": attempt})
-            self._emit("step_completed", sid, outputs=outcome.outputs, steps=outcome.vm_steps)
+                                       data=dict(attempt=attempt, **resumed))
+            self._emit("step_completed", sid, outputs=outcome.outputs, steps=outcome.vm_steps,
+                       replayed=outcome.replayed, **resumed)
             self.complete(sid, outcome.outputs)
             return
         self._finish_failure(sid, attempt, outcome.error_class, outcome.error,
@@ -255,7 +277,7 @@ class Scheduler:
             except BaseException:  # noqa: BLE001
                 continue
             try:
-                if outcome.ok:
+                if outcome.ok or outcome.suspended is not None:
                     self._finish(sid, attempt, outcome)
                 elif outcome.aborted is None:
                     self.journal.interrupt_step(self.run_id, sid)
@@ -265,8 +287,7 @@ class Scheduler:
 
     def _refresh_waiting(self) -> None:
         """Pick up decisions another process journaled for the steps this run waits on."""
-        waiting = [sid for sid, st in self.status.items()
-                   if st in ("awaiting_approval", "awaiting_external_event")]
+        waiting = [sid for sid, st in self.status.items() if st in WAITING_STEP]
         if not waiting:
             return
         states = self.journal.step_states(self.run_id, waiting)
@@ -274,13 +295,16 @@ class Scheduler:
             status, outputs = states.get(sid, (None, None))
             if status == "completed":
                 self.complete(sid, outputs)
+            elif status == "pending" and self.status[sid] == "awaiting_input":
+                self.status[sid] = "pending"       # answered: it goes on from its snapshot
+                heapq.heappush(self.ready, (0, sid))
             elif status == "failed":
                 self.status[sid] = "failed"
                 self._skip_dependents_of(sid)
 
     def _final_status(self) -> str:
         values = set(self.status.values())
-        if values & {"awaiting_approval", "awaiting_external_event"}:
+        if values & set(WAITING_STEP):
             return "paused"
         if "failed" in values:
             return "failed"

@@ -91,3 +91,46 @@ def test_approve_needs_role_and_reject_fails_the_run(cli, tmp_path):
     rejected = cli("workflow", "reject", run_id, "gate", "--reason", "no", *data)
     assert rejected.code == 1
     assert "  gate                 FAILED  [rejected] rejected: no" in rejected.out
+
+
+ASK = {"schema_version": 1, "name": "cli-ask", "version": "1", "edges": [],
+       "steps": {"ask": {"kind": "source", "source": "ask.ax", "capabilities": ["llm.call"]},
+                 "also": {"kind": "source", "source": "ask.ax",
+                          "capabilities": ["llm.call"]}}}
+ASK_SRC = ('fn main() -> String !{llm.call} {\n    let a: String = llm_call("name?")\n'
+           '    a ++ "!"\n}\n')
+
+
+def test_delegate_pauses_steps_and_resume_answer_continues_them(cli, tmp_path):
+    root = tmp_path / "ask"
+    root.mkdir()
+    (root / "workflow.json").write_text(json.dumps(ASK))
+    (root / "ask.ax").write_text(ASK_SRC)
+    data = ["--data-dir", tmp_path / "data"]
+    result = cli("workflow", "run", root, "--delegate", "llm.call", *data)
+    assert result.code == 0
+    lines = result.out.splitlines()
+    run_id = lines[0].split()[1]
+    assert lines == [f"run {run_id} (cli-ask): paused",
+                     "  also                 waiting",
+                     "  ask                  waiting",
+                     f'waiting: also asks llm.call("name?"): boruna workflow resume {run_id} '
+                     f"--step also --answer JSON",
+                     f'waiting: ask asks llm.call("name?"): boruna workflow resume {run_id} '
+                     f"--step ask --answer JSON"]
+    two = cli("workflow", "resume", run_id, "--answer", '"Ada"', *data)
+    assert two.code == 1
+    assert two.err.strip().endswith("has 2 steps waiting for an answer (also, ask): name one "
+                                    "with --step")
+    wrong = cli("workflow", "resume", run_id, "--step", "ask", "--answer", "7", *data)
+    assert wrong.code == 1 and "answer for llm.call: expected String at $, got an integer" \
+        in wrong.err
+    assert cli("workflow", "resume", run_id, "--step", "ask", "--answer", "{", *data).code == 1
+    half = cli("workflow", "resume", run_id, "--step", "ask", "--answer", '"Ada"', *data)
+    assert half.code == 0 and '  ask                  ok  {"result": "Ada!"}' in half.out
+    done = cli("workflow", "resume", run_id, "--answer", '"Bo"', "--json", *data)
+    view = json.loads(done.out)
+    assert view["status"] == "completed"
+    assert view["outputs"] == {"also": {"result": "Bo!"}, "ask": {"result": "Ada!"}}
+    lone = cli("workflow", "resume", run_id, "--step", "ask", *data)
+    assert lone.code == 1 and lone.err.strip().endswith("--step needs --answer JSON")

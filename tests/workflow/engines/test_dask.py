@@ -147,3 +147,52 @@ def test_a_killed_worker_step_is_rerun_with_its_journal(tmp_path, server, execut
     # journaled calls were replayed, not repeated; the call in flight may be (the window)
     assert sum(hits.values()) - len(hits) <= 1
     assert view["effects_count"] == 7          # 6 fetches + step_input, each journaled once
+
+
+ASKING = """fn main() -> Int !{net.fetch, llm.call} {
+    let base = step_input("base")
+    let n = __builtin_string_len(net_fetch(base ++ "/ask/0"))
+    let said: String = llm_call("n=" ++ __builtin_int_to_string(n))
+    n * 1000 + __builtin_string_len(said) + __builtin_string_len(net_fetch(base ++ "/ask/1"))
+}
+"""
+
+
+def test_a_delegated_step_pauses_on_a_worker_and_goes_on_from_its_snapshot(tmp_path, server,
+                                                                            executor):
+    import boruna.workflow.runs as module
+
+    base, hits, delay = server
+    delay[0] = 0.0
+    root = tmp_path / "ask"
+    root.mkdir()
+    (root / "ask.ax").write_text(ASKING)
+    (root / "workflow.json").write_text(json.dumps(
+        {"schema_version": 1, "name": "ask", "version": "1", "edges": [],
+         "steps": {"ask": {"kind": "source", "source": "ask.ax",
+                           "capabilities": ["net.fetch", "llm.call"],
+                           "inputs": {"base": "$input.base"},
+                           "handlers": {"llm.call": "client"}}}}))
+    definition = runs.load_directory(root)
+
+    def answered(data, on_dask):
+        paused = run_with(definition, data, base, executor if on_dask else None)
+        assert paused["status"] == "paused"
+        assert paused["waiting"][0]["request"] == {"capability": "llm.call", "args": ["n=6"]}
+        original = module._executor
+        if on_dask:
+            module._executor = lambda *a, **k: _Borrowed(executor)
+        try:
+            return runs.decide(paused["run_id"], "ask", "answer", answer="yes", data_dir=data,
+                               handlers=HandlerConfig(live=True))
+        finally:
+            module._executor = original
+
+    local = answered(tmp_path / "local", False)
+    hits.clear()
+    dask = answered(tmp_path / "dask", True)
+    assert dask["status"] == local["status"] == "completed"
+    assert dask["outputs"] == local["outputs"] == {"ask": {"result": 6000 + 3 + 6}}
+    assert (dask["audit_head"], dask["effects_count"]) == (local["audit_head"],
+                                                           local["effects_count"])
+    assert dict(hits) == {"/ask/0": 1, "/ask/1": 1}     # the first fetch was not made again

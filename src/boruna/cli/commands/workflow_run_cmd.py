@@ -14,7 +14,7 @@ from boruna.cli.step_table import StepTable
 
 STATUS_MARK = {"completed": "ok", "failed": "FAILED", "skipped": "skipped",
                "awaiting_approval": "waiting", "awaiting_external_event": "waiting",
-               "running": "running", "pending": "pending"}
+               "awaiting_input": "waiting", "running": "running", "pending": "pending"}
 
 
 def _inputs(pairs: list) -> dict:
@@ -100,6 +100,13 @@ def _report(result, args, console: Console, cancel=None) -> int:
             console.out(f"waiting: {wait['step']} needs approval by role "
                         f"'{wait.get('required_role')}': boruna workflow approve "
                         f"{run['run_id']} {wait['step']} --role {wait.get('required_role')}")
+        elif wait["status"] == "awaiting_input":
+            request = wait.get("request") or {}
+            args_text = ", ".join(json.dumps(a, ensure_ascii=False)
+                                  for a in request.get("args", []))
+            console.out(f"waiting: {wait['step']} asks {request.get('capability')}"
+                        f"({args_text}): boruna workflow resume {run['run_id']} --step "
+                        f"{wait['step']} --answer JSON")
         else:
             console.out(f"waiting: {wait['step']} needs an event: boruna workflow trigger "
                         f"{run['run_id']} {wait['step']} --token {wait.get('token')} "
@@ -116,20 +123,40 @@ def cmd_run(args, console: Console) -> int:
     if policy.rejected:
         raise policy_error(args.policy, policy)
     return _drive(service.run_workflow, args, console, directory=args.dir,
-                  inputs=_inputs(args.input), policy=policy.policy)
+                  inputs=_inputs(args.input), policy=policy.policy,
+                  delegate=list(args.delegate) or None)
 
 
 def cmd_resume(args, console: Console) -> int:
     from boruna import service
 
-    return _drive(service.resume_workflow, args, console, args.run_id)
+    if args.step is not None and args.answer is None:
+        raise CliError("--step needs --answer JSON")
+    if args.answer is None:
+        return _drive(service.resume_workflow, args, console, args.run_id)
+    try:
+        answer = json.loads(args.answer)
+    except ValueError as err:
+        raise CliError(f"--answer is not JSON: {err}") from None
+    step = args.step
+    if step is None:
+        found = call(service.workflow_status, args.run_id, data_dir=args.data_dir)
+        if not found.success:
+            return _report(found, args, console)
+        waiting = [w["step"] for w in found.run["waiting"] if w["status"] == "awaiting_input"]
+        if len(waiting) != 1:
+            raise CliError(f"run {args.run_id} has {len(waiting)} steps waiting for an answer"
+                           + (f" ({', '.join(waiting)}): name one with --step" if waiting
+                              else ""))
+        step = waiting[0]
+    return _decide(args, console, "answer", answer=answer, step=step)
 
 
-def _decide(args, console, decision, **fields) -> int:
+def _decide(args, console, decision, step=None, **fields) -> int:
     from boruna import service
 
-    return _drive(service.decide_workflow, args, console, args.run_id, args.step, decision,
-                  **fields)
+    return _drive(service.decide_workflow, args, console, args.run_id, step or args.step,
+                  decision, **fields)
 
 
 def cmd_approve(args, console: Console) -> int:

@@ -28,6 +28,9 @@ class StepTask:
     timeout_ms: Optional[int] = None
     handlers: object = None         # runtime.live.HandlerConfig; None = the mock
     libs_dir: Optional[str] = None
+    delegated: list = field(default_factory=list)   # wire names the run's caller answers
+    resume_snapshot: Optional[bytes] = None  # go on from this VM snapshot (an answered call)
+    resume_seq: Optional[int] = None         # ... whose answer is `replay[resume_seq - 1]`
 
 
 @dataclass
@@ -42,6 +45,9 @@ class StepOutcome:
     aborted: Optional[str] = None   # the journal could not be written: the step stopped
     aborted_kind: Optional[str] = None
     cancelled: bool = False
+    suspended: Optional[bytes] = None   # stopped at a delegated call: the VM's snapshot
+    request: Optional[dict] = None      # ... and the call: {"seq", "capability", "args"}
+    resumed_at: Optional[int] = None    # went on from `resume_snapshot`, taken at this step
 
 
 JournalFn = Callable[..., None]

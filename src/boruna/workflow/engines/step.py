@@ -9,6 +9,11 @@ calls it answers from there (the call must be the one journaled, else `replay mi
 after that it performs the call live and hands call and result to `journal(...)` before the
 step continues. `main`'s value becomes the step's outputs (`result`, or the fields of a
 record naming the declared outputs); anything else is `contract_violation`.
+
+A call of a capability the task delegates (`task.delegated`) stops the step: the outcome
+carries the VM's snapshot and the request, which the scheduler journals. A task with
+`resume_snapshot` restores that machine, gives it the answered call's journaled result and
+goes on from there (docs/workflows.md, "Delegated calls").
 """
 from __future__ import annotations
 
@@ -76,6 +81,7 @@ class JournalingHandler:
         self.aborted: Optional[str] = None
         self.aborted_kind: Optional[str] = None
         self.mismatch: Optional[str] = None
+        self.resumed_at = None      # the VM step a stored snapshot was restored at
 
     def handle(self, cap, args):
         name = cap.wire_name
@@ -127,6 +133,16 @@ class JournalingHandler:
             self.failed_class = _HANDLER_CLASSES.get(cap.id, "runtime_error")
             raise HandlerError(error)
         return result
+
+    # a VM snapshot holds the handler's counters (vm/snapshot.pxi: `handler_state`), so a
+    # step restored from it numbers its next calls and counts its budget as it would have
+    def snapshot_state(self) -> dict:
+        return {"seq": self.seq, "calls": self.calls}
+
+    def restore_state(self, state) -> None:
+        if type(state) is dict:
+            self.seq = int(state.get("seq", 0))
+            self.calls = int(state.get("calls", 0))
 
 
 def _classify(outcome, handler: JournalingHandler) -> str:
@@ -196,6 +212,10 @@ def run_step(task: StepTask, journal, cancel: Optional[threading.Event] = None,
                            error=f"{err.code} at line {err.line}: {err.message}")
     policy = parse_policy(task.policy)
     inner = task.handlers.handler(policy) if task.handlers is not None else MockHandler()
+    if task.delegated:
+        from boruna.runtime.suspend import DelegatingHandler
+
+        inner = DelegatingHandler(inner, task.delegated)
     allowed = set(task.capabilities) - {"step.input"}
     handler = JournalingHandler(StepInputs(task.inputs, inner), task.replay, journal,
                                 allowed, task.max_calls, cancel)
@@ -203,12 +223,18 @@ def run_step(task: StepTask, journal, cancel: Optional[threading.Event] = None,
     if on_progress is not None:
         def progress(steps):
             on_progress(task.step_id, steps)
-    outcome = run(module, policy=policy,
-                  max_steps=task.max_steps if task.max_steps is not None else DEFAULT_MAX_STEPS,
-                  max_wall_ms=task.timeout_ms, on_progress=progress, cancel_event=cancel,
-                  handler=handler)
+    max_steps = task.max_steps if task.max_steps is not None else DEFAULT_MAX_STEPS
+    if task.delegated or task.resume_snapshot is not None:
+        outcome, stop = _run_pausable(module, task, policy, handler, max_steps, progress,
+                                      cancel)
+    else:
+        outcome, stop = run(module, policy=policy, max_steps=max_steps,
+                            max_wall_ms=task.timeout_ms, on_progress=progress,
+                            cancel_event=cancel, handler=handler), None
+    if stop is not None:
+        return stop
     done = StepOutcome(False, vm_steps=outcome.steps, effects=handler.seq,
-                       replayed=handler.replayed)
+                       replayed=handler.replayed, resumed_at=handler.resumed_at)
     if handler.aborted is not None:
         done.aborted, done.aborted_kind = handler.aborted, handler.aborted_kind
         return done
@@ -225,3 +251,60 @@ def run_step(task: StepTask, journal, cancel: Optional[threading.Event] = None,
         return done
     done.ok, done.outputs = True, outputs
     return done
+
+
+def _run_pausable(module, task: StepTask, policy, handler: JournalingHandler, max_steps: int,
+                  progress, cancel: threading.Event):
+    """Run the step on a machine that may stop at a delegated capability call, or go on
+    from `task.resume_snapshot` with its answered call's journaled result; (the RunOutcome,
+    None) when the run ended, (None, a suspended StepOutcome) when it stopped at such a
+    call. A snapshot this build cannot read (another VM build's limits, ...) is not lost
+    work: the attempt runs from its start, its journal (the answer too) replayed."""
+    from boruna import _vm
+    from boruna.core.suspension import SnapshotError
+    from boruna.runtime.deadline import RunClock
+    from boruna.runtime.execute import _outcome, drive
+    from boruna.runtime.gateway import CapabilityGateway, EventLog
+
+    gateway = CapabilityGateway(policy, handler, EventLog(), RunClock(task.timeout_ms, cancel))
+    machine = None
+    if task.resume_snapshot is not None:
+        try:
+            machine = _vm.Machine.restore(task.resume_snapshot, module, gateway=gateway,
+                                          max_wall_ms=task.timeout_ms)
+            entry = task.replay[task.resume_seq - 1]
+            if machine.pending_call is None or entry["capability"] != machine.pending_call[0]:
+                raise SnapshotError("the snapshot's pending call is not the journaled one")
+            machine.answer(from_plain(entry["result"]))
+            handler.seq = task.resume_seq            # the answered call is the journal's
+            handler.replayed += 1
+            handler.resumed_at = machine.steps
+        except (SnapshotError, IndexError, KeyError, TypeError):
+            handler.seq = handler.calls = handler.replayed = 0
+            handler.resumed_at = None
+            machine = None
+            gateway = CapabilityGateway(policy, handler, EventLog(),
+                                        RunClock(task.timeout_ms, cancel))
+        if machine is not None:
+            machine.max_steps = max_steps
+    if machine is None:
+        machine = _vm.Machine(module, gateway=gateway, max_steps=max_steps,
+                              max_wall_ms=task.timeout_ms)
+        machine.set_entry(module.entry)
+    machine.cancel_event = cancel
+    cancelled = drive(machine, on_progress=progress, cancel_event=cancel)
+    pending = None if cancelled or machine.finished else machine.pending_call
+    if pending is None:
+        return _outcome(machine, module, gateway, cancelled), None
+    try:
+        data = machine.snapshot()
+        args = to_plain(list(pending[1]))
+    except (SnapshotError, TapeError) as err:
+        return None, StepOutcome(False, error_class="runtime_error", vm_steps=machine.steps,
+                                 error=f"cannot store the step's paused run: {err}",
+                                 effects=handler.seq, replayed=handler.replayed)
+    return None, StepOutcome(False, vm_steps=machine.steps, effects=handler.seq,
+                             replayed=handler.replayed, suspended=data,
+                             resumed_at=handler.resumed_at,
+                             request={"seq": handler.seq + 1, "capability": pending[0],
+                                      "args": args})

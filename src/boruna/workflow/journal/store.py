@@ -14,6 +14,7 @@ Every SQLite failure becomes a `JournalError` with a kind the service reports:
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -27,7 +28,7 @@ from typing import Optional
 from boruna.workflow.evidence import GENESIS, chain_entry
 
 DB_NAME = "runs.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 5_000
 LEASE_MS = 15_000
 
@@ -94,11 +95,29 @@ CREATE TABLE audit (
     PRIMARY KEY (run_id, seq)
 );
 """),
+    (2, """
+CREATE TABLE suspensions (
+    run_id TEXT NOT NULL,
+    step_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    capability TEXT NOT NULL,
+    args_json TEXT NOT NULL,
+    snapshot BLOB NOT NULL,
+    snapshot_sha256 TEXT NOT NULL,
+    vm_steps INTEGER NOT NULL,
+    answered INTEGER NOT NULL DEFAULT 0,
+    created_ms INTEGER NOT NULL,
+    PRIMARY KEY (run_id, step_id),
+    FOREIGN KEY (run_id, step_id) REFERENCES steps(run_id, step_id) ON DELETE CASCADE
+);
+"""),
 ]
 
 RUN_STATUSES = ("running", "completed", "failed", "paused", "cancelled")
 STEP_STATUSES = ("pending", "running", "completed", "failed", "skipped", "awaiting_approval",
-                 "awaiting_external_event")
+                 "awaiting_external_event", "awaiting_input")
+WAITING_STEP = ("awaiting_approval", "awaiting_external_event", "awaiting_input")
 TERMINAL_STEP = ("completed", "failed", "skipped")
 
 
@@ -447,6 +466,7 @@ class Journal:
                          "live_attempt = NULL, vm_steps = ?, error_kind = NULL, error = NULL, "
                          "wait_json = NULL, finished_ms = ? WHERE run_id = ? AND step_id = ?",
                          (_dumps(outputs), vm_steps, now_ms(), run_id, step_id))
+            self._drop_suspension(conn, run_id, step_id)
             self._audit(conn, run_id, event, step_id, dict(data or {}, outputs=outputs))
         self._tx(update)
 
@@ -462,6 +482,7 @@ class Journal:
                          "finished_ms = ? WHERE run_id = ? AND step_id = ?",
                          (status, error_kind, error, retry_at_ms, vm_steps, now_ms(), run_id,
                           step_id))
+            self._drop_suspension(conn, run_id, step_id)
             name = event or ("step_retry_scheduled" if retry_at_ms is not None else "step_failed")
             self._audit(conn, run_id, name, step_id,
                         dict(data or {}, error_kind=error_kind, error=error))
@@ -492,4 +513,80 @@ class Journal:
                          (status, _dumps(wait), now_ms(), run_id, step_id))
             event = "approval_requested" if status == "awaiting_approval" else "trigger_awaited"
             self._audit(conn, run_id, event, step_id, audit_data)
+        self._tx(update)
+
+    # ------------------------------------------------------------------ suspended steps
+
+    @staticmethod
+    def _drop_suspension(conn, run_id: str, step_id: str) -> None:
+        conn.execute("DELETE FROM suspensions WHERE run_id = ? AND step_id = ?",
+                     (run_id, step_id))
+
+    def suspend_step(self, run_id: str, step_id: str, attempt: int, seq: int,
+                     capability: str, args, snapshot: bytes, vm_steps: int) -> None:
+        """A step stopped at a delegated capability call (its `seq`-th call): the VM's
+        snapshot (its own SHA-256 at the end, also kept here and in the audit entry) and the
+        request are stored and the step waits (`awaiting_input`), its attempt kept."""
+        digest = hashlib.sha256(snapshot).hexdigest()
+        request = {"capability": capability, "args": args}
+
+        def update(conn):
+            conn.execute("INSERT OR REPLACE INTO suspensions (run_id, step_id, attempt, seq, "
+                         "capability, args_json, snapshot, snapshot_sha256, vm_steps, answered, "
+                         "created_ms) VALUES (?,?,?,?,?,?,?,?,?,0,?)",
+                         (run_id, step_id, attempt, seq, capability, _dumps(args),
+                          sqlite3.Binary(snapshot), digest, vm_steps, now_ms()))
+            conn.execute("UPDATE steps SET status = 'awaiting_input', wait_json = ?, "
+                         "vm_steps = ? WHERE run_id = ? AND step_id = ?",
+                         (_dumps({"request": request, "steps": vm_steps}), vm_steps, run_id,
+                          step_id))
+            self._audit(conn, run_id, "input_requested", step_id,
+                        {"attempt": attempt, "seq": seq, "capability": capability,
+                         "args": args, "snapshot_sha256": digest, "vm_steps": vm_steps})
+        self._tx(update)
+
+    def suspension(self, run_id: str, step_id: str) -> Optional[dict]:
+        """The step's stored snapshot and request (None when it has none); a snapshot whose
+        bytes no longer match their digest is `journal_corrupt`."""
+        rows = self._read("SELECT * FROM suspensions WHERE run_id = ? AND step_id = ?",
+                          (run_id, step_id))
+        if not rows:
+            return None
+        r = rows[0]
+        snapshot = bytes(r["snapshot"])
+        if hashlib.sha256(snapshot).hexdigest() != r["snapshot_sha256"]:
+            raise JournalError("journal_corrupt", f"{self.path}: the stored snapshot of step "
+                                                  f"'{step_id}' of run '{run_id}' does not "
+                                                  f"match its SHA-256")
+        return {"attempt": r["attempt"], "seq": r["seq"], "capability": r["capability"],
+                "args": json.loads(r["args_json"]), "snapshot": snapshot,
+                "snapshot_sha256": r["snapshot_sha256"], "vm_steps": r["vm_steps"],
+                "answered": bool(r["answered"])}
+
+    def answer_step(self, run_id: str, step_id: str, result) -> None:
+        """The caller's answer to a step's delegated call: journaled as that call's effect
+        (so a run of the attempt from its start replays it), the snapshot marked answered,
+        the step pending again (it goes on from the snapshot). `invalid_state` when the
+        step no longer waits (another answer came first)."""
+        def update(conn):
+            row = conn.execute("SELECT s.status, p.attempt, p.seq, p.capability, p.args_json, "
+                               "p.answered FROM steps s JOIN suspensions p ON p.run_id = "
+                               "s.run_id AND p.step_id = s.step_id WHERE s.run_id = ? AND "
+                               "s.step_id = ?", (run_id, step_id)).fetchone()
+            if row is None or row["status"] != "awaiting_input" or row["answered"]:
+                raise JournalError("invalid_state", f"step '{step_id}' of run '{run_id}' "
+                                                    f"waits for no answer")
+            conn.execute("INSERT INTO effects (run_id, step_id, attempt, seq, capability, "
+                         "args_json, result_json, error, created_ms) "
+                         "VALUES (?,?,?,?,?,?,?,NULL,?)",
+                         (run_id, step_id, row["attempt"], row["seq"], row["capability"],
+                          row["args_json"], _dumps(result), now_ms()))
+            conn.execute("UPDATE suspensions SET answered = 1 WHERE run_id = ? AND "
+                         "step_id = ?", (run_id, step_id))
+            conn.execute("UPDATE steps SET status = 'pending', wait_json = NULL WHERE "
+                         "run_id = ? AND step_id = ?", (run_id, step_id))
+            self._audit(conn, run_id, "input_answered", step_id,
+                        {"attempt": row["attempt"], "seq": row["seq"],
+                         "capability": row["capability"],
+                         "args": json.loads(row["args_json"]), "result": result})
         self._tx(update)
