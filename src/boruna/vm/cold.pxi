@@ -188,6 +188,9 @@ cdef int _cold(Machine self, int tag) except -1:
         if tag == OP_LISTPUSH or tag == OP_LISTAPPEND:
             if _reuse_list(self):
                 return 0
+        elif tag == OP_LISTCONCAT:
+            if _reuse_concat(self):
+                return 0
         elif tag == OP_MAPSET or tag == OP_MAPREMOVE:
             if _reuse_map(self, tag):
                 return 0
