@@ -213,7 +213,8 @@ class RunResult:
 
 def _module_of(source, bytecode, name, libs_dir):
     """The module to run: `bytecode` (a `.axbc` image) decoded, else `source` compiled (a
-    recent small source's module comes from `module_cache`). Returns (module, None) or (None, the Failure)."""
+    recent small source's module comes from `module_cache`).
+    Returns (module, None) or (None, the Failure)."""
     if bytecode is not None:
         from boruna.bytecode import axbc
 
