@@ -2,7 +2,9 @@
 
 A real stdio client of the official `mcp` SDK (`ClientSession` over `stdio_client`) drives
 three servers started as subprocesses, the calls interleaved (one call to each in turn):
-- `boruna-mcp` (`python -m boruna.mcp`), `boruna_run` of `fn main() -> Int { 1 + 2 }`;
+- `boruna-mcp` (`python -m boruna.mcp`), `boruna_run` of `fn main() -> Int { 1 + 2 }`
+  (after the first call its module comes from the service's module cache), and again with
+  another source each call (`1 + k`: compiled every call);
 - the SDK floor (`mcp_floor_server.py sdk`): the SDK's low-level server on its own stdio
   transport, a tool that answers an empty text at once;
 - boruna's floor (`mcp_floor_server.py boruna`): `boruna-mcp`'s own server and transport,
@@ -33,6 +35,9 @@ TINY = "fn main() -> Int { 1 + 2 }"
 FLOOR = str(Path(__file__).with_name("mcp_floor_server.py"))
 SERVERS = {
     "boruna_run": (["-m", "boruna.mcp"], "boruna_run", {"source": TINY}),
+    # another source every call (`1 + k`): compiled every time, never from the module cache
+    "boruna_run (new source per call)": (["-m", "boruna.mcp"], "boruna_run",
+                                         lambda k: {"source": f"fn main() -> Int {{ 1 + {k} }}"}),
     "sdk floor (no-op tool)": ([FLOOR, "sdk"], "noop", {}),
     "boruna floor (no-op tool)": ([FLOOR, "boruna"], "noop", {}),
 }
@@ -54,19 +59,24 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _children() -> dict:
-    """cmdline -> pid of this process's children."""
-    found = {}
+def _children() -> list:
+    """(cmdline, pid) of this process's children."""
+    found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text()
             if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
-                found[(entry / "cmdline").read_text().replace("\0", " ")] = int(entry.name)
+                found.append(((entry / "cmdline").read_text().replace("\0", " "), int(entry.name)))
         except (OSError, ValueError, IndexError):
             continue
     return found
+
+
+def _arguments(arguments, k: int) -> dict:
+    """The call's arguments: `arguments`, or `arguments(k)` for the k-th call."""
+    return arguments(k) if callable(arguments) else arguments
 
 
 async def _measure(calls: int) -> dict:
@@ -77,17 +87,20 @@ async def _measure(calls: int) -> dict:
             read, write = await stack.enter_async_context(stdio_client(params))
             session = await stack.enter_async_context(ClientSession(read, write))
             await session.initialize()
-            for _ in range(WARMUP):
-                result = await session.call_tool(tool, arguments)
+            for k in range(WARMUP):
+                result = await session.call_tool(tool, _arguments(arguments, k))
             assert not result.is_error, result
-            pid = next((pid for cmd, pid in _children().items() if " ".join(args) in cmd), None)
+            used = {s[3] for s in sessions.values()}
+            pid = next((pid for cmd, pid in _children()
+                        if " ".join(args) in cmd and pid not in used), None)
             sessions[label] = (session, tool, arguments, pid)
         samples = {label: [] for label in sessions}
         cpu_before = {label: _cpu_seconds(s[3]) if s[3] else 0.0 for label, s in sessions.items()}
-        for _ in range(calls):
+        for k in range(calls):
             for label, (session, tool, arguments, _pid) in sessions.items():
+                call_arguments = _arguments(arguments, WARMUP + k)
                 started = time.perf_counter()
-                await session.call_tool(tool, arguments)
+                await session.call_tool(tool, call_arguments)
                 samples[label].append(time.perf_counter() - started)
         cpu = {label: (_cpu_seconds(s[3]) - cpu_before[label]) / calls if s[3] else None
                for label, s in sessions.items()}

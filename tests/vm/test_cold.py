@@ -98,6 +98,27 @@ def test_join_matches_the_python_implementation():
             assert out.work == len(items) + len(sep) + len(want), (items, sep)
 
 
+def test_join_past_a_quarter_of_the_string_limit_matches_the_python_implementation():
+    # 1,000,000 pieces of 5 to 7 characters: past MAX_STRING_BYTES / 4 characters, so the
+    # UTF-8 size decides (ASCII: one byte a character, still in C); a non-ASCII piece sends
+    # the join to the Python implementation; past the byte limit both fail alike
+    from boruna.core.limits import MAX_STRING_BYTES
+
+    ascii_items = tuple(f"k{i}" for i in range(900_000))
+    mixed = ascii_items[:-1] + ("\u00e9",)
+    for items, sep in [(ascii_items, ","), (ascii_items, "--"), (mixed, ",")]:
+        out = _machine("StringJoin", [items, sep])
+        want = IMPLEMENTATIONS["StringJoin"](items, sep)
+        assert len(want) > MAX_STRING_BYTES // 4
+        assert (out.result, out.steps) == (want, 5), sep
+        assert out.work == len(items) + len(sep) + len(want), sep
+    big = ("x" * 4096,) * (MAX_STRING_BYTES // 4096)
+    out = _machine("StringJoin", [big, ","])
+    assert (out.result, out.steps) == (None, 3)
+    assert out.error == (f"string too large: {MAX_STRING_BYTES + len(big) - 1} bytes exceeds "
+                         f"the limit of {MAX_STRING_BYTES} bytes")
+
+
 def test_split_join_type_errors_as_the_python_path():
     for op, args, msg in [
             ("StringSplit", [1, ","], "type error: expected String, got Int"),

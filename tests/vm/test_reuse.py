@@ -1,9 +1,10 @@
 """Reuse of values nothing else holds (vm/reuse.pxi): a local's last read moves it, a field
 read from a record only dead or other-field locals hold takes the field, and ListPush /
-ListAppend / MapSet / MapRemove on a value only their operand holds change it in place. None
+ListAppend / ListConcat / MapSet / MapRemove on a value only their operand holds change it in place. None
 of it may be seen: every value still readable keeps what it held (persistent semantics), the
 results, steps and errors equal the copying paths', and building through a call, a record
-field or an App-style reducer costs no work (the copies spent the whole list or map)."""
+field or an App-style reducer costs no work (the copies spent the whole list or map); a
+ListConcat onto a list only its operand holds spends the right list's length."""
 import pytest
 
 from boruna import _vm
@@ -51,6 +52,14 @@ KEPT = [
      "fn main() -> Int { let xs = list_push(list_push([], 1), 2) let a = S { items: xs, n: 0 }\n"
      "  let b = S { items: xs, n: 1 } let c = S { ..a, items: list_push(a.items, 3) }\n"
      "  list_len(b.items) * 10 + list_len(c.items) }", 23),
+    # concat: the left list read again keeps its elements, and so does the right one
+    ("fn main() -> Int { let xs = list_push(list_push([], 1), 2) let ys = [7, 8, 9]\n"
+     "  let zs = __builtin_list_concat(xs, ys) list_len(xs) * 100 + list_len(ys) * 10 "
+     "+ list_len(zs) + list_get(zs, 4) }", 244),
+    ("fn main() -> Int { let mut xs = [1] let mut i = 0\n"
+     "  while i < 30 { xs = __builtin_list_concat(xs, [i, i]) i = i + 1 }\n"
+     "  let a = __builtin_list_concat(xs, [100]) let b = __builtin_list_concat(xs, xs)\n"
+     "  list_get(a, 61) + list_len(b) + list_len(xs) + list_get(b, 121) }", 100 + 122 + 61 + 29),
     # the same list pushed twice
     ("fn main() -> Int { let mut xs = [] let mut i = 0 while i < 20 { xs = list_push(xs, i) i = i + 1 }\n"
      "  let a = list_push(xs, 100) let b = list_push(xs, 200)\n"
@@ -104,6 +113,48 @@ def test_building_through_calls_records_and_reducers_spends_no_copy_work(how, mo
     assert (slow.result, slow.error, slow.steps) == (fast.result, None, fast.steps)
     # the copies spend the whole list or map each time
     assert slow.work >= 3000 * 2999 // 2
+
+
+CONCAT = {
+    "local": ("fn main() -> List<Int> { let mut xs: List<Int> = [] let mut i = 0\n"
+              "  while i < COUNT { xs = __builtin_list_concat(xs, [i, -i]) i = i + 1 } xs }"),
+    "call": ("fn add(xs: List<Int>, x: Int) -> List<Int> { __builtin_list_concat(xs, [x, -x]) }\n"
+             "fn main() -> List<Int> { let mut xs: List<Int> = [] let mut i = 0\n"
+             "  while i < COUNT { xs = add(xs, i) i = i + 1 } xs }"),
+    "reducer": ("type S { items: List<Int>, n: Int }\n"
+                "fn update(s: S, i: Int) -> S { S { ..s, items: __builtin_list_concat(s.items, "
+                "[i, -i]), n: s.n + 1 } }\n"
+                "fn main() -> List<Int> { let mut s = S { items: [], n: 0 } let mut i = 0\n"
+                "  while i < COUNT { s = update(s, i) i = i + 1 } s.items }"),
+}
+
+
+@pytest.mark.parametrize("how", list(CONCAT))
+def test_concat_onto_a_list_only_its_operand_holds_spends_the_right_lists_length(how, monkeypatch):
+    src = CONCAT[how].replace("COUNT", "2000")
+    want = tuple(x for i in range(2000) for x in (i, -i))
+    fast = _run(src)
+    assert (fast.result, fast.error) == (want, None)
+    # the first concat copies the empty list (work 0 + 2); every later one spends the 2
+    # elements it appends
+    assert fast.work == 2 * 2000
+    for name, value in COPIES.items():
+        monkeypatch.setattr(_vm, name, value)
+    slow = _run(src)
+    assert (slow.result, slow.error, slow.steps) == (want, None, fast.steps)
+    # the copies spend both lists each time
+    assert slow.work == sum(2 * i + 2 for i in range(2000))
+
+
+def test_concat_memory_caps_match_the_copying_paths(monkeypatch):
+    for how, src in CONCAT.items():
+        src = src.replace("COUNT", "300")
+        for cap in (2_000, 9_000, 40_000, 200_000):
+            fast = _outcome(src, max_value_memory=cap)
+            for name, value in COPIES.items():
+                monkeypatch.setattr(_vm, name, value)
+            assert _outcome(src, max_value_memory=cap) == fast, (how, cap)
+            monkeypatch.undo()
 
 
 def test_unsorted_inserts_read_in_key_order():

@@ -18,6 +18,7 @@ The transport (stdin, stdout) and the event loop never wait for a lane (`transpo
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import threading
@@ -67,20 +68,38 @@ def queue_wait_seconds(tool_name: str, args) -> float | None:
 
 
 class _Job:
-    __slots__ = ("fn", "call_loop", "done", "outcome", "dropped", "started", "lock")
+    """One call handed to a worker. On asyncio the caller awaits `future` (resolved on the
+    loop by `finish`, or failed by `expire`); elsewhere it waits for `done`."""
 
-    def __init__(self, fn, call_loop):
+    __slots__ = ("fn", "call_loop", "done", "future", "outcome", "dropped", "started", "lock")
+
+    def __init__(self, fn, call_loop, future=None):
         self.fn = fn
-        self.call_loop = call_loop    # `loop_caller()` of the loop awaiting the job
-        self.done = anyio.Event()
+        self.call_loop = call_loop    # a thread-safe call into the loop awaiting the job
+        self.future = future
+        self.done = anyio.Event() if future is None else None
         self.outcome = None
         self.dropped = False          # cancelled: a worker that has not begun it skips it
         self.started = False          # a worker has begun it (under `lock`)
         self.lock = threading.Lock()
 
     def finish(self, outcome) -> None:
-        self.outcome = outcome
-        self.done.set()
+        """On the loop: the worker's answer."""
+        if self.future is None:
+            self.outcome = outcome
+            self.done.set()
+        elif not self.future.done():
+            self.future.set_result(outcome)
+
+    def expire(self, lane: "Lane", waited: float) -> None:
+        """On the loop, `waited` seconds after the call was queued: a job no worker has
+        begun is dropped and its call answered LaneTimeout; a running one is waited for."""
+        with self.lock:
+            if self.started:
+                return
+            self.dropped = True
+        if not self.future.done():
+            self.future.set_exception(LaneTimeout(lane, waited))
 
 
 class Lane:
@@ -128,6 +147,29 @@ class Lane:
         it within `max_wait` seconds (None: no bound)."""
         if self.accepted >= self.capacity:
             raise LaneBusy(self)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:          # another backend than asyncio
+            loop = None
+        if loop is None:
+            return await self._run_any(fn, max_wait)
+        self.accepted += 1
+        job = _Job(fn, loop.call_soon_threadsafe, loop.create_future())
+        timer = None
+        try:
+            self._jobs.put(job)
+            if max_wait is not None:
+                timer = loop.call_later(max_wait, job.expire, self, max_wait)
+            return await job.future
+        finally:
+            if timer is not None:
+                timer.cancel()
+            with job.lock:
+                job.dropped = True
+            self.accepted -= 1
+
+    async def _run_any(self, fn, max_wait: float | None):
+        """`run` on any anyio backend (anyio's event and timeout)."""
         self.accepted += 1
         job = _Job(fn, loop_caller())
         try:

@@ -2,7 +2,8 @@
 command line, flags and process handling are in `launch.py`).
 
 Transport and concurrency only; every tool's logic lives in `boruna.service`. Stdin and
-stdout have threads of their own (`transport.py`); each call runs on a worker of its lane
+stdout have threads of their own (`transport.py`), handed to the SDK as its read and write
+streams by `wire.py` (each line decoded once); each call runs on a worker of its lane
 (`lanes.py`: runs in one, every other tool in another, both bounded), so long runs never stop
 the server reading requests or answering cheap ones; a cancelled request sets the call's
 cancel event so its VM stops; `boruna_run` with `_meta.progressToken` streams
@@ -23,9 +24,7 @@ from pydantic import ValidationError
 
 from mcp.server.lowlevel.server import Server
 from mcp.server.models import InitializationOptions
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
-from mcp.shared.message import SessionMessage
 
 from boruna import __version__
 from boruna.core.errors import ErrorKind
@@ -34,9 +33,10 @@ from boruna.mcp.documents import Documents
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.responses import output_schema
 from boruna.mcp.results import tool_result
-from boruna.mcp.stdin_lines import AnswerCountingStream, SanitizedLines, screen
+from boruna.mcp.stdin_lines import SanitizedLines, screen_message
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
 from boruna.mcp.transport import StdinReader, StdoutWriter, claim_stdio
+from boruna.mcp.wire import InboundMessages, OutboundMessages
 from boruna.service import fail
 from boruna.service.boundary import internal_error
 from boruna.service.errors import InvalidParams, guard_source
@@ -216,13 +216,12 @@ class BorunaServer:
 
         server = self.build()
         with claim_stdio() as (wire_in, wire_out):
-            reader, writer = StdinReader(wire_in, screen), StdoutWriter(wire_out)
+            reader, writer = StdinReader(wire_in, screen_message), StdoutWriter(wire_out)
             writer.start()
             reader.start()
             self.lanes = Lanes()
             start_pool()
             lines = SanitizedLines(reader)
-            async with stdio_server(stdin=lines, stdout=writer) as (read_stream, write_stream):
-                lines.reply = lambda error: write_stream.send(SessionMessage(error))
-                answers = AnswerCountingStream(write_stream, lines.in_flight)
-                await server.run(read_stream, answers, self.initialization_options())
+            answers = OutboundMessages(writer, lines.in_flight)
+            lines.reply = answers.send_error
+            await server.run(InboundMessages(lines), answers, self.initialization_options())

@@ -10,8 +10,9 @@ The SDK silently drops a line it cannot decode, so its sender would wait forever
   would take for a notification and never answer: -32600 with id null); blank lines are
   skipped.
 
-`screen(line)` does all of this on the transport's reader thread (`transport.StdinReader`);
-`SanitizedLines` is the async side the SDK iterates.
+`screen_message(line)` does all of this on the transport's reader thread
+(`transport.StdinReader`), decoding each line once; `SanitizedLines` is the async side that
+`wire.py` hands to the SDK.
 """
 from __future__ import annotations
 
@@ -173,17 +174,24 @@ def _in_flight_note(message):
     return None
 
 
-def screen(line: str):
-    """`(line, error, note)` for one non-blank stdin line (run on the reader thread): the
-    sanitized line to hand to the SDK, or the JSONRPCError answering it; `note` is what
-    `InFlight` counts. None for a line to drop."""
+def screen_message(line: str):
+    """`(line, error, note, message)` for one non-blank stdin line (run on the reader
+    thread): the sanitized line and its decoded JSON-RPC `message` to hand to the SDK, or
+    the JSONRPCError answering it (message None); `note` is what `InFlight` counts. None
+    for a line to drop."""
     line = sanitize_line(line)
     message, error = classify(line)
     if error is not None:
-        return line, error, None
+        return line, error, None, None
     if message is None:
         return None
-    return line, None, _in_flight_note(message)
+    return line, None, _in_flight_note(message), message
+
+
+def screen(line: str):
+    """`(line, error, note)` of `screen_message(line)`; None for a line to drop."""
+    item = screen_message(line)
+    return None if item is None else item[:3]
 
 
 DECODABLE_DEPTH = 200
@@ -261,28 +269,6 @@ class InFlight:
                 await self._drained.wait()
 
 
-class AnswerCountingStream:
-    """The transport's write stream, reporting each outgoing message to an `InFlight`."""
-
-    def __init__(self, stream, in_flight: InFlight):
-        self._stream = stream
-        self._in_flight = in_flight
-
-    async def send(self, item) -> None:
-        await self._stream.send(item)
-        self._in_flight.note_outbound(getattr(item, "message", None))
-
-    async def aclose(self) -> None:
-        await self._stream.aclose()
-
-    async def __aenter__(self):
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc_info):
-        return await self._stream.__aexit__(*exc_info)
-
-
 class SanitizedLines:
     """Async iteration over the screened stdin lines of a `transport.StdinReader`.
 
@@ -299,14 +285,20 @@ class SanitizedLines:
         return self
 
     async def __anext__(self) -> str:
+        return (await self.next_message())[0]
+
+    async def next_message(self):
+        """`(line, message)` of the next line to hand to the SDK (`message` is the decoded
+        JSON-RPC message, or None when screening the line failed); StopAsyncIteration at
+        EOF once every request is answered."""
         while True:
             item = await self._reader.receive()
             if item is None:
                 await self.in_flight.drained()
                 raise StopAsyncIteration
-            line, error, note = item
+            line, error, note = item[:3]
             if error is None:
                 self.in_flight.note_inbound(note)
-                return line
+                return line, (item[3] if len(item) > 3 else None)
             if self.reply is not None:
                 await self.reply(error)

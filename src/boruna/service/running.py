@@ -212,7 +212,8 @@ class RunResult:
 
 
 def _module_of(source, bytecode, name, libs_dir):
-    """The module to run: `bytecode` (a `.axbc` image) decoded, else `source` compiled.
+    """The module to run: `bytecode` (a `.axbc` image) decoded, else `source` compiled (a
+    recent small source's module comes from `module_cache`).
     Returns (module, None) or (None, the Failure)."""
     if bytecode is not None:
         from boruna.bytecode import axbc
@@ -222,12 +223,11 @@ def _module_of(source, bytecode, name, libs_dir):
         except Exception as exc:  # any reader failure is the image's fault
             detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
             return None, Failure(ErrorKind.INVALID_BYTECODE, detail)
-    from boruna.compiler import compile_source
     from boruna.language.errors import CompileError
+    from boruna.service.module_cache import compiled
 
     try:
-        return compile_source(source, name="module" if name is None else name,
-                              libs_dir=libs_dir), None
+        return compiled(source, "module" if name is None else name, libs_dir), None
     except CompileError as err:
         return None, compile_failure(err, source)
 

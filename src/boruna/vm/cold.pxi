@@ -133,6 +133,7 @@ cdef int _split_join_fast(Machine self, int tag) except -1:
     cdef PyObject* r
     cdef PyObject* lst
     cdef Py_ssize_t k, n, total
+    cdef bint ascii
     if self.sp < 2:
         return 0
     a = &s[self.sp - 2]
@@ -156,11 +157,16 @@ cdef int _split_join_fast(Machine self, int tag) except -1:
             return 0
         n = PyTuple_GET_SIZE(<object>a.o)
         total = PyUnicode_GET_LENGTH(<object>b.o) * (n - 1 if n > 1 else 0)
+        ascii = PyUnicode_IS_ASCII(<object>b.o)
         for k in range(n):
             if not PyUnicode_CheckExact_raw(PyTuple_GET_ITEM_raw(a.o, k)):
                 return 0
             total += PyUnicode_GET_LENGTH(<object>PyTuple_GET_ITEM_raw(a.o, k))
-        if total > C_MAX_STR_CHARS_FAST:
+            if ascii and not PyUnicode_IS_ASCII(<object>PyTuple_GET_ITEM_raw(a.o, k)):
+                ascii = False
+        # past a quarter of the byte limit the result's UTF-8 size decides: all-ASCII text
+        # has one byte per character (over the limit, `_cold` raises the limit's error)
+        if total > C_MAX_STR_CHARS_FAST and (not ascii or total > C_MAX_STRING_BYTES):
             return 0
         _spend(self, n + PyUnicode_GET_LENGTH(<object>b.o))
         r = PyUnicode_Join_raw(b.o, a.o)
@@ -187,6 +193,9 @@ cdef int _cold(Machine self, int tag) except -1:
     if self.push_pend < 0:      # not yet tried by OP_PUSH_STORE
         if tag == OP_LISTPUSH or tag == OP_LISTAPPEND:
             if _reuse_list(self):
+                return 0
+        elif tag == OP_LISTCONCAT:
+            if _reuse_concat(self):
                 return 0
         elif tag == OP_MAPSET or tag == OP_MAPREMOVE:
             if _reuse_map(self, tag):

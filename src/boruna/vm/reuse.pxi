@@ -2,7 +2,7 @@
 # Reuse of values nothing else holds (Perceus / Lean 4 style, decided at run time by the
 # reference count): a local's last read moves its value out (the local is left Unit), a
 # field read from a record only the operand and locals that never read that field again
-# hold takes the field out, and ListPush / ListAppend / MapSet / MapRemove on a list or map
+# hold takes the field out, and ListPush / ListAppend / ListConcat / MapSet / MapRemove on a list or map
 # only their operand holds change it in place. The analysis runs once per function at load.
 
 # a local's last read moves its value (False: every LoadLocal copies)
@@ -218,6 +218,56 @@ cdef int _reuse_list(Machine self) except -1:
     self.sp -= 1
     # the operand's reference moves to the grown list
     s[self.sp - 1].o = _bld_append(self, t, slot, n, v)
+    _charge(self, charge)
+    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return 1
+
+
+cdef int _reuse_concat(Machine self) except -1:
+    """ListConcat of a non-empty List only the operand holds (and this machine's builder
+    slot) with a List: the right list's elements go into the left list itself, one
+    `_bld_append` each; work: the right list's length (the copy spent both lengths);
+    charge: what as many pushes charge (`_push_charge` per element); with PUSH_IN_PLACE off
+    the copy runs with the same charge (push_pend). Returns 0, touching nothing (but
+    push_pend), when the left list is empty or held elsewhere, an operand is not a List,
+    or the length limit could be hit (the caller then copies)."""
+    cdef Val* s = self.stack
+    cdef PyObject* t
+    cdef PyObject* r
+    cdef PyObject* v
+    cdef Py_ssize_t n, k, j
+    cdef int slot
+    cdef int64_t charge = 0
+    if self.sp < 2 or s[self.sp - 2].tag != T_OBJ or s[self.sp - 1].tag != T_OBJ:
+        return 0
+    t = s[self.sp - 2].o
+    r = s[self.sp - 1].o
+    if not PyTuple_CheckExact_raw(t) or not PyTuple_CheckExact_raw(r) or r == t:
+        return 0
+    n = Py_SIZE_raw(t)
+    k = Py_SIZE_raw(r)
+    if n == 0 or n + k > C_MAX_COLLECTION_LEN:
+        return 0
+    slot = _bld_slot(self, t)
+    if Py_REFCNT_raw(t) != (2 if slot >= 0 else 1):
+        return 0
+    for j in range(k):
+        charge += _push_charge(n + j)
+    if not self.push_mutates:
+        self.push_pend = charge
+        return 0
+    _spend(self, k)
+    # the left operand's reference moves to the grown list; the right one is dropped
+    for j in range(k):
+        v = PyTuple_GET_ITEM_raw(r, j)
+        _incref(v)
+        s[self.sp - 2].o = _bld_append(self, s[self.sp - 2].o, slot, n + j, v)
+        slot = _bld_slot(self, s[self.sp - 2].o)
+    self.sp -= 1
+    vclear(&s[self.sp])
     _charge(self, charge)
     if self.max_wall_ms_obj is not None or self.cancel_event is not None:
         err = _wall_check(self)
