@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 
 from boruna.cli.console import Console
 from boruna.cli.errors import (EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError,
@@ -87,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILURE
     except Exception as exc:  # the no-traceback guarantee: one line, exit 1
         if os.environ.get("BORUNA_DEBUG"):
+            import traceback
             traceback.print_exc()
         console.error(f"internal error: {type(exc).__name__}: {exc} "
                       "(set BORUNA_DEBUG=1 for details)")

@@ -6,7 +6,6 @@ Parsing never exits the process: `ParserExit` carries the status (0 for `--help`
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 
 from boruna import __version__
@@ -54,6 +53,7 @@ class Parser(argparse.ArgumentParser):
         known = [flag for flag in self._option_string_actions if flag.startswith("--")]
         for word in extras:
             if word.startswith("-"):
+                import difflib
                 close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.6)
                 if close:
                     return f" (did you mean {close[0]}?)"
@@ -64,6 +64,7 @@ class Parser(argparse.ArgumentParser):
         if action.choices is None or value in action.choices:
             return
         choices = [str(choice) for choice in action.choices]
+        import difflib
         close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.6)
         hint = f"did you mean '{close[0]}'? " if close else ""
         raise argparse.ArgumentError(

@@ -51,35 +51,79 @@ become `error_kind: "internal_error"` responses, never tracebacks.
 
     render(response) -> str        pretty JSON (indent 2, raw UTF-8, NaN/Infinity -> null)
 """
-from boruna.service.capabilities import capability_list_tool, list_capabilities
-from boruna.service.codes import list_codes
-from boruna.service.compiling import ast_tool, compile_module, compile_tool, parse_ast
-from boruna.service.diagnostics import check, check_tool, repair, repair_tool
-from boruna.service.envelope import PROTOCOL_VERSION, fail, ok, render
-from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
-from boruna.service.formatting import format_code, format_tool
-from boruna.service.framework import (framework_test, framework_test_tool, validate_app,
-                                      validate_app_tool)
-from boruna.service.policy_argument import (PolicyFile, policy_file, shorthand_policy,
-                                            unreadable_policy)
-from boruna.service.policy_validation import policy_validate_tool, show_policy, validate_policy
-from boruna.service.results import Failure
-from boruna.runtime.live import HandlerConfig
-from boruna.runtime.tape import TapeError, read_tape
-from boruna.runtime.tape import check_tape_target, read_tape_file, read_tape_key, write_tape_file
-from boruna.service.running import RunRequest, run, run_tool
-from boruna.service.sealed import run_sealed, run_sealed_tool
-from boruna.service.suspended import (inspect_snapshot, resume_run, resume_tool,
-                                      run_delegating, run_delegating_tool)
-from boruna.service.symbols import list_symbols, symbols_tool
-from boruna.service.templates import (apply_template, list_templates, template_apply_tool,
-                                      template_list_tool)
-from boruna.service.workflow import validate_workflow, workflow_validate_tool
-from boruna.service.workflow_runs import (cancel_workflow, decide_workflow, export_evidence,
-                                          list_workflow_runs, resume_workflow, run_workflow,
-                                          verify_evidence, workflow_decide_tool,
-                                          workflow_resume_tool, workflow_run_tool,
-                                          workflow_status, workflow_status_tool)
+# name -> the module that defines it; imported on first use (PEP 562), so importing the
+# package (every `boruna` command does) costs only the modules a command touches
+_LAZY = {
+    'capability_list_tool': 'boruna.service.capabilities',
+    'list_capabilities': 'boruna.service.capabilities',
+    'list_codes': 'boruna.service.codes',
+    'ast_tool': 'boruna.service.compiling',
+    'compile_module': 'boruna.service.compiling',
+    'compile_tool': 'boruna.service.compiling',
+    'parse_ast': 'boruna.service.compiling',
+    'check': 'boruna.service.diagnostics',
+    'check_tool': 'boruna.service.diagnostics',
+    'repair': 'boruna.service.diagnostics',
+    'repair_tool': 'boruna.service.diagnostics',
+    'PROTOCOL_VERSION': 'boruna.service.envelope',
+    'fail': 'boruna.service.envelope',
+    'ok': 'boruna.service.envelope',
+    'render': 'boruna.service.envelope',
+    'MAX_SOURCE_BYTES': 'boruna.service.errors',
+    'InvalidParams': 'boruna.service.errors',
+    'guard_source': 'boruna.service.errors',
+    'format_code': 'boruna.service.formatting',
+    'format_tool': 'boruna.service.formatting',
+    'framework_test': 'boruna.service.framework',
+    'framework_test_tool': 'boruna.service.framework',
+    'validate_app': 'boruna.service.framework',
+    'validate_app_tool': 'boruna.service.framework',
+    'PolicyFile': 'boruna.service.policy_argument',
+    'policy_file': 'boruna.service.policy_argument',
+    'shorthand_policy': 'boruna.service.policy_argument',
+    'unreadable_policy': 'boruna.service.policy_argument',
+    'policy_validate_tool': 'boruna.service.policy_validation',
+    'show_policy': 'boruna.service.policy_validation',
+    'validate_policy': 'boruna.service.policy_validation',
+    'Failure': 'boruna.service.results',
+    'HandlerConfig': 'boruna.runtime.live',
+    'TapeError': 'boruna.runtime.tape',
+    'read_tape': 'boruna.runtime.tape',
+    'check_tape_target': 'boruna.runtime.tape',
+    'read_tape_file': 'boruna.runtime.tape',
+    'read_tape_key': 'boruna.runtime.tape',
+    'write_tape_file': 'boruna.runtime.tape',
+    'RunRequest': 'boruna.service.running',
+    'run': 'boruna.service.running',
+    'run_tool': 'boruna.service.running',
+    'run_sealed': 'boruna.service.sealed',
+    'run_sealed_tool': 'boruna.service.sealed',
+    'inspect_snapshot': 'boruna.service.suspended',
+    'resume_run': 'boruna.service.suspended',
+    'resume_tool': 'boruna.service.suspended',
+    'run_delegating': 'boruna.service.suspended',
+    'run_delegating_tool': 'boruna.service.suspended',
+    'list_symbols': 'boruna.service.symbols',
+    'symbols_tool': 'boruna.service.symbols',
+    'apply_template': 'boruna.service.templates',
+    'list_templates': 'boruna.service.templates',
+    'template_apply_tool': 'boruna.service.templates',
+    'template_list_tool': 'boruna.service.templates',
+    'validate_workflow': 'boruna.service.workflow',
+    'workflow_validate_tool': 'boruna.service.workflow',
+    'cancel_workflow': 'boruna.service.workflow_runs',
+    'decide_workflow': 'boruna.service.workflow_runs',
+    'export_evidence': 'boruna.service.workflow_runs',
+    'list_workflow_runs': 'boruna.service.workflow_runs',
+    'resume_workflow': 'boruna.service.workflow_runs',
+    'run_workflow': 'boruna.service.workflow_runs',
+    'verify_evidence': 'boruna.service.workflow_runs',
+    'workflow_decide_tool': 'boruna.service.workflow_runs',
+    'workflow_resume_tool': 'boruna.service.workflow_runs',
+    'workflow_run_tool': 'boruna.service.workflow_runs',
+    'workflow_status': 'boruna.service.workflow_runs',
+    'workflow_status_tool': 'boruna.service.workflow_runs',
+}
 
 __all__ = [
     "PROTOCOL_VERSION", "MAX_SOURCE_BYTES", "InvalidParams", "guard_source", "ok", "fail",
@@ -99,3 +143,18 @@ __all__ = [
     "workflow_run_tool", "workflow_status_tool", "workflow_resume_tool", "workflow_decide_tool",
     "run_delegating", "run_delegating_tool", "resume_run", "resume_tool", "inspect_snapshot",
 ]
+
+
+def __getattr__(name: str):
+    try:
+        module_name = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'boruna.service' has no attribute {name!r}") from None
+    import importlib
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
