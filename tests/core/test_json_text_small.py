@@ -4,7 +4,9 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
-from boruna.core.json_text import SMALL_CHARS, SMALL_NODES, is_small_json
+import pytest
+
+from boruna.core.json_text import SMALL_CHARS, SMALL_NODES, is_small_json, pretty_small
 from boruna.mcp.results import tool_result
 from boruna.service.envelope import SMALL_TEXT_BOUND, render
 
@@ -31,6 +33,29 @@ def test_tool_result_structured_content_is_the_text_parsed(value):
     text = result.content[0].text
     assert text == render(response)
     assert result.structured_content == json.loads(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(values)
+def test_pretty_small_is_the_json_modules_indented_text(value):
+    if not is_small_json(value):
+        return
+    try:
+        want = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        with pytest.raises(ValueError):
+            pretty_small(value)
+        return
+    assert pretty_small(value) == want
+
+
+def test_pretty_small_layout():
+    value = {"a": [1, -2.5, None, True, False, "x\"\n\u00e9"], "b": {}, "c": [], "d": {"e": ()}}
+    assert pretty_small(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    assert pretty_small(1e300) == "1e+300" and pretty_small(-0.0) == "-0.0"
+    for bad in (float("nan"), float("inf"), [float("-inf")]):
+        with pytest.raises(ValueError):
+            pretty_small(bad)
 
 
 def test_bounds():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 from decimal import Decimal
+from json.encoder import encode_basestring as _encode_str
 from typing import Any
 
 from boruna.core.deep_stack import call_deep
@@ -80,6 +81,45 @@ def is_small_json(value: Any) -> bool:
         if chars > SMALL_CHARS:
             return False
     return True
+
+
+_INDENT = "  "
+_INF = float("inf")
+
+
+def pretty_small(value: Any, level: int = 0) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)` for a value
+    `is_small_json` accepts, built without the json module's pure-Python indenting encoder
+    (strings through its C `encode_basestring`): the same text, ValueError for a NaN or an
+    infinity as json.dumps raises. Recursive: such a value nests at most SMALL_NODES levels."""
+    t = type(value)
+    if t is str:
+        return _encode_str(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if t is int:
+        return int.__repr__(value)
+    if t is float:
+        if value != value or value == _INF or value == -_INF:
+            raise ValueError("Out of range float values are not JSON compliant: " + repr(value))
+        return float.__repr__(value)
+    inner = "\n" + _INDENT * (level + 1)
+    if t is dict:
+        if not value:
+            return "{}"
+        return ("{" + inner + ("," + inner).join(
+            [_encode_str(k) + ": " + pretty_small(v, level + 1) for k, v in value.items()])
+            + "\n" + _INDENT * level + "}")
+    if t is list or t is tuple:
+        if not value:
+            return "[]"
+        return ("[" + inner + ("," + inner).join([pretty_small(v, level + 1) for v in value])
+                + "\n" + _INDENT * level + "]")
+    raise TypeError(f"Object of type {t.__name__} is not JSON serializable")
 
 
 def _scalar(item: Any) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from boruna.core.errors import ErrorKind
 from boruna.core.limits import DEFAULT_MAX_OUTPUT_BYTES
-from boruna.core.json_text import deeper_than, is_small_json, json_size
+from boruna.core.json_text import deeper_than, is_small_json, json_size, pretty_small
 
 PROTOCOL_VERSION = 1
 """Wire-format version of the envelope (bumped only on a breaking shape change)."""
@@ -109,7 +109,7 @@ def render(response: Any, max_bytes: int = DEFAULT_MAX_OUTPUT_BYTES) -> str:
     if max_bytes >= SMALL_TEXT_BOUND and is_small_json(response):
         # a few nodes, short strings: far below the budget and PRETTY_DEPTH, nothing to measure
         try:
-            text = json.dumps(response, indent=2, ensure_ascii=False, allow_nan=False)
+            text = pretty_small(response)
         except ValueError:
             text = _render_carefully(response)
         return _escape_lone_surrogates(text)

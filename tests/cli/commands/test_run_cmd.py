@@ -35,6 +35,9 @@ def prog(tmp_path):
 
 @pytest.mark.parametrize("flags", [[], ["--json"]], ids=["text", "json"])
 def test_run_compiles_once_and_parses_its_policy_file_once(cli, monkeypatch, prog, flags):
+    from boruna.service import module_cache
+
+    module_cache.clear()        # as in a fresh `boruna` process (earlier tests ran this source)
     compiles = _count(monkeypatch, boruna.compiler, "compile_source")
     parses = _count(monkeypatch, boruna.runtime.policy, "parse_policy_text")
     result = cli("run", prog, "--policy", prog.parent / "policy.json", *flags)
