@@ -19,7 +19,26 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 
 
-class InboundMessages:
+class _Stream:
+    """What the SDK asks of either stream beyond reading or writing: closing, and use as an
+    async context manager (closing on exit)."""
+    _closed = False
+
+    def close(self) -> None:
+        self._closed = True
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc_info):
+        self._closed = True
+        return None
+
+
+class InboundMessages(_Stream):
     """The read stream the SDK iterates: a SessionMessage (or the decoding exception) per
     line of a `stdin_lines.SanitizedLines`; the iteration ends at its EOF."""
 
@@ -50,21 +69,8 @@ class InboundMessages:
                 return exc
         return SessionMessage(message)
 
-    def close(self) -> None:
-        self._closed = True
 
-    async def aclose(self) -> None:
-        self._closed = True
-
-    async def __aenter__(self):
-        return self
-
-    async def __aexit__(self, *exc_info):
-        self._closed = True
-        return None
-
-
-class OutboundMessages:
+class OutboundMessages(_Stream):
     """The write stream the SDK sends to: each message's JSON line written by `writer`
     (a `transport.StdoutWriter`) before `send` returns, then reported to `in_flight`."""
 
@@ -88,15 +94,3 @@ class OutboundMessages:
         its line was never counted as a request)."""
         await self._write(error)
 
-    def close(self) -> None:
-        self._closed = True
-
-    async def aclose(self) -> None:
-        self._closed = True
-
-    async def __aenter__(self):
-        return self
-
-    async def __aexit__(self, *exc_info):
-        self._closed = True
-        return None
