@@ -285,12 +285,20 @@ GENERATED_HEADER = ("# generated — do not edit: written by setup.py from "
 
 def pxi_text() -> str:
     """The Cython include `setup.py` writes to `src/boruna/vm/opcodes.pxi`: the dispatch
-    constants of every op and pseudo-op, the match tags, and `COMPILED_TAGS` (the tags the
+    constants of every op and pseudo-op (as Cython constants `OP_<NAME>` and as C macros
+    `BOR_OP_<NAME>` for the C core, vm/core/dispatch.h), the match tags, and `COMPILED_TAGS` (the tags the
     extension was built with, so a test can see the build and the table agree)."""
     lines = [GENERATED_HEADER, "\ncdef enum:\n"]
     lines += [f"    {op.c_name} = {op.tag}\n" for op in _TABLE]
     lines += [f"    {name} = {PSEUDO_BASE + k}    # {doc}\n"
               for k, (name, doc) in enumerate(PSEUDO_OPS)]
+    # the same constants for the C core (vm/core/dispatch.h): BOR_OP_<name>, and the size of
+    # its dispatch table
+    lines.append('\ncdef extern from *:\n    """\n')
+    lines += [f"    #define BOR_{op.c_name} {op.tag}\n" for op in _TABLE]
+    lines += [f"    #define BOR_{name} {PSEUDO_BASE + k}\n" for k, (name, _) in enumerate(PSEUDO_OPS)]
+    lines.append(f"    #define BOR_NUM_OPS {PSEUDO_BASE + len(PSEUDO_OPS)}\n")
+    lines.append('    """\n    int BOR_NUM_OPS\n')
     lines.append("\ncdef enum:\n")
     lines += [f"    {name} = {value}\n" for name, value in MATCH_TAGS]
     lines.append("\nCOMPILED_TAGS = {\n")

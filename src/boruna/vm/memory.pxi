@@ -63,22 +63,9 @@ cdef int64_t cf_size(object o, int depth):
 
 
 cdef bint _ensure_locals(Machine self, int64_t n) noexcept:
-    cdef int64_t cap
-    cdef Val* p
-    if self.lp + n <= self.locals_cap:
-        return True
-    if self.lp + n > C_MAX_LOCALS:
-        return False
-    cap = self.locals_cap
-    while cap < self.lp + n:
-        cap *= 2
-    p = <Val*>realloc(self.locals, sizeof(Val) * cap)
-    if p == NULL:
-        return False
-    self.locals = p
-    self.locals_cap = cap
-    self.alloc_bytes += <int64_t>sizeof(Val) * cap // 2
-    return True
+    """Room for n more local slots (vm/core/values.h, shared with the loop's C core)."""
+    return bor_ensure_locals(&self.locals, &self.locals_cap, self.lp, n, C_MAX_LOCALS,
+                             &self.alloc_bytes)
 
 
 cdef object _locals_error(Machine self):

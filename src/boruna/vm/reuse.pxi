@@ -132,11 +132,7 @@ def _merge(live_in, succs, n):
 cdef inline void _load(Machine self, Val* dst, Val* src, int64_t* ins) noexcept:
     """LoadLocal of the instruction at `ins` (a superinstruction's first op run alone):
     a move when it is the slot's last read, else a copy."""
-    if self.movef[(ins - self.code) // W]:
-        dst[0] = src[0]
-        src.tag = T_UNIT
-    else:
-        vcopy(dst, src)
+    bor_load(self.movef, self.code, dst, src, ins)     # vm/core/values.h
 
 
 cdef Py_ssize_t MAP_UNSORTED_OFF = bor_slot_offset(MapValue.__dict__["_unsorted"])

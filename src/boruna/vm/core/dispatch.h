@@ -1,0 +1,697 @@
+/* Part of the VM extension: the C core of the interpreter loop (docs/architecture.md, "The
+   VM loop"), included by vm/loop.pxi. It needs what the Cython side defines before it: the
+   value types (core/values.h), the checked arithmetic of _vm.pxd, the opcode constants
+   BOR_OP_* (generated into vm/opcodes.pxi from bytecode/opcodes.py) and the limits
+   (vm/limits_c.pxi).
+
+   bor_run() runs the hot ops with threaded dispatch (GCC/Clang computed goto: each op ends
+   in its own indirect jump through `labels`; other compilers get a `switch`). It dispatches
+   the op at `ip` unconditionally (the caller has done the checkpoint for it), then each
+   further op while `steps < check_at`, counting one step per dispatched op exactly as the
+   Cython loop does. It returns to the Cython loop (vm/loop.pxi, `_loop`) with
+     BOR_X_CHECK  the next op would pass `check_at` (nothing pending: the Cython loop runs the
+                  checkpoint: slice end, max_steps, wall clock/cancellation, trace line);
+     BOR_X_OP     the op at `ins` is one this core does not run (or not for these operands):
+                  its step is counted and ip is past it; the Cython loop runs it;
+     an error     the op at `ins` failed (its step counted); the Cython loop builds the error
+                  (one constructor per error text, in boruna.core.errors) from the code and
+                  `want` / `bad` / `n` / `drop`;
+     -1           a Python exception is set.
+   An op is implemented once: an op this core handles is not in the Cython loop's chain, or
+   only for the operands this core hands over (Eq/Neq on non-Ints, ListGet's slow path). */
+#ifndef BORUNA_VM_DISPATCH_H
+#define BORUNA_VM_DISPATCH_H
+
+enum {
+    BOR_X_CHECK = 0, BOR_X_OP = 1,
+    BOR_X_UNDERFLOW = 2,    /* stack underflow */
+    BOR_X_STACK = 3,        /* operand stack overflow */
+    BOR_X_DEPTH = 4,        /* call depth overflow */
+    BOR_X_LOCALS = 5,       /* local slots limit */
+    BOR_X_ARITH = 6,        /* integer overflow; n: BOR_OVF_* */
+    BOR_X_DIV0 = 7,         /* division by zero */
+    BOR_X_TYPE = 8,         /* type error: wanted `want` (BOR_WANT_*), got the type of `bad`;
+                               then `drop` stack values are popped and cleared */
+    BOR_X_BADFN = 9,        /* invalid function index n */
+    BOR_X_CONV = 10         /* an int outside i64 read from a List */
+};
+enum { BOR_OVF_ADD = 0, BOR_OVF_SUB = 1, BOR_OVF_MUL = 2, BOR_OVF_NEG = 3, BOR_OVF_DIV = 4,
+       BOR_OVF_REM = 5 };
+enum { BOR_WANT_NUMERIC = 0, BOR_WANT_INT = 1, BOR_WANT_COMPARABLE = 2, BOR_WANT_FNREF = 3 };
+
+typedef struct {
+    /* the loop's registers (in and out) */
+    Val* stack;
+    int sp;
+    Val* loc;
+    int64_t* cur;
+    int64_t ip;
+    int func;
+    int64_t steps;
+    int64_t check_at;
+    int plain;                 /* no wall clock and no cancellation event */
+    /* out: the instruction of a BOR_X_OP or error exit, and the error's details */
+    int64_t* ins;
+    int64_t n;
+    Val* bad;
+    int want;
+    int drop;
+    /* the machine */
+    Val* consts;
+    int64_t* code;
+    unsigned char* movef;
+    int64_t* finish_code;
+    Frame* frames;
+    int* nframes;
+    Val** locals;
+    int64_t* lp;
+    int64_t* locals_cap;
+    int64_t* alloc_bytes;
+    int64_t* fn_start;
+    int64_t* fn_nlocals;
+    int nfuncs;
+} BorRun;
+
+/* the function index of FnRef `o`, as reading its `index` attribute would (-1 and an
+   exception set on failure) */
+static inline int bor_fnref_index(PyObject* o, int64_t* r) {
+    PyObject* p = *(PyObject**)((char*)o + bor_fnref_idx_off);
+    long long v;
+    if (p != NULL && PyLong_CheckExact(p) && bor_small_long(p, &v)) { *r = v; return 0; }
+    if (p != NULL) {
+        Py_INCREF(p);
+    } else {
+        p = PyObject_GetAttrString(o, "index");
+        if (p == NULL) return -1;
+    }
+    v = PyLong_AsLongLong(p);
+    Py_DECREF(p);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *r = v;
+    return 0;
+}
+
+/* -1 (the Cython side raises the exception the core left set) */
+static int bor_fail(void) { return -1; }
+
+#if defined(BOR_NO_THREADED)
+#define BOR_THREADED 0
+#elif defined(__GNUC__) || defined(__clang__)
+#define BOR_THREADED 1
+#else
+#define BOR_THREADED 0
+#endif
+
+static int bor_run(BorRun* st) {
+    Val* stack = st->stack;
+    int sp = st->sp;
+    Val* loc = st->loc;
+    int64_t* cur = st->cur;
+    int64_t ip = st->ip;
+    int func = st->func;
+    int64_t steps = st->steps;
+    const int64_t check_at = st->check_at;
+    const unsigned char* movef = st->movef;
+    const int64_t* code = st->code;
+    Val* consts = st->consts;
+    Frame* frames = st->frames;
+    int64_t* ins;
+    int op, rc = BOR_X_OP;
+    Val *a, *b, *v;
+    Val tmp;
+    Frame* fr;
+    int64_t x, y, r, k, n, argc, target, base;
+    double fx, fy;
+    int c, hit;
+
+#if BOR_THREADED
+    /* the dispatch table: every op this core runs has its label, any other tag exits */
+    static void* labels[BOR_NUM_OPS] = {
+        [0 ... BOR_NUM_OPS - 1] = &&op_exit,
+        [BOR_OP_LOADLOCAL] = &&op_loadlocal,
+        [BOR_OP_PUSHCONST] = &&op_pushconst,
+        [BOR_OP_STORELOCAL] = &&op_storelocal,
+        [BOR_OP_POP] = &&op_pop,
+        [BOR_OP_DUP] = &&op_dup,
+        [BOR_OP_ADD] = &&op_add,
+        [BOR_OP_SUB] = &&op_sub,
+        [BOR_OP_MUL] = &&op_mul,
+        [BOR_OP_DIV] = &&op_div,
+        [BOR_OP_MOD] = &&op_mod,
+        [BOR_OP_NEG] = &&op_neg,
+        [BOR_OP_LT] = &&op_lt,
+        [BOR_OP_LTE] = &&op_lte,
+        [BOR_OP_GT] = &&op_gt,
+        [BOR_OP_GTE] = &&op_gte,
+        [BOR_OP_EQ] = &&op_eq,
+        [BOR_OP_NEQ] = &&op_neq,
+        [BOR_OP_NOT] = &&op_not,
+        [BOR_OP_AND] = &&op_and,
+        [BOR_OP_OR] = &&op_or,
+        [BOR_OP_JMP] = &&op_jmp,
+        [BOR_OP_JMPIF] = &&op_jmpif,
+        [BOR_OP_JMPIFNOT] = &&op_jmpifnot,
+        [BOR_OP_CALL] = &&op_call,
+        [BOR_OP_CALLINDIRECT] = &&op_callindirect,
+        [BOR_OP_SUPER_CALLV] = &&op_super_callv,
+        [BOR_OP_RET] = &&op_ret,
+        [BOR_OP_IMPLICIT_RET] = &&op_implicit_ret,
+        [BOR_OP_NOP] = &&op_nop,
+        [BOR_OP_LISTGET] = &&op_listget,
+        [BOR_OP_SUPER_CMPJ] = &&op_super_cmpj,
+        [BOR_OP_SUPER_CMPJ_L] = &&op_super_cmpj_l,
+        [BOR_OP_SUPER_ARITH] = &&op_super_arith,
+        [BOR_OP_SUPER_ARITH_L] = &&op_super_arith_l,
+        [BOR_OP_SUPER_BINOP] = &&op_super_binop,
+        [BOR_OP_SUPER_LISTGET] = &&op_super_listget,
+        [BOR_OP_SUPER_TESTJ] = &&op_super_testj,
+        [BOR_OP_SUPER_JMP2] = &&op_super_jmp2,
+    };
+#define TARGET(label, tag) label:
+#define DISPATCH() goto *labels[op]
+#define DEFAULT_TARGET op_exit:
+#else
+#define TARGET(label, tag) case tag: label:
+#define DISPATCH() goto dispatch_switch
+#define DEFAULT_TARGET default: op_exit:
+#endif
+    /* the next op: out to the Cython loop at a checkpoint, else count its step and jump */
+#define NEXT() do { \
+        if (steps >= check_at) { rc = BOR_X_CHECK; goto out; } \
+        FETCH(); DISPATCH(); } while (0)
+#define FETCH() do { steps++; ins = cur + ip * BOR_W; op = (int)ins[0]; ip++; } while (0)
+#define EXIT(code) do { rc = (code); goto out; } while (0)
+
+    FETCH();
+    DISPATCH();
+#if !BOR_THREADED
+dispatch_switch:
+    switch (op) {
+#endif
+
+    TARGET(op_loadlocal, BOR_OP_LOADLOCAL) {
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        if (ins[3]) {       /* the slot's last read (vm/reuse.pxi): the value moves */
+            stack[sp] = loc[ins[1]];
+            loc[ins[1]].tag = BOR_T_UNIT;
+        } else {
+            bor_vcopy(&stack[sp], &loc[ins[1]]);
+        }
+        sp++;
+        NEXT();
+    }
+    TARGET(op_pushconst, BOR_OP_PUSHCONST) {
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_vcopy(&stack[sp], &consts[ins[1]]);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_storelocal, BOR_OP_STORELOCAL) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        bor_vclear(&loc[ins[1]]);
+        if (ins[2]) bor_vclear(&stack[sp]);     /* a dead store (vm/reuse.pxi) */
+        else loc[ins[1]] = stack[sp];
+        NEXT();
+    }
+    TARGET(op_pop, BOR_OP_POP) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        bor_vclear(&stack[sp]);
+        NEXT();
+    }
+    TARGET(op_dup, BOR_OP_DUP) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_vcopy(&stack[sp], &stack[sp - 1]);
+        sp++;
+        NEXT();
+    }
+
+    /* Add / Sub / Mul: checked on Ints, Floats (or an Int and a Float) as doubles */
+    TARGET(op_add, BOR_OP_ADD)
+    TARGET(op_sub, BOR_OP_SUB)
+    TARGET(op_mul, BOR_OP_MUL) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            if (op == BOR_OP_ADD) {
+                if (bor_add(a->i, b->i, &r)) { st->n = BOR_OVF_ADD; EXIT(BOR_X_ARITH); }
+            } else if (op == BOR_OP_SUB) {
+                if (bor_sub(a->i, b->i, &r)) { st->n = BOR_OVF_SUB; EXIT(BOR_X_ARITH); }
+            } else {
+                if (bor_mul(a->i, b->i, &r)) { st->n = BOR_OVF_MUL; EXIT(BOR_X_ARITH); }
+            }
+            a->i = r;
+            sp--;
+        } else if ((a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) && (b->tag == BOR_T_INT || b->tag == BOR_T_FLOAT)) {
+            fx = a->tag == BOR_T_FLOAT ? a->f : (double)a->i;
+            fy = b->tag == BOR_T_FLOAT ? b->f : (double)b->i;
+            if (op == BOR_OP_ADD) a->f = fx + fy;
+            else if (op == BOR_OP_SUB) a->f = fx - fy;
+            else a->f = fx * fy;
+            a->tag = BOR_T_FLOAT;
+            sp--;
+        } else {
+            st->want = BOR_WANT_NUMERIC;
+            st->bad = (a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) ? b : a;
+            st->drop = 2;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+    TARGET(op_div, BOR_OP_DIV) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if ((b->tag == BOR_T_INT && b->i == 0) || (b->tag == BOR_T_FLOAT && b->f == 0.0)) EXIT(BOR_X_DIV0);
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            if (a->i == INT64_MIN && b->i == -1) { st->n = BOR_OVF_DIV; EXIT(BOR_X_ARITH); }
+            a->i = a->i / b->i;
+            sp--;
+        } else if ((a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) && (b->tag == BOR_T_INT || b->tag == BOR_T_FLOAT)) {
+            fx = a->tag == BOR_T_FLOAT ? a->f : (double)a->i;
+            fy = b->tag == BOR_T_FLOAT ? b->f : (double)b->i;
+            a->f = fx / fy;
+            a->tag = BOR_T_FLOAT;
+            sp--;
+        } else {
+            st->want = BOR_WANT_NUMERIC;
+            st->bad = (a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) ? b : a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+    TARGET(op_mod, BOR_OP_MOD) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            if (b->i == 0) EXIT(BOR_X_DIV0);
+            if (a->i == INT64_MIN && b->i == -1) { st->n = BOR_OVF_REM; EXIT(BOR_X_ARITH); }
+            a->i = a->i % b->i;
+            sp--;
+        } else {
+            st->want = BOR_WANT_INT;
+            st->bad = a->tag == BOR_T_INT ? b : a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+    TARGET(op_neg, BOR_OP_NEG) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag == BOR_T_INT) {
+            if (a->i == INT64_MIN) { st->n = BOR_OVF_NEG; EXIT(BOR_X_ARITH); }
+            a->i = -a->i;
+        } else if (a->tag == BOR_T_FLOAT) {
+            a->f = -a->f;
+        } else {
+            st->want = BOR_WANT_NUMERIC;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+
+    /* Lt / Lte / Gt / Gte on two Ints, two Floats (NaN compares as Equal) or two Strings */
+    TARGET(op_lt, BOR_OP_LT)
+    TARGET(op_lte, BOR_OP_LTE)
+    TARGET(op_gt, BOR_OP_GT)
+    TARGET(op_gte, BOR_OP_GTE) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            x = a->i;
+            y = b->i;
+            c = op == BOR_OP_LT ? x < y : op == BOR_OP_LTE ? x <= y : op == BOR_OP_GT ? x > y : x >= y;
+        } else if (a->tag == BOR_T_FLOAT && b->tag == BOR_T_FLOAT) {
+            fx = a->f;
+            fy = b->f;
+            if (fx != fx || fy != fy) c = op == BOR_OP_LTE || op == BOR_OP_GTE;
+            else c = op == BOR_OP_LT ? fx < fy : op == BOR_OP_LTE ? fx <= fy
+                     : op == BOR_OP_GT ? fx > fy : fx >= fy;
+        } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
+                   && PyUnicode_CheckExact(b->o)) {
+            c = PyObject_RichCompareBool(a->o, b->o, op == BOR_OP_LT ? Py_LT : op == BOR_OP_LTE
+                                         ? Py_LE : op == BOR_OP_GT ? Py_GT : Py_GE);
+            if (c < 0) EXIT(-1);
+        } else {
+            st->want = BOR_WANT_COMPARABLE;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        bor_vclear(a);
+        bor_vclear(b);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        sp--;
+        NEXT();
+    }
+    /* Eq / Neq on two Ints; other operands: the Cython loop (structural equality) */
+    TARGET(op_eq, BOR_OP_EQ)
+    TARGET(op_neq, BOR_OP_NEQ) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag != BOR_T_INT || b->tag != BOR_T_INT) EXIT(BOR_X_OP);
+        c = (a->i == b->i) == (op == BOR_OP_EQ);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        sp--;
+        NEXT();
+    }
+    TARGET(op_not, BOR_OP_NOT) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        c = !bor_truthy(a);
+        bor_vclear(a);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        NEXT();
+    }
+    TARGET(op_and, BOR_OP_AND)
+    TARGET(op_or, BOR_OP_OR) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (op == BOR_OP_AND) c = bor_truthy(a) && bor_truthy(b);
+        else c = bor_truthy(a) || bor_truthy(b);
+        bor_vclear(a);
+        bor_vclear(b);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        sp--;
+        NEXT();
+    }
+
+    TARGET(op_jmp, BOR_OP_JMP) {
+        ip = ins[1];
+        NEXT();
+    }
+    TARGET(op_jmpif, BOR_OP_JMPIF)
+    TARGET(op_jmpifnot, BOR_OP_JMPIFNOT) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        v = &stack[sp];
+        if (v->tag == BOR_T_BOOL) {
+            c = v->i != 0;
+        } else {
+            c = bor_truthy(v);
+            bor_vclear(v);
+        }
+        if (c == (op == BOR_OP_JMPIF)) ip = ins[1];
+        NEXT();
+    }
+
+    /* calls: a direct call, a call through a function value on the stack, and LoadLocal(f)
+       CallIndirect fused (when f is a function reference and no checkpoint falls on the
+       CallIndirect; else the LoadLocal alone); all three set up the frame the same way */
+    TARGET(op_super_callv, BOR_OP_SUPER_CALLV) {
+        v = &loc[ins[1]];
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        if (steps >= check_at || v->tag != BOR_T_OBJ || Py_TYPE(v->o) != bor_fnref_type) {
+            bor_load(movef, code, &stack[sp], v, ins);
+            sp++;
+            NEXT();
+        }
+        if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
+        if (movef[(ins - code) / BOR_W]) bor_vclear(v);   /* the function value's last read */
+        argc = ins[2];
+        steps++;
+        ip++;
+        goto do_call;
+    }
+    TARGET(op_callindirect, BOR_OP_CALLINDIRECT) {
+        argc = ins[1];
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        v = &stack[sp - 1];
+        if (v->tag != BOR_T_OBJ || Py_TYPE(v->o) != bor_fnref_type) {
+            st->want = BOR_WANT_FNREF;
+            st->bad = v;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
+        sp--;
+        bor_vclear(v);
+        goto do_call;
+    }
+    TARGET(op_call, BOR_OP_CALL) {
+        target = ins[1];
+        argc = ins[2];
+    do_call:
+        if (sp < argc) EXIT(BOR_X_UNDERFLOW);
+        if (target < 0 || target >= st->nfuncs) { st->n = target; EXIT(BOR_X_BADFN); }
+        if (*st->nframes >= C_MAX_CALL_DEPTH) EXIT(BOR_X_DEPTH);
+        n = st->fn_nlocals[target];
+        if (*st->lp + n > *st->locals_cap) {
+            base = *st->nframes ? frames[*st->nframes - 1].locals_base : 0;
+            if (!bor_ensure_locals(st->locals, st->locals_cap, *st->lp, n, C_MAX_LOCAL_SLOTS,
+                                   st->alloc_bytes))
+                EXIT(BOR_X_LOCALS);
+            loc = &(*st->locals)[base];
+        }
+        frames[*st->nframes - 1].ip = ip;
+        base = *st->lp;
+        v = *st->locals;
+        for (k = 0; k < n; k++) v[base + k].tag = BOR_T_UNIT;
+        sp -= (int)argc;
+        for (k = 0; k < argc; k++) {
+            if (k < n) v[base + k] = stack[sp + k];
+            else bor_vclear(&stack[sp + k]);
+        }
+        *st->lp = base + n;
+        fr = &frames[*st->nframes];
+        *st->nframes += 1;
+        fr->func = (int)target;
+        fr->ip = 0;
+        fr->stack_base = sp;
+        fr->locals_base = base;
+        func = (int)target;
+        cur = &st->code[st->fn_start[func] * BOR_W];
+        loc = &v[base];
+        ip = 0;
+        NEXT();
+    }
+    TARGET(op_ret, BOR_OP_RET)
+    TARGET(op_implicit_ret, BOR_OP_IMPLICIT_RET) {
+        fr = &frames[*st->nframes - 1];
+        if (op == BOR_OP_RET && sp > fr->stack_base) {
+            sp--;
+            tmp = stack[sp];
+        } else {
+            tmp.tag = BOR_T_UNIT;
+        }
+        while (sp > fr->stack_base) {
+            sp--;
+            bor_vclear(&stack[sp]);
+        }
+        if (sp >= C_MAX_STACK) {
+            bor_vclear(&tmp);
+            EXIT(BOR_X_STACK);
+        }
+        v = *st->locals;
+        for (k = fr->locals_base; k < *st->lp; k++) bor_vclear(&v[k]);
+        *st->lp = fr->locals_base;
+        stack[sp] = tmp;
+        sp++;
+        *st->nframes -= 1;
+        if (*st->nframes == 0) {
+            func = -1;
+            cur = st->finish_code;
+            ip = 0;
+            loc = v;
+        } else {
+            fr = &frames[*st->nframes - 1];
+            func = fr->func;
+            ip = fr->ip;
+            cur = &st->code[st->fn_start[func] * BOR_W];
+            loc = &v[fr->locals_base];
+        }
+        NEXT();
+    }
+    TARGET(op_nop, BOR_OP_NOP) {
+        NEXT();
+    }
+    /* ListGet on a List and an index in range; else the Cython loop (vm/lists.pxi) */
+    TARGET(op_listget, BOR_OP_LISTGET) {
+        if (sp < 2) EXIT(BOR_X_OP);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (!(b->tag == BOR_T_INT && a->tag == BOR_T_OBJ && PyTuple_CheckExact(a->o)
+              && 0 <= b->i && b->i < Py_SIZE(a->o)))
+            EXIT(BOR_X_OP);
+        tmp.tag = BOR_T_UNIT;
+        if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+        bor_vclear(a);
+        *a = tmp;
+        sp--;
+        NEXT();
+    }
+
+    /* the superinstructions (bytecode/opcodes.py PSEUDO_OPS; written by vm/loading.pxi): each
+       runs its whole sequence when no checkpoint falls among its further steps, the stack
+       has room and the operands are what it handles; else its first op alone */
+    TARGET(op_super_cmpj, BOR_OP_SUPER_CMPJ)
+    TARGET(op_super_arith, BOR_OP_SUPER_ARITH) {
+        b = &consts[ins[2]];
+        goto super4;
+    }
+    TARGET(op_super_cmpj_l, BOR_OP_SUPER_CMPJ_L)
+    TARGET(op_super_arith_l, BOR_OP_SUPER_ARITH_L) {
+        b = &loc[ins[2]];
+    super4:
+        a = &loc[ins[1]];
+        if (steps + 2 < check_at && sp + 1 < C_MAX_STACK) {
+            k = ins[3];
+            if (k == BOR_OP_LISTLEN) {
+                /* `i < ListLen(xs)` as a loop condition (LoadLocal i, LoadLocal xs, ListLen,
+                   Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a List */
+                if (steps + 3 < check_at && a->tag == BOR_T_INT && b->tag == BOR_T_OBJ
+                        && PyTuple_CheckExact(b->o)) {
+                    steps += 4;
+                    if (a->i < Py_SIZE(b->o)) ip += 4;
+                    else ip = cur[(ip + 3) * BOR_W + 1];
+                    NEXT();
+                }
+            } else if (op == BOR_OP_SUPER_CMPJ || op == BOR_OP_SUPER_CMPJ_L) {
+                hit = 1;
+                if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+                    x = a->i;
+                    y = b->i;
+                    c = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
+                        : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
+                } else if ((k == BOR_OP_EQ || k == BOR_OP_NEQ) && a->tag == BOR_T_OBJ
+                           && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
+                           && PyUnicode_CheckExact(b->o) && st->plain) {
+                    /* two Strings, on a machine without a wall clock or cancellation (their
+                       Eq would check those) */
+                    c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
+                    if (c < 0) EXIT(-1);
+                    c = c == (k == BOR_OP_EQ);
+                    /* the strings' last reads (vm/reuse.pxi) */
+                    if (movef[(ins - code) / BOR_W]) bor_vclear(a);
+                    if (op == BOR_OP_SUPER_CMPJ_L && movef[(ins - code) / BOR_W + 1]) bor_vclear(b);
+                } else {
+                    hit = 0;
+                }
+                if (hit) {
+                    steps += 3;
+                    if (c) ip += 3;
+                    else ip = cur[(ip + 2) * BOR_W + 1];
+                    NEXT();
+                }
+            } else if (a->tag == BOR_T_INT && b->tag == BOR_T_INT
+                       && !(k == BOR_OP_ADD ? bor_add(a->i, b->i, &r) : bor_sub(a->i, b->i, &r))) {
+                steps += 3;
+                v = &loc[cur[(ip + 2) * BOR_W + 1]];
+                bor_vclear(v);
+                v->tag = BOR_T_INT;
+                v->i = r;
+                ip += 3;
+                NEXT();
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_testj, BOR_OP_SUPER_TESTJ) {
+        /* LoadLocal(a) JmpIfNot/JmpIf on a Bool local, unless a checkpoint falls on the jump */
+        a = &loc[ins[1]];
+        if (steps < check_at && sp < C_MAX_STACK && a->tag == BOR_T_BOOL) {
+            steps++;
+            if ((a->i != 0) == (ins[3] == BOR_OP_JMPIF)) ip = ins[2];
+            else ip++;
+            NEXT();
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_binop, BOR_OP_SUPER_BINOP) {
+        a = &loc[ins[1]];
+        b = &consts[ins[2]];
+        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK && a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            k = ins[3];
+            if (k == BOR_OP_ADD) c = bor_add(a->i, b->i, &r);
+            else if (k == BOR_OP_SUB) c = bor_sub(a->i, b->i, &r);
+            else if (k == BOR_OP_MUL) c = bor_mul(a->i, b->i, &r);
+            else {
+                c = b->i == 0 || (a->i == INT64_MIN && b->i == -1);
+                if (!c) r = a->i % b->i;
+            }
+            if (!c) {
+                steps += 2;
+                ip += 2;
+                stack[sp].tag = BOR_T_INT;
+                stack[sp].i = r;
+                sp++;
+                NEXT();
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_listget, BOR_OP_SUPER_LISTGET) {
+        a = &loc[ins[1]];
+        b = &loc[ins[2]];
+        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK && b->tag == BOR_T_INT && a->tag == BOR_T_OBJ
+                && PyTuple_CheckExact(a->o) && 0 <= b->i && b->i < Py_SIZE(a->o)) {
+            steps += 2;
+            ip += 2;
+            if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+            sp++;
+            if (movef[(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+            NEXT();
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_jmp2, BOR_OP_SUPER_JMP2) {
+        /* a jump to a jump, unless a checkpoint falls on the second */
+        if (steps < check_at) {
+            steps++;
+            ip = ins[2];
+        } else {
+            ip = ins[1];
+        }
+        NEXT();
+    }
+
+    DEFAULT_TARGET
+        rc = BOR_X_OP;
+#if !BOR_THREADED
+    }
+#endif
+out:
+    st->sp = sp;
+    st->loc = loc;
+    st->cur = cur;
+    st->ip = ip;
+    st->func = func;
+    st->steps = steps;
+    st->ins = ins;
+    return rc;
+#undef TARGET
+#undef DISPATCH
+#undef DEFAULT_TARGET
+#undef NEXT
+#undef FETCH
+#undef EXIT
+}
+
+#endif
