@@ -6,11 +6,11 @@
 
 # per op from OP_SUPER_PUSHGET (the order of bytecode/opcodes.py's PSEUDO_OPS): the stack
 # change and the further steps of a sequence `_fused` ran
-cdef int FUSED_SP[5]
-cdef int FUSED_STEPS[5]
+cdef int FUSED_SP[4]
+cdef int FUSED_STEPS[4]
 for _k, (_op, _sp, _steps) in enumerate([
         (OP_SUPER_PUSHGET, 0, 5), (OP_SUPER_CMP_L, 1, 2), (OP_SUPER_STLDJ, -1, 2),
-        (OP_SUPER_CMP2J, 0, 7), (OP_SUPER_LISTCMP, 1, 6)]):
+        (OP_SUPER_CMP2J, 0, 7)]):
     assert _op == OP_SUPER_PUSHGET + _k
     FUSED_SP[_k] = _sp
     FUSED_STEPS[_k] = _steps
@@ -67,10 +67,6 @@ cdef int64_t _fused(Machine self, int op, int64_t* ins, Val* loc, Val* stack, in
         if (c and c2) if cur[(ip + 5) * W] == OP_AND else (c or c2):
             return ip + 7
         return cur[(ip + 6) * W + 1]
-    if op == OP_SUPER_LISTCMP:
-        if sp + 3 <= C_MAX_STACK and _list_cmp(loc, ins, cur + (ip + 2) * W, &stack[sp]):
-            return ip + 6
-        return -1
     if op == OP_SUPER_STLDJ:
         if sp <= 0:
             return -1

@@ -127,22 +127,16 @@ cdef int _trace(Machine self, int func, int64_t ip, int sp) except -1:
 
 cdef object _loop(Machine self, int64_t budget):
     cdef Val* stack = self.stack
-    cdef int sp = self.sp
-    cdef Val* loc
     cdef Val* v
     cdef Val* a
     cdef Val* b
     cdef Val tmp
-    cdef int64_t* cur
     cdef int64_t* ins
-    cdef int64_t ip
-    cdef int func
     cdef int op
     cdef int rc
-    cdef int64_t steps = self.steps
     cdef int64_t max_steps = self.max_steps
     cdef int64_t slice_end
-    cdef int64_t check_at, next_cp, m
+    cdef int64_t next_cp, m
     cdef int64_t r, k, n, target
     cdef bint tracing = self.tracing
     cdef bint c
@@ -151,28 +145,30 @@ cdef object _loop(Machine self, int64_t budget):
     cdef object o
     cdef PyObject* pt
     cdef Frame* fr
-    cdef BorRun st
+    cdef BorRun st      # the loop's registers (sp, ip, steps, ...) and the C core's view
 
+    st.sp = self.sp
+    st.steps = self.steps
     if budget > 0:
-        slice_end = steps + budget
+        slice_end = st.steps + budget
     else:
         slice_end = I64_MAX_C
     if self.nframes > 0:
         fr = &self.frames[self.nframes - 1]
-        func = fr.func
-        ip = fr.ip
-        cur = &self.code[self.fn_start[func] * W]
-        loc = &self.locals[fr.locals_base]
+        st.func = fr.func
+        st.ip = fr.ip
+        st.cur = &self.code[self.fn_start[st.func] * W]
+        st.loc = &self.locals[fr.locals_base]
     else:
-        func = -1
-        ip = 0
-        cur = FINISH_CODE
-        loc = self.locals
-    m = (steps // 1024 + 1) * 1024 - 1       # next s >= steps with (s + 1) % 1024 == 0
+        st.func = -1
+        st.ip = 0
+        st.cur = FINISH_CODE
+        st.loc = self.locals
+    m = (st.steps // 1024 + 1) * 1024 - 1       # next s >= steps with (s + 1) % 1024 == 0
     next_cp = min(slice_end, min(max_steps, m))
-    check_at = next_cp
+    st.check_at = next_cp
     if tracing:
-        check_at = steps        # a traced machine passes check_at at every step
+        st.check_at = st.steps        # a traced machine passes check_at at every step
     # the C core's view of the machine (vm/core/dispatch.h)
     st.stack = stack
     st.consts = self.consts
@@ -191,55 +187,42 @@ cdef object _loop(Machine self, int64_t budget):
 
     try:
         while True:
-            if steps >= check_at:
-                if steps >= next_cp:
-                    if steps >= slice_end:
+            if st.steps >= st.check_at:
+                if st.steps >= next_cp:
+                    if st.steps >= slice_end:
                         status = PAUSED
                         break
-                    if steps >= max_steps:
-                        steps += 1
+                    if st.steps >= max_steps:
+                        st.steps += 1
                         err = verr.step_limit(max_steps)
                         break
-                    if (steps + 1) % 1024 == 0:
+                    if (st.steps + 1) % 1024 == 0:
                         err = _wall_check(self)
                         if err is not None:
-                            steps += 1
+                            st.steps += 1
                             break
-                    m = ((steps + 1) // 1024 + 1) * 1024 - 1
+                    m = ((st.steps + 1) // 1024 + 1) * 1024 - 1
                     next_cp = min(slice_end, min(max_steps, m))
-                check_at = next_cp
+                st.check_at = next_cp
                 if tracing:
                     # every dispatched op is traced: real tags, and the load-time rewrites
                     # of real ops (OP_FAIL, OP_COLD, OP_PUSH_STORE); only the implicit
                     # return and the finishing iteration (OP_IMPLICIT_RET, OP_FINISH) have
                     # no trace line (docs/spec/vm.md §4.7). The step is counted first.
-                    check_at = steps + 1
-                    op = <int>cur[ip * W]
+                    st.check_at = st.steps + 1
+                    op = <int>st.cur[st.ip * W]
                     if op < OP_IMPLICIT_RET or op >= OP_FAIL:
-                        steps += 1
+                        st.steps += 1
                         if self.trace_total < self.trace_keep:
-                            _trace(self, func, ip, sp)
+                            _trace(self, st.func, st.ip, st.sp)
                         else:
                             self.trace_total += 1
-                        steps -= 1
+                        st.steps -= 1
             # the C core runs the op at ip and the ops after it up to check_at (threaded
             # dispatch, vm/core/dispatch.h); it returns at a checkpoint, an error, or an op
             # it leaves to the chain below (its step counted, ip past it)
-            st.sp = sp
-            st.loc = loc
-            st.cur = cur
-            st.ip = ip
-            st.func = func
-            st.steps = steps
-            st.check_at = check_at
             st.plain = self.max_wall_ms_obj is None and self.cancel_event is None
             rc = bor_run(&st)
-            sp = st.sp
-            loc = st.loc
-            cur = st.cur
-            ip = st.ip
-            func = st.func
-            steps = st.steps
             if rc == BOR_X_CHECK:
                 continue
             ins = st.ins
@@ -247,65 +230,64 @@ cdef object _loop(Machine self, int64_t budget):
                 if rc < 0:
                     bor_pyerr()         # raises the exception the C core left set
                 err = _core_error(self, &st, rc)
-                sp = st.sp
                 break
             op = <int>ins[0]
 
             if op == OP_SUPER_FIELD:
-                a = &loc[ins[1]]
+                a = &st.loc[ins[1]]
                 # LoadLocal(a) GetField(b) on a record, unless a checkpoint falls on the
                 # GetField, else LoadLocal
-                if (steps < check_at and sp < C_MAX_STACK and a.tag == T_OBJ and REC_FAST
+                if (st.steps < st.check_at and st.sp < C_MAX_STACK and a.tag == T_OBJ and REC_FAST
                         and bor_is_record(a.o)
                         and ins[2] < PyTuple_GET_SIZE(<object>bor_rec_fields(a.o))):
-                    steps += 1
-                    ip += 1
+                    st.steps += 1
+                    st.ip += 1
                     if ins[W + 2] or self.movef[(ins - self.code) // W]:
                         # the record's last read, or a field that may be taken: the two
                         # single ops (vm/reuse.pxi)
-                        _load(self, &stack[sp], a, ins)
-                        v = &stack[sp]
-                        sp += 1
-                        if not (ins[W + 2] and _take_field(self, v, loc, ins + W)):
+                        _load(self, &stack[st.sp], a, ins)
+                        v = &stack[st.sp]
+                        st.sp += 1
+                        if not (ins[W + 2] and _take_field(self, v, st.loc, ins + W)):
                             tmp.tag = T_UNIT
                             from_py(&tmp, <object>PyTuple_GET_ITEM_raw(bor_rec_fields(v.o), ins[2]))
                             vclear(v)
                             v[0] = tmp
                         continue
-                    from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(bor_rec_fields(a.o), ins[2]))
-                    sp += 1
+                    from_py(&stack[st.sp], <object>PyTuple_GET_ITEM_raw(bor_rec_fields(a.o), ins[2]))
+                    st.sp += 1
                     continue
-                if sp >= C_MAX_STACK:
+                if st.sp >= C_MAX_STACK:
                     err = verr.stack_overflow(MAX_STACK)
                     break
-                _load(self, &stack[sp], a, ins)
-                sp += 1
+                _load(self, &stack[st.sp], a, ins)
+                st.sp += 1
             elif (op == OP_SUPER_PUSHGET or op == OP_SUPER_CMP_L or op == OP_SUPER_STLDJ
-                  or op == OP_SUPER_CMP2J or op == OP_SUPER_LISTCMP):
+                  or op == OP_SUPER_CMP2J):
                 # out of line (vm/fused.pxi); declined, the op the superinstruction replaced
-                target = _fused(self, op, ins, loc, stack, sp, cur, ip, steps, check_at)
+                target = _fused(self, op, ins, st.loc, stack, st.sp, st.cur, st.ip, st.steps, st.check_at)
                 if target >= 0:
-                    sp += FUSED_SP[op - OP_SUPER_PUSHGET]
-                    steps += FUSED_STEPS[op - OP_SUPER_PUSHGET]
-                    ip = target
+                    st.sp += FUSED_SP[op - OP_SUPER_PUSHGET]
+                    st.steps += FUSED_STEPS[op - OP_SUPER_PUSHGET]
+                    st.ip = target
                     continue
                 if op == OP_SUPER_STLDJ:
-                    if sp <= 0:
+                    if st.sp <= 0:
                         err = verr.stack_underflow()
                         break
-                    sp -= 1
-                    vclear(&loc[ins[1]])
-                    loc[ins[1]] = stack[sp]
+                    st.sp -= 1
+                    vclear(&st.loc[ins[1]])
+                    st.loc[ins[1]] = stack[st.sp]
                 else:
-                    if sp >= C_MAX_STACK:
+                    if st.sp >= C_MAX_STACK:
                         err = verr.stack_overflow(MAX_STACK)
                         break
-                    _load(self, &stack[sp], &loc[ins[1]], ins)
-                    sp += 1
+                    _load(self, &stack[st.sp], &st.loc[ins[1]], ins)
+                    st.sp += 1
             elif op == OP_EQ or op == OP_NEQ:
                 # the operands the C core leaves here: anything but two Ints
-                a = &stack[sp - 2]
-                b = &stack[sp - 1]
+                a = &stack[st.sp - 2]
+                b = &stack[st.sp - 1]
                 c = _equal(self, a, b)
                 vclear(a)
                 vclear(b)
@@ -313,13 +295,13 @@ cdef object _loop(Machine self, int64_t budget):
                     c = not c
                 a.tag = T_BOOL
                 a.i = c
-                sp -= 1
+                st.sp -= 1
             elif op == OP_CONCAT:
-                if sp < 2:
+                if st.sp < 2:
                     err = verr.stack_underflow()
                     break
-                a = &stack[sp - 2]
-                b = &stack[sp - 1]
+                a = &stack[st.sp - 2]
+                b = &stack[st.sp - 1]
                 if a.tag != T_OBJ or type(<object>a.o) is not str:
                     err = verr.type_error("String", vtype_name(a))
                     break
@@ -336,20 +318,20 @@ cdef object _loop(Machine self, int64_t budget):
                 o = PyUnicode_Concat(<object>a.o, <object>b.o)
                 vclear(a)
                 vclear(b)
-                sp -= 1
+                st.sp -= 1
                 a.tag = T_OBJ
                 a.o = <PyObject*>o
                 _incref(a.o)
                 o = None
                 self.alloc_bytes += 49 + n
                 if self.alloc_bytes >= self.next_walk:
-                    self.sp = sp
+                    self.sp = st.sp
                     _memory_walk(self)
             elif op == OP_INTTOSTRING:
-                if sp <= 0:
+                if st.sp <= 0:
                     err = verr.stack_underflow()
                     break
-                a = &stack[sp - 1]
+                a = &stack[st.sp - 1]
                 if a.tag != T_INT:
                     err = verr.type_error("Int", vtype_name(a))
                     break
@@ -357,10 +339,10 @@ cdef object _loop(Machine self, int64_t budget):
                 a.tag = T_OBJ
                 self.alloc_bytes += 70
             elif op == OP_STRINGLEN:
-                if sp <= 0:
+                if st.sp <= 0:
                     err = verr.stack_underflow()
                     break
-                a = &stack[sp - 1]
+                a = &stack[st.sp - 1]
                 if a.tag != T_OBJ or type(<object>a.o) is not str:
                     err = verr.type_error("String", vtype_name(a))
                     break
@@ -372,14 +354,14 @@ cdef object _loop(Machine self, int64_t budget):
                 a.tag = T_INT
                 a.i = n
             elif op == OP_GETFIELD:
-                if sp <= 0:
+                if st.sp <= 0:
                     err = verr.stack_underflow()
                     break
-                a = &stack[sp - 1]
+                a = &stack[st.sp - 1]
                 if a.tag != T_OBJ or not (bor_is_record(a.o) if REC_FAST else type(<object>a.o) is Record):
                     err = verr.type_error("Record", vtype_name(a))
                     break
-                if ins[2] and _take_field(self, a, loc, ins):
+                if ins[2] and _take_field(self, a, st.loc, ins):
                     continue
                 if REC_FAST:
                     o = <object>bor_rec_fields(a.o)
@@ -396,13 +378,13 @@ cdef object _loop(Machine self, int64_t budget):
                 a[0] = tmp
             elif op == OP_MAKERECORD or op == OP_MAKELIST:
                 n = ins[2] if op == OP_MAKERECORD else ins[1]
-                if sp < n:
+                if st.sp < n:
                     err = verr.stack_underflow()
                     break
                 pt = PyTuple_New_raw(n)
                 for k in range(n):
-                    PyTuple_SET_ITEM_raw(pt, k, take_owned(&stack[sp - n + k]))
-                sp -= <int>n
+                    PyTuple_SET_ITEM_raw(pt, k, take_owned(&stack[st.sp - n + k]))
+                st.sp -= <int>n
                 if op == OP_MAKERECORD:
                     if REC_FAST:
                         pt = bor_new_record(PyLong_FromLongLong_raw(ins[1]), pt)
@@ -412,18 +394,18 @@ cdef object _loop(Machine self, int64_t budget):
                         pt = <PyObject*>o
                         _incref(pt)
                         o = None
-                stack[sp].tag = T_OBJ
-                stack[sp].o = pt
-                sp += 1
+                stack[st.sp].tag = T_OBJ
+                stack[st.sp].o = pt
+                st.sp += 1
                 self.alloc_bytes += 120 + 8 * n
                 if self.alloc_bytes >= self.next_walk:
-                    self.sp = sp
+                    self.sp = st.sp
                     _memory_walk(self)
             elif op == OP_MAKEENUM:
-                if sp <= 0:
+                if st.sp <= 0:
                     err = verr.stack_underflow()
                     break
-                a = &stack[sp - 1]
+                a = &stack[st.sp - 1]
                 o = new_enum(ins[1], ins[2], a)
                 a.tag = T_OBJ
                 a.o = <PyObject*>o
@@ -431,77 +413,77 @@ cdef object _loop(Machine self, int64_t budget):
                 o = None
                 self.alloc_bytes += 64
             elif op == OP_MATCH:
-                if sp <= 0:
+                if st.sp <= 0:
                     err = verr.stack_underflow()
                     break
                 k = ins[1]
-                if k >= self.fn_ntables[func]:
+                if k >= self.fn_ntables[st.func]:
                     err = verr.match_exhausted()
                     break
-                a = &stack[sp - 1]
-                target = _match(self, a, self.fn_tables[func] + k)
+                a = &stack[st.sp - 1]
+                target = _match(self, a, self.fn_tables[st.func] + k)
                 if target < 0:
                     err = verr.match_exhausted()
                     break
-                ip = target
+                st.ip = target
             elif op == OP_LISTLEN or op == OP_LISTGET:
                 # ListLen, and ListGet but for the C core's fast path (vm/lists.pxi)
-                self.sp = sp
+                self.sp = st.sp
                 _list_op(self, op)
-                sp = self.sp
+                st.sp = self.sp
             elif op == OP_COLD:
-                self.sp = sp
+                self.sp = st.sp
                 _cold(self, <int>ins[1])
-                sp = self.sp
+                st.sp = self.sp
             elif op == OP_PUSH_STORE:
-                self.sp = sp
+                self.sp = st.sp
                 if ins[1] == OP_MAPSET or ins[1] == OP_MAPREMOVE:
                     if not _reuse_map(self, <int>ins[1]):
                         _cold(self, <int>ins[1])
-                elif not _reuse_list(self) and not _push_into(self, &loc[ins[2]]):
+                elif not _reuse_list(self) and not _push_into(self, &st.loc[ins[2]]):
                     _cold(self, <int>ins[1])
-                sp = self.sp
+                st.sp = self.sp
             elif op == OP_FINISH:
-                if sp > 0:
-                    sp -= 1
-                    self.result = to_py(&stack[sp])
-                    vclear(&stack[sp])
+                if st.sp > 0:
+                    st.sp -= 1
+                    self.result = to_py(&stack[st.sp])
+                    vclear(&stack[st.sp])
                 else:
                     self.result = None
                 status = FINISHED
                 break
             elif op == OP_HALT:
-                if sp > 0:
-                    sp -= 1
-                    self.result = to_py(&stack[sp])
-                    vclear(&stack[sp])
+                if st.sp > 0:
+                    st.sp -= 1
+                    self.result = to_py(&stack[st.sp])
+                    vclear(&stack[st.sp])
                 else:
                     self.result = None
-                self.frames[self.nframes - 1].ip = ip
+                self.frames[self.nframes - 1].ip = st.ip
                 status = FINISHED
                 break
             elif op == OP_NOP:
                 pass
             else:
-                self.sp = sp
-                self.frames[self.nframes - 1].ip = ip
-                self.steps = steps
-                r = _slow_op(self, op, ins, func)
-                sp = self.sp
+                self.sp = st.sp
+                self.frames[self.nframes - 1].ip = st.ip
+                self.steps = st.steps
+                r = _slow_op(self, op, ins, st.func)
+                st.sp = self.sp
                 if r == 1:       # blocked on receive
-                    ip -= 1
+                    st.ip -= 1
                     status = BLOCKED
                     break
                 if r == 2:       # a delegated capability call (vm/snapshot.pxi)
                     status = AWAITING
                     break
                 if self.nframes > 0:
-                    loc = &self.locals[self.frames[self.nframes - 1].locals_base]
+                    st.loc = &self.locals[self.frames[self.nframes - 1].locals_base]
     finally:
-        self.sp = sp
-        self.steps = steps
+        self.sp = st.sp
+        self.steps = st.steps
         if self.nframes > 0:
-            self.frames[self.nframes - 1].ip = ip
+            self.frames[self.nframes - 1].ip = st.ip
     if err is not None:
         raise err
     return status

@@ -115,6 +115,12 @@ static int bor_run(BorRun* st) {
     const int64_t* code = st->code;
     Val* consts = st->consts;
     Frame* frames = st->frames;
+    /* the machine's frame count, local slots and their top, in registers while the core runs
+       (nothing else touches them meanwhile); written back at every exit */
+    int nframes = *st->nframes;
+    Val* locals = *st->locals;
+    int64_t lp = *st->lp;
+    int64_t locals_cap = *st->locals_cap;
     int64_t* ins;
     int op, rc = BOR_X_OP;
     Val *a, *b, *v;
@@ -158,6 +164,8 @@ static int bor_run(BorRun* st) {
         [BOR_OP_IMPLICIT_RET] = &&op_implicit_ret,
         [BOR_OP_NOP] = &&op_nop,
         [BOR_OP_LISTGET] = &&op_listget,
+        [BOR_OP_LISTLEN] = &&op_listlen,
+        [BOR_OP_SUPER_LISTCMP] = &&op_super_listcmp,
         [BOR_OP_SUPER_CMPJ] = &&op_super_cmpj,
         [BOR_OP_SUPER_CMPJ_L] = &&op_super_cmpj_l,
         [BOR_OP_SUPER_ARITH] = &&op_super_arith,
@@ -449,40 +457,40 @@ dispatch_switch:
     do_call:
         if (sp < argc) EXIT(BOR_X_UNDERFLOW);
         if (target < 0 || target >= st->nfuncs) { st->n = target; EXIT(BOR_X_BADFN); }
-        if (*st->nframes >= C_MAX_CALL_DEPTH) EXIT(BOR_X_DEPTH);
+        if (nframes >= C_MAX_CALL_DEPTH) EXIT(BOR_X_DEPTH);
         n = st->fn_nlocals[target];
-        if (*st->lp + n > *st->locals_cap) {
-            base = *st->nframes ? frames[*st->nframes - 1].locals_base : 0;
-            if (!bor_ensure_locals(st->locals, st->locals_cap, *st->lp, n, C_MAX_LOCAL_SLOTS,
+        if (lp + n > locals_cap) {
+            base = nframes ? frames[nframes - 1].locals_base : 0;
+            if (!bor_ensure_locals(&locals, &locals_cap, lp, n, C_MAX_LOCAL_SLOTS,
                                    st->alloc_bytes))
                 EXIT(BOR_X_LOCALS);
-            loc = &(*st->locals)[base];
+            loc = &locals[base];
         }
-        frames[*st->nframes - 1].ip = ip;
-        base = *st->lp;
-        v = *st->locals;
-        for (k = 0; k < n; k++) v[base + k].tag = BOR_T_UNIT;
+        frames[nframes - 1].ip = ip;
+        base = lp;
+        v = &locals[base];
         sp -= (int)argc;
-        for (k = 0; k < argc; k++) {
-            if (k < n) v[base + k] = stack[sp + k];
-            else bor_vclear(&stack[sp + k]);
-        }
-        *st->lp = base + n;
-        fr = &frames[*st->nframes];
-        *st->nframes += 1;
+        /* the arguments move into the first slots, the other slots start Unit, and extra
+           arguments (more than the function has slots) are dropped */
+        for (k = 0; k < argc && k < n; k++) v[k] = stack[sp + k];
+        for (; k < n; k++) v[k].tag = BOR_T_UNIT;
+        for (k = n; k < argc; k++) bor_vclear(&stack[sp + k]);
+        lp = base + n;
+        fr = &frames[nframes];
+        nframes++;
         fr->func = (int)target;
         fr->ip = 0;
         fr->stack_base = sp;
         fr->locals_base = base;
         func = (int)target;
         cur = &st->code[st->fn_start[func] * BOR_W];
-        loc = &v[base];
+        loc = v;
         ip = 0;
         NEXT();
     }
     TARGET(op_ret, BOR_OP_RET)
     TARGET(op_implicit_ret, BOR_OP_IMPLICIT_RET) {
-        fr = &frames[*st->nframes - 1];
+        fr = &frames[nframes - 1];
         if (op == BOR_OP_RET && sp > fr->stack_base) {
             sp--;
             tmp = stack[sp];
@@ -497,23 +505,22 @@ dispatch_switch:
             bor_vclear(&tmp);
             EXIT(BOR_X_STACK);
         }
-        v = *st->locals;
-        for (k = fr->locals_base; k < *st->lp; k++) bor_vclear(&v[k]);
-        *st->lp = fr->locals_base;
+        for (k = fr->locals_base; k < lp; k++) bor_vclear(&locals[k]);
+        lp = fr->locals_base;
         stack[sp] = tmp;
         sp++;
-        *st->nframes -= 1;
-        if (*st->nframes == 0) {
+        nframes--;
+        if (nframes == 0) {
             func = -1;
             cur = st->finish_code;
             ip = 0;
-            loc = v;
+            loc = locals;
         } else {
-            fr = &frames[*st->nframes - 1];
+            fr = &frames[nframes - 1];
             func = fr->func;
             ip = fr->ip;
             cur = &st->code[st->fn_start[func] * BOR_W];
-            loc = &v[fr->locals_base];
+            loc = &locals[fr->locals_base];
         }
         NEXT();
     }
@@ -533,6 +540,18 @@ dispatch_switch:
         bor_vclear(a);
         *a = tmp;
         sp--;
+        NEXT();
+    }
+
+    /* ListLen on a List; else the Cython loop (the builtin) */
+    TARGET(op_listlen, BOR_OP_LISTLEN) {
+        if (sp <= 0) EXIT(BOR_X_OP);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_OBJ || !PyTuple_CheckExact(a->o)) EXIT(BOR_X_OP);
+        n = PyTuple_GET_SIZE(a->o);
+        bor_vclear(a);
+        a->tag = BOR_T_INT;
+        a->i = n;
         NEXT();
     }
 
@@ -661,6 +680,39 @@ dispatch_switch:
         sp++;
         NEXT();
     }
+    TARGET(op_super_listcmp, BOR_OP_SUPER_LISTCMP) {
+        /* OP_SUPER_LISTGET(a, b) OP_SUPER_LISTGET Lt/Lte/Gt/Gte (c = tag), 7 steps: a compare of
+           two List elements, when both are Lists, both indexes in them and both elements
+           Ints, and no checkpoint falls among the further 6 steps; else LoadLocal(a) */
+        if (steps + 5 < check_at && sp + 3 <= C_MAX_STACK) {
+            int64_t* w = cur + (ip + 2) * BOR_W;
+            Val* i1 = &loc[ins[2]];
+            Val* i2 = &loc[w[2]];
+            a = &loc[ins[1]];
+            b = &loc[w[1]];
+            if (a->tag == BOR_T_OBJ && i1->tag == BOR_T_INT && b->tag == BOR_T_OBJ
+                    && i2->tag == BOR_T_INT && PyTuple_CheckExact(a->o) && PyTuple_CheckExact(b->o)
+                    && i1->i >= 0 && i1->i < Py_SIZE(a->o) && i2->i >= 0 && i2->i < Py_SIZE(b->o)) {
+                PyObject* e1 = PyTuple_GET_ITEM(a->o, i1->i);
+                PyObject* e2 = PyTuple_GET_ITEM(b->o, i2->i);
+                if (PyLong_CheckExact(e1) && PyLong_CheckExact(e2) && bor_long_i64(e1, &x)
+                        && bor_long_i64(e2, &y)) {
+                    k = ins[3];
+                    stack[sp].tag = BOR_T_BOOL;
+                    stack[sp].i = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y
+                                  : k == BOR_OP_GT ? x > y : x >= y;
+                    sp++;
+                    steps += 6;
+                    ip += 6;
+                    NEXT();
+                }
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+        sp++;
+        NEXT();
+    }
     TARGET(op_super_jmp2, BOR_OP_SUPER_JMP2) {
         /* a jump to a jump, unless a checkpoint falls on the second */
         if (steps < check_at) {
@@ -678,6 +730,10 @@ dispatch_switch:
     }
 #endif
 out:
+    *st->nframes = nframes;
+    *st->locals = locals;
+    *st->lp = lp;
+    *st->locals_cap = locals_cap;
     st->sp = sp;
     st->loc = loc;
     st->cur = cur;

@@ -123,6 +123,32 @@ static inline int bor_from_py(Val* d, PyObject* p) {
     return 0;
 }
 
+/* whether an exact int fits in an i64 (what from_py accepts) */
+static inline int bor_long_fits(PyObject* o) {
+    int overflow = 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) return 1;
+#endif
+    PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) return 0;
+    if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    return 1;
+}
+/* an exact int's value, when it fits in an i64 */
+static inline int bor_long_i64(PyObject* o, int64_t* r) {
+    int overflow = 0;
+    long long v;
+#if PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t n = Py_SIZE(o);
+    if (n >= -1 && n <= 1) { *r = (int64_t)n * (int64_t)((PyLongObject*)o)->ob_digit[0]; return 1; }
+#endif
+    v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) return 0;
+    if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    *r = (int64_t)v;
+    return 1;
+}
+
 /* room for `n` more local slots above `lp` (doubling the array, up to `max_slots`; the growth
    is charged to *alloc_bytes): 0 when refused */
 static int bor_ensure_locals(Val** locals, int64_t* cap, int64_t lp, int64_t n,
