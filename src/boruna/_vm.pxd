@@ -184,6 +184,7 @@ cdef extern from "vm/core/values.h":
     void bor_load(unsigned char*, int64_t*, Val*, Val*, int64_t*) noexcept
     bint truthy "bor_truthy"(Val*) noexcept
     int bor_from_py(Val*, PyObject*) noexcept
+    PyObject* take_owned "bor_take_owned"(Val*) except NULL
     bint bor_ensure_locals(Val**, int64_t*, int64_t, int64_t, int64_t, int64_t*) noexcept
 
 

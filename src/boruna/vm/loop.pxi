@@ -16,6 +16,8 @@ cdef extern from "vm/core/dispatch.h":
         BOR_X_TYPE
         BOR_X_BADFN
         BOR_X_CONV
+        BOR_X_FIELD
+        BOR_X_WALK
         BOR_THREADED
     ctypedef struct BorRun:
         Val* stack
@@ -42,6 +44,9 @@ cdef extern from "vm/core/dispatch.h":
         int64_t* lp
         int64_t* locals_cap
         int64_t* alloc_bytes
+        int64_t* next_walk
+        PyObject* machine
+        bint (*take_field)(PyObject*, Val*, Val*, int64_t*) noexcept
         int64_t* fn_start
         int64_t* fn_nlocals
         int nfuncs
@@ -55,7 +60,12 @@ THREADED_DISPATCH = bool(BOR_THREADED)
 # the integer overflows the C core reports (BOR_OVF_* order) and the types it wants
 # (BOR_WANT_* order)
 CORE_OVERFLOWS = ("addition", "subtraction", "multiplication", "negation", "division", "remainder")
-CORE_WANTS = ("numeric", "Int", "comparable", "function reference")
+CORE_WANTS = ("numeric", "Int", "comparable", "function reference", "Record", "String")
+
+
+cdef bint _take_field_c(PyObject* machine, Val* a, Val* loc, int64_t* ins) noexcept:
+    """vm/reuse.pxi's field take-out, for the C core's GetField."""
+    return _take_field(<Machine>machine, a, loc, ins)
 
 
 cdef object _core_error(Machine self, BorRun* st, int rc):
@@ -79,6 +89,8 @@ cdef object _core_error(Machine self, BorRun* st, int rc):
         return verr.invalid_function(st.n)
     if rc == BOR_X_CONV:
         return _conversion_error()
+    if rc == BOR_X_FIELD:
+        return verr.type_error("valid field index", "out of bounds")
     if rc == BOR_X_TYPE:
         err = verr.type_error(CORE_WANTS[st.want], vtype_name(st.bad))
         for k in range(st.drop):
@@ -184,6 +196,9 @@ cdef object _loop(Machine self, int64_t budget):
     st.fn_start = self.fn_start
     st.fn_nlocals = self.fn_nlocals
     st.nfuncs = self.nfuncs
+    st.next_walk = &self.next_walk
+    st.machine = <PyObject*>self
+    st.take_field = _take_field_c
 
     try:
         while True:
@@ -227,42 +242,17 @@ cdef object _loop(Machine self, int64_t budget):
                 continue
             ins = st.ins
             if rc != BOR_X_OP:
+                if rc == BOR_X_WALK:    # the op ran, and allocated past the next walk
+                    self.sp = st.sp
+                    _memory_walk(self)
+                    continue
                 if rc < 0:
                     bor_pyerr()         # raises the exception the C core left set
                 err = _core_error(self, &st, rc)
                 break
             op = <int>ins[0]
 
-            if op == OP_SUPER_FIELD:
-                a = &st.loc[ins[1]]
-                # LoadLocal(a) GetField(b) on a record, unless a checkpoint falls on the
-                # GetField, else LoadLocal
-                if (st.steps < st.check_at and st.sp < C_MAX_STACK and a.tag == T_OBJ and REC_FAST
-                        and bor_is_record(a.o)
-                        and ins[2] < PyTuple_GET_SIZE(<object>bor_rec_fields(a.o))):
-                    st.steps += 1
-                    st.ip += 1
-                    if ins[W + 2] or self.movef[(ins - self.code) // W]:
-                        # the record's last read, or a field that may be taken: the two
-                        # single ops (vm/reuse.pxi)
-                        _load(self, &stack[st.sp], a, ins)
-                        v = &stack[st.sp]
-                        st.sp += 1
-                        if not (ins[W + 2] and _take_field(self, v, st.loc, ins + W)):
-                            tmp.tag = T_UNIT
-                            from_py(&tmp, <object>PyTuple_GET_ITEM_raw(bor_rec_fields(v.o), ins[2]))
-                            vclear(v)
-                            v[0] = tmp
-                        continue
-                    from_py(&stack[st.sp], <object>PyTuple_GET_ITEM_raw(bor_rec_fields(a.o), ins[2]))
-                    st.sp += 1
-                    continue
-                if st.sp >= C_MAX_STACK:
-                    err = verr.stack_overflow(MAX_STACK)
-                    break
-                _load(self, &stack[st.sp], a, ins)
-                st.sp += 1
-            elif (op == OP_SUPER_PUSHGET or op == OP_SUPER_CMP_L or op == OP_SUPER_STLDJ
+            if (op == OP_SUPER_PUSHGET or op == OP_SUPER_CMP_L or op == OP_SUPER_STLDJ
                   or op == OP_SUPER_CMP2J):
                 # out of line (vm/fused.pxi); declined, the op the superinstruction replaced
                 target = _fused(self, op, ins, st.loc, stack, st.sp, st.cur, st.ip, st.steps, st.check_at)
@@ -327,80 +317,6 @@ cdef object _loop(Machine self, int64_t budget):
                 if self.alloc_bytes >= self.next_walk:
                     self.sp = st.sp
                     _memory_walk(self)
-            elif op == OP_INTTOSTRING:
-                if st.sp <= 0:
-                    err = verr.stack_underflow()
-                    break
-                a = &stack[st.sp - 1]
-                if a.tag != T_INT:
-                    err = verr.type_error("Int", vtype_name(a))
-                    break
-                a.o = bor_int_to_str(a.i)
-                a.tag = T_OBJ
-                self.alloc_bytes += 70
-            elif op == OP_STRINGLEN:
-                if st.sp <= 0:
-                    err = verr.stack_underflow()
-                    break
-                a = &stack[st.sp - 1]
-                if a.tag != T_OBJ or type(<object>a.o) is not str:
-                    err = verr.type_error("String", vtype_name(a))
-                    break
-                if PyUnicode_IS_ASCII(<object>a.o):
-                    n = PyUnicode_GET_LENGTH(<object>a.o)
-                else:
-                    n = len((<object>a.o).encode("utf-8", "surrogatepass"))
-                vclear(a)
-                a.tag = T_INT
-                a.i = n
-            elif op == OP_GETFIELD:
-                if st.sp <= 0:
-                    err = verr.stack_underflow()
-                    break
-                a = &stack[st.sp - 1]
-                if a.tag != T_OBJ or not (bor_is_record(a.o) if REC_FAST else type(<object>a.o) is Record):
-                    err = verr.type_error("Record", vtype_name(a))
-                    break
-                if ins[2] and _take_field(self, a, st.loc, ins):
-                    continue
-                if REC_FAST:
-                    o = <object>bor_rec_fields(a.o)
-                else:
-                    o = (<object>a.o).fields
-                k = ins[1]
-                if k >= PyTuple_GET_SIZE(o):
-                    err = verr.type_error("valid field index", "out of bounds")
-                    break
-                tmp.tag = T_UNIT
-                from_py(&tmp, <object>PyTuple_GET_ITEM(o, k))
-                o = None
-                vclear(a)
-                a[0] = tmp
-            elif op == OP_MAKERECORD or op == OP_MAKELIST:
-                n = ins[2] if op == OP_MAKERECORD else ins[1]
-                if st.sp < n:
-                    err = verr.stack_underflow()
-                    break
-                pt = PyTuple_New_raw(n)
-                for k in range(n):
-                    PyTuple_SET_ITEM_raw(pt, k, take_owned(&stack[st.sp - n + k]))
-                st.sp -= <int>n
-                if op == OP_MAKERECORD:
-                    if REC_FAST:
-                        pt = bor_new_record(PyLong_FromLongLong_raw(ins[1]), pt)
-                    else:
-                        o = Record(ins[1], <object>pt)
-                        _decref(pt)
-                        pt = <PyObject*>o
-                        _incref(pt)
-                        o = None
-                stack[st.sp].tag = T_OBJ
-                stack[st.sp].o = pt
-                st.sp += 1
-                self.alloc_bytes += 120 + 8 * n
-                if self.alloc_bytes >= self.next_walk:
-                    self.sp = st.sp
-                    _memory_walk(self)
             elif op == OP_MAKEENUM:
                 if st.sp <= 0:
                     err = verr.stack_underflow()
@@ -462,8 +378,6 @@ cdef object _loop(Machine self, int64_t budget):
                 self.frames[self.nframes - 1].ip = st.ip
                 status = FINISHED
                 break
-            elif op == OP_NOP:
-                pass
             else:
                 self.sp = st.sp
                 self.frames[self.nframes - 1].ip = st.ip

@@ -7,6 +7,9 @@ try:
     REC_FAST = bor_init_record(Record, Record.__dict__["type_id"], Record.__dict__["fields"]) == 1
 except Exception:
     REC_FAST = False
+# the loop's C core (vm/core/dispatch.h) reads and builds Records through their slots only
+if not REC_FAST:
+    raise ImportError("boruna.core.values: Record needs plain __slots__ (type_id, fields)")
 
 # Enum, Some/Ok/Err and FnRef are built and read in C through their __slots__ (bor_slot):
 # the classes and the slots' offsets, taken once from boruna.core.values
@@ -78,26 +81,6 @@ cdef inline object to_py(Val* v):
     if t == T_UNIT:
         return None
     return <object>v.o
-
-cdef inline PyObject* take_owned(Val* v) except NULL:
-    """Move `v` out as a new reference (v becomes Unit)."""
-    cdef int t = v.tag
-    cdef PyObject* r
-    if t == T_OBJ:
-        r = v.o
-    elif t == T_INT:
-        r = PyLong_FromLongLong_raw(v.i)
-    elif t == T_FLOAT:
-        r = PyFloat_FromDouble_raw(v.f)
-    elif t == T_BOOL:
-        r = Py_True_raw if v.i else Py_False_raw
-        _incref(r)
-    else:
-        r = Py_None_raw
-        _incref(r)
-    v.tag = T_UNIT
-    return r
-
 
 cdef object _conversion_error():
     return VmError("integer overflow in conversion", "overflow")

@@ -33,11 +33,15 @@ enum {
     BOR_X_TYPE = 8,         /* type error: wanted `want` (BOR_WANT_*), got the type of `bad`;
                                then `drop` stack values are popped and cleared */
     BOR_X_BADFN = 9,        /* invalid function index n */
-    BOR_X_CONV = 10         /* an int outside i64 read from a List */
+    BOR_X_CONV = 10,        /* an int outside i64 read from a List or a Record */
+    BOR_X_FIELD = 11,       /* GetField: a field index past the record's fields */
+    BOR_X_WALK = 12         /* not an error: the op allocated past the next memory walk, which
+                               the Cython loop runs (vm/memory.pxi) before going on */
 };
 enum { BOR_OVF_ADD = 0, BOR_OVF_SUB = 1, BOR_OVF_MUL = 2, BOR_OVF_NEG = 3, BOR_OVF_DIV = 4,
        BOR_OVF_REM = 5 };
-enum { BOR_WANT_NUMERIC = 0, BOR_WANT_INT = 1, BOR_WANT_COMPARABLE = 2, BOR_WANT_FNREF = 3 };
+enum { BOR_WANT_NUMERIC = 0, BOR_WANT_INT = 1, BOR_WANT_COMPARABLE = 2, BOR_WANT_FNREF = 3,
+       BOR_WANT_RECORD = 4, BOR_WANT_STRING = 5 };
 
 typedef struct {
     /* the loop's registers (in and out) */
@@ -67,6 +71,10 @@ typedef struct {
     int64_t* lp;
     int64_t* locals_cap;
     int64_t* alloc_bytes;
+    int64_t* next_walk;
+    PyObject* machine;
+    /* vm/reuse.pxi's GetField that takes the field out of a record nothing else holds */
+    int (*take_field)(PyObject* machine, Val* a, Val* loc, int64_t* ins);
     int64_t* fn_start;
     int64_t* fn_nlocals;
     int nfuncs;
@@ -164,6 +172,12 @@ static int bor_run(BorRun* st) {
         [BOR_OP_IMPLICIT_RET] = &&op_implicit_ret,
         [BOR_OP_NOP] = &&op_nop,
         [BOR_OP_LISTGET] = &&op_listget,
+        [BOR_OP_GETFIELD] = &&op_getfield,
+        [BOR_OP_SUPER_FIELD] = &&op_super_field,
+        [BOR_OP_MAKERECORD] = &&op_makerecord,
+        [BOR_OP_MAKELIST] = &&op_makelist,
+        [BOR_OP_STRINGLEN] = &&op_stringlen,
+        [BOR_OP_INTTOSTRING] = &&op_inttostring,
         [BOR_OP_LISTLEN] = &&op_listlen,
         [BOR_OP_SUPER_LISTCMP] = &&op_super_listcmp,
         [BOR_OP_SUPER_CMPJ] = &&op_super_cmpj,
@@ -179,9 +193,9 @@ static int bor_run(BorRun* st) {
 #define DISPATCH() goto *labels[op]
 #define DEFAULT_TARGET op_exit:
 #else
-#define TARGET(label, tag) case tag: label:
+#define TARGET(label, tag) case tag:
 #define DISPATCH() goto dispatch_switch
-#define DEFAULT_TARGET default: op_exit:
+#define DEFAULT_TARGET default:
 #endif
     /* the next op: out to the Cython loop at a checkpoint, else count its step and jump */
 #define NEXT() do { \
@@ -540,6 +554,124 @@ dispatch_switch:
         bor_vclear(a);
         *a = tmp;
         sp--;
+        NEXT();
+    }
+
+    /* Records: GetField, and LoadLocal(a) GetField(b) fused (unless a checkpoint falls on the
+       GetField); a field may be taken out of a record nothing else holds (vm/reuse.pxi) */
+    TARGET(op_getfield, BOR_OP_GETFIELD) {
+        PyObject* flds;
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_OBJ || !bor_is_record(a->o)) {
+            st->want = BOR_WANT_RECORD;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        if (ins[2] && st->take_field(st->machine, a, loc, ins)) NEXT();
+        flds = bor_rec_fields(a->o);
+        if (ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
+        tmp.tag = BOR_T_UNIT;
+        if (bor_from_py(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
+        bor_vclear(a);
+        *a = tmp;
+        NEXT();
+    }
+    TARGET(op_super_field, BOR_OP_SUPER_FIELD) {
+        a = &loc[ins[1]];
+        if (steps < check_at && sp < C_MAX_STACK && a->tag == BOR_T_OBJ && bor_is_record(a->o)
+                && ins[2] < PyTuple_GET_SIZE(bor_rec_fields(a->o))) {
+            steps++;
+            ip++;
+            if (ins[BOR_W + 2] || movef[(ins - code) / BOR_W]) {
+                /* the record's last read, or a field that may be taken: the two single ops */
+                bor_load(movef, code, &stack[sp], a, ins);
+                v = &stack[sp];
+                sp++;
+                if (!(ins[BOR_W + 2] && st->take_field(st->machine, v, loc, ins + BOR_W))) {
+                    tmp.tag = BOR_T_UNIT;
+                    if (bor_from_py(&tmp, PyTuple_GET_ITEM(bor_rec_fields(v->o), ins[2])))
+                        EXIT(BOR_X_CONV);
+                    bor_vclear(v);
+                    *v = tmp;
+                }
+                NEXT();
+            }
+            if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(bor_rec_fields(a->o), ins[2])))
+                EXIT(BOR_X_CONV);
+            sp++;
+            NEXT();
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    /* MakeRecord / MakeList: the top n values moved into a new tuple (charged 120 + 8n bytes;
+       past the next memory walk the Cython loop runs it) */
+    TARGET(op_makerecord, BOR_OP_MAKERECORD)
+    TARGET(op_makelist, BOR_OP_MAKELIST) {
+        PyObject* pt;
+        n = op == BOR_OP_MAKERECORD ? ins[2] : ins[1];
+        if (sp < n) EXIT(BOR_X_UNDERFLOW);
+        pt = PyTuple_New(n);
+        if (pt == NULL) EXIT(-1);
+        for (k = 0; k < n; k++) {
+            PyObject* item = bor_take_owned(&stack[sp - n + k]);
+            if (item == NULL) { Py_DECREF(pt); EXIT(-1); }
+            PyTuple_SET_ITEM(pt, k, item);
+        }
+        sp -= (int)n;
+        if (op == BOR_OP_MAKERECORD) {
+            pt = bor_new_record(PyLong_FromLongLong(ins[1]), pt);
+            if (pt == NULL) EXIT(-1);
+        }
+        stack[sp].tag = BOR_T_OBJ;
+        stack[sp].o = pt;
+        sp++;
+        *st->alloc_bytes += 120 + 8 * n;
+        if (*st->alloc_bytes >= *st->next_walk) EXIT(BOR_X_WALK);
+        NEXT();
+    }
+    /* StringLen (UTF-8 bytes) and IntToString */
+    TARGET(op_stringlen, BOR_OP_STRINGLEN) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o)) {
+            st->want = BOR_WANT_STRING;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        if (PyUnicode_IS_ASCII(a->o)) {
+            n = PyUnicode_GET_LENGTH(a->o);
+        } else {
+            PyObject* bytes = PyUnicode_AsEncodedString(a->o, "utf-8", "surrogatepass");
+            if (bytes == NULL) EXIT(-1);
+            n = PyBytes_GET_SIZE(bytes);
+            Py_DECREF(bytes);
+        }
+        bor_vclear(a);
+        a->tag = BOR_T_INT;
+        a->i = n;
+        NEXT();
+    }
+    TARGET(op_inttostring, BOR_OP_INTTOSTRING) {
+        PyObject* str;
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_INT) {
+            st->want = BOR_WANT_INT;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        str = bor_int_to_str(a->i);
+        if (str == NULL) EXIT(-1);
+        a->o = str;
+        a->tag = BOR_T_OBJ;
+        *st->alloc_bytes += 70;
         NEXT();
     }
 

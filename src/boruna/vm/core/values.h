@@ -149,6 +149,21 @@ static inline int bor_long_i64(PyObject* o, int64_t* r) {
     return 1;
 }
 
+/* Move `v` out as a new reference (v becomes Unit); NULL with an exception set when a number
+   cannot be boxed */
+static inline PyObject* bor_take_owned(Val* v) {
+    PyObject* r;
+    switch (v->tag) {
+    case BOR_T_OBJ: r = v->o; break;
+    case BOR_T_INT: r = PyLong_FromLongLong(v->i); break;
+    case BOR_T_FLOAT: r = PyFloat_FromDouble(v->f); break;
+    case BOR_T_BOOL: r = v->i ? Py_True : Py_False; Py_INCREF(r); break;
+    default: r = Py_None; Py_INCREF(r); break;
+    }
+    v->tag = BOR_T_UNIT;
+    return r;
+}
+
 /* room for `n` more local slots above `lp` (doubling the array, up to `max_slots`; the growth
    is charged to *alloc_bytes): 0 when refused */
 static int bor_ensure_locals(Val** locals, int64_t* cap, int64_t lp, int64_t n,
