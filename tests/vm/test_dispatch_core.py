@@ -46,6 +46,16 @@ BYTECODE = {
  "listget_oob": M([(1, 2), 5], [("PushConst", 0), ("PushConst", 1), ("ListGet",), ("Ret",)]),
  "listget_big": M([(1, 2**40, 3), 1], [("PushConst", 0), ("PushConst", 1), ("ListGet",), ("Ret",)]),
  "listget_huge": M([(1, 2**70, 3), 1], [("PushConst", 0), ("PushConst", 1), ("ListGet",), ("Ret",)]),
+ "getfield_int": M([3], [("PushConst", 0), ("GetField", 0), ("Ret",)]),
+ "getfield_oob": M([1, 2], [("PushConst", 0), ("PushConst", 1), ("MakeRecord", 0, 2), ("GetField", 5), ("Ret",)]),
+ "getfield_ok": M([1, 2], [("PushConst", 0), ("PushConst", 1), ("MakeRecord", 0, 2), ("StoreLocal", 0), ("LoadLocal", 0), ("GetField", 1), ("Ret",)]),
+ "makelist_underflow": M([1], [("PushConst", 0), ("MakeList", 2), ("Ret",)]),
+ "makelist_ok": M([1, 2.5, True, "s"], [("PushConst", 0), ("PushConst", 1), ("PushConst", 2), ("PushConst", 3), ("LoadLocal", 0), ("MakeList", 5), ("ListLen",), ("Ret",)]),
+ "strlen_int": M([3], [("PushConst", 0), ("StringLen",), ("Ret",)]),
+ "strlen_utf8": M(["h\u00e9\u20ac"], [("PushConst", 0), ("StringLen",), ("Ret",)]),
+ "inttostr_str": M(["s"], [("PushConst", 0), ("IntToString",), ("Ret",)]),
+ "inttostr_min": M([-9223372036854775807, 1], [("PushConst", 0), ("PushConst", 1), ("Sub",), ("IntToString",), ("Ret",)]),
+ "listlen_str": M(["abc"], [("PushConst", 0), ("ListLen",), ("Ret",)]),
  "eq_str": M(["ab", "ab"], [("PushConst", 0), ("PushConst", 1), ("Neq",), ("Ret",)]),
 }
 
@@ -74,6 +84,16 @@ EXPECTED = {
     'listget_oob': (None, 'list index out of bounds: index 5, length 2', 3, 'index_out_of_bounds'),
     'listget_big': (1099511627776, None, 5, None),
     'listget_huge': (None, 'integer overflow in conversion', 3, 'overflow'),
+    'getfield_int': (None, 'type error: expected Record, got Int', 2, 'type_error'),
+    'getfield_oob': (None, 'type error: expected valid field index, got out of bounds', 4, 'type_error'),
+    'getfield_ok': (2, None, 8, None),
+    'makelist_underflow': (None, 'stack underflow', 2, 'stack_underflow'),
+    'makelist_ok': (5, None, 9, None),
+    'strlen_int': (None, 'type error: expected String, got Int', 2, 'type_error'),
+    'strlen_utf8': (6, None, 4, None),
+    'inttostr_str': (None, 'type error: expected Int, got String', 2, 'type_error'),
+    'inttostr_min': ('-9223372036854775808', None, 6, None),
+    'listlen_str': (None, 'type error: expected List, got String', 2, 'type_error'),
     'eq_str': (False, None, 5, None),
 }
 

@@ -47,6 +47,7 @@ cdef extern from "vm/core/dispatch.h":
         int64_t* next_walk
         PyObject* machine
         bint (*take_field)(PyObject*, Val*, Val*, int64_t*) noexcept
+        int (*builtin)(PyObject*, int64_t*, Val*, int) except -1
         int64_t* fn_start
         int64_t* fn_nlocals
         int nfuncs
@@ -61,6 +62,22 @@ THREADED_DISPATCH = bool(BOR_THREADED)
 # (BOR_WANT_* order)
 CORE_OVERFLOWS = ("addition", "subtraction", "multiplication", "negation", "division", "remainder")
 CORE_WANTS = ("numeric", "Int", "comparable", "function reference", "Record", "String")
+
+
+cdef int _builtin_c(PyObject* machine, int64_t* ins, Val* loc, int sp) except -1:
+    """A builtin (OP_COLD) or a builtin followed by its StoreLocal (OP_PUSH_STORE: in place
+    when vm/reuse.pxi says so), called by the C core with the machine's stack top `sp` and
+    frames up to date: returns the new stack top."""
+    cdef Machine self = <Machine>machine
+    self.sp = sp
+    if ins[0] == OP_COLD:
+        _cold(self, <int>ins[1])
+    elif ins[1] == OP_MAPSET or ins[1] == OP_MAPREMOVE:
+        if not _reuse_map(self, <int>ins[1]):
+            _cold(self, <int>ins[1])
+    elif not _reuse_list(self) and not _push_into(self, &loc[ins[2]]):
+        _cold(self, <int>ins[1])
+    return self.sp
 
 
 cdef bint _take_field_c(PyObject* machine, Val* a, Val* loc, int64_t* ins) noexcept:
@@ -199,6 +216,7 @@ cdef object _loop(Machine self, int64_t budget):
     st.next_walk = &self.next_walk
     st.machine = <PyObject*>self
     st.take_field = _take_field_c
+    st.builtin = _builtin_c
 
     try:
         while True:
@@ -346,18 +364,6 @@ cdef object _loop(Machine self, int64_t budget):
                 # ListLen, and ListGet but for the C core's fast path (vm/lists.pxi)
                 self.sp = st.sp
                 _list_op(self, op)
-                st.sp = self.sp
-            elif op == OP_COLD:
-                self.sp = st.sp
-                _cold(self, <int>ins[1])
-                st.sp = self.sp
-            elif op == OP_PUSH_STORE:
-                self.sp = st.sp
-                if ins[1] == OP_MAPSET or ins[1] == OP_MAPREMOVE:
-                    if not _reuse_map(self, <int>ins[1]):
-                        _cold(self, <int>ins[1])
-                elif not _reuse_list(self) and not _push_into(self, &st.loc[ins[2]]):
-                    _cold(self, <int>ins[1])
                 st.sp = self.sp
             elif op == OP_FINISH:
                 if st.sp > 0:

@@ -75,6 +75,10 @@ typedef struct {
     PyObject* machine;
     /* vm/reuse.pxi's GetField that takes the field out of a record nothing else holds */
     int (*take_field)(PyObject* machine, Val* a, Val* loc, int64_t* ins);
+    /* vm/loop.pxi's builtin ops (OP_COLD, OP_PUSH_STORE: vm/cold.pxi, vm/reuse.pxi), called
+       with the machine's frames and locals up to date: the new stack top, or -1 (an
+       exception set) */
+    int (*builtin)(PyObject* machine, int64_t* ins, Val* loc, int sp);
     int64_t* fn_start;
     int64_t* fn_nlocals;
     int nfuncs;
@@ -172,6 +176,8 @@ static int bor_run(BorRun* st) {
         [BOR_OP_IMPLICIT_RET] = &&op_implicit_ret,
         [BOR_OP_NOP] = &&op_nop,
         [BOR_OP_LISTGET] = &&op_listget,
+        [BOR_OP_COLD] = &&op_cold,
+        [BOR_OP_PUSH_STORE] = &&op_push_store,
         [BOR_OP_GETFIELD] = &&op_getfield,
         [BOR_OP_SUPER_FIELD] = &&op_super_field,
         [BOR_OP_MAKERECORD] = &&op_makerecord,
@@ -672,6 +678,19 @@ dispatch_switch:
         a->o = str;
         a->tag = BOR_T_OBJ;
         *st->alloc_bytes += 70;
+        NEXT();
+    }
+
+    /* the builtins: run in Cython (vm/cold.pxi, vm/reuse.pxi) without leaving the core */
+    TARGET(op_cold, BOR_OP_COLD)
+    TARGET(op_push_store, BOR_OP_PUSH_STORE) {
+        *st->nframes = nframes;
+        *st->locals = locals;
+        *st->lp = lp;
+        *st->locals_cap = locals_cap;
+        c = st->builtin(st->machine, ins, loc, sp);
+        if (c < 0) EXIT(-1);
+        sp = c;
         NEXT();
     }
 
