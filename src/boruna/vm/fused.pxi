@@ -82,3 +82,46 @@ cdef int64_t _fused(Machine self, int op, int64_t* ins, Val* loc, Val* stack, in
         vclear(&tmp)
         return ip + 2 if c else ins[2]
     return -1
+
+
+cdef inline int _listget_store(Machine self, Val* loc, Val* a, Val* b, int64_t* ins,
+                               int64_t* st) except -1:
+    """OP_SUPER_LISTGET followed by a plain StoreLocal (`st`), `let x = ListGet(l, i)`: the
+    element of List `a` at Int `b` (checked in bounds) goes straight into the local, as the
+    two ops would leave it (the list let go first when its read moves, a dead store drops
+    the element)."""
+    cdef Val tmp
+    cdef Val* d
+    tmp.tag = T_UNIT
+    from_py(&tmp, <object>PyTuple_GET_ITEM_raw(a.o, b.i))
+    if self.movef[(ins - self.code) // W]:
+        vclear(a)       # the list's last read (vm/reuse.pxi)
+    d = &loc[st[1]]
+    vclear(d)
+    if st[2]:           # a dead store (vm/reuse.pxi)
+        vclear(&tmp)
+    else:
+        d[0] = tmp
+    return 0
+
+
+cdef int _push_local(Machine self, Val* loc, int64_t* ins, int sp) except -1:
+    """OP_SUPER_PUSHL, `x = ListPush(x, v)`, after the loop ran its two LoadLocals (`sp`
+    counts them): OP_PUSH_STORE and its StoreLocal x run here as the loop would run them
+    (the same in-place growth, vm/reuse.pxi, or copy, the same charges and errors), with the
+    steps checked by the caller. Returns the stack height after."""
+    cdef Val* s = self.stack
+    cdef int64_t* ps = ins + 2 * W
+    cdef int64_t* st = ins + 3 * W
+    cdef Val* d
+    self.sp = sp
+    if not _reuse_list(self) and not _push_into(self, &loc[ps[2]]):
+        _cold(self, <int>ps[1])
+    sp = self.sp - 1
+    d = &loc[st[1]]
+    vclear(d)
+    if st[2]:
+        vclear(&s[sp])
+    else:
+        d[0] = s[sp]
+    return sp

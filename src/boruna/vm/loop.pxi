@@ -178,10 +178,14 @@ cdef object _loop(Machine self, int64_t budget):
                                 c = x == y
                             else:
                                 c = x != y
-                        elif ((k == OP_EQ or k == OP_NEQ) and a.tag == T_OBJ and b.tag == T_OBJ
+                        elif (a.tag == T_OBJ and b.tag == T_OBJ
                               and type(<object>a.o) is str and type(<object>b.o) is str
-                              and self.max_wall_ms_obj is None and self.cancel_event is None):
-                            c = (a.o == b.o or (<str>a.o) == (<str>b.o)) == (k == OP_EQ)
+                              and (k != OP_EQ and k != OP_NEQ
+                                   or self.max_wall_ms_obj is None and self.cancel_event is None)):
+                            if k == OP_EQ or k == OP_NEQ:
+                                c = (a.o == b.o or (<str>a.o) == (<str>b.o)) == (k == OP_EQ)
+                            else:
+                                c = str_cmp(a.o, b.o, k)        # vm/values.pxi
                             # the strings' last reads (vm/reuse.pxi)
                             if self.movef[(ins - self.code) // W]:
                                 vclear(a)
@@ -259,6 +263,12 @@ cdef object _loop(Machine self, int64_t budget):
                             and 0 <= b.i < Py_SIZE_raw(a.o)):
                         steps += 2
                         ip += 2
+                        if ins[3] and steps < check_at:
+                            # and the StoreLocal after it (vm/fused.pxi)
+                            _listget_store(self, loc, a, b, ins, cur + ip * W)
+                            steps += 1
+                            ip += 1
+                            continue
                         from_py(&stack[sp], <object>PyTuple_GET_ITEM_raw(a.o, b.i))
                         sp += 1
                         if self.movef[(ins - self.code) // W]:
@@ -311,6 +321,24 @@ cdef object _loop(Machine self, int64_t budget):
                         break
                     _load(self, &stack[sp], &loc[ins[1]], ins)
                     sp += 1
+            elif op == OP_SUPER_PUSHL:
+                # x = ListPush(x, v) (vm/fused.pxi), unless a checkpoint falls on its further
+                # steps or the stack has no room for its loads, else LoadLocal
+                if steps + 2 < check_at and sp + 2 <= C_MAX_STACK:
+                    steps += 2
+                    ip += 2
+                    _load(self, &stack[sp], &loc[ins[1]], ins)
+                    _load(self, &stack[sp + 1], &loc[ins[2]], ins + W)
+                    sp += 2
+                    sp = _push_local(self, loc, ins, sp)
+                    steps += 1
+                    ip += 1
+                    continue
+                if sp >= C_MAX_STACK:
+                    err = verr.stack_overflow(MAX_STACK)
+                    break
+                _load(self, &stack[sp], &loc[ins[1]], ins)
+                sp += 1
             elif op == OP_SUPER_JMP2:
                 # a jump to a jump, unless a checkpoint falls on the second
                 if steps < check_at:
@@ -404,18 +432,7 @@ cdef object _loop(Machine self, int64_t budget):
                         c = fx >= fy
                 elif (a.tag == T_OBJ and b.tag == T_OBJ and type(<object>a.o) is str
                       and type(<object>b.o) is str):
-                    o = <object>a.o
-                    o2 = <object>b.o
-                    if op == OP_LT:
-                        c = o < o2
-                    elif op == OP_LTE:
-                        c = o <= o2
-                    elif op == OP_GT:
-                        c = o > o2
-                    else:
-                        c = o >= o2
-                    o = None
-                    o2 = None
+                    c = str_cmp(a.o, b.o, op)       # vm/values.pxi
                 else:
                     err = verr.type_error("comparable", vtype_name(a))
                     break

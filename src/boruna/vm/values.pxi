@@ -85,6 +85,30 @@ cdef inline object to_py(Val* v):
         return None
     return <object>v.o
 
+cdef extern from *:
+    """
+    /* Ints boxed when a value leaves a Val (into a list, record, enum, map or a result):
+       0 <= v < BOR_INT_BOXES share one int object each, made on first use and kept for the
+       process (ints have no identity in the language; CPython itself shares -5..256), so
+       pushing the Ints a program computes does not allocate an object per element. */
+    #define BOR_INT_BOXES 65536
+    static PyObject* bor_int_boxes[BOR_INT_BOXES];
+    static inline PyObject* bor_box_int(int64_t v) {
+        PyObject* o;
+        if ((uint64_t)v >= (uint64_t)BOR_INT_BOXES) return PyLong_FromLongLong((long long)v);
+        o = bor_int_boxes[v];
+        if (o == NULL) {
+            o = PyLong_FromLongLong((long long)v);
+            if (o == NULL) return NULL;
+            bor_int_boxes[v] = o;
+        }
+        Py_INCREF(o);
+        return o;
+    }
+    """
+    PyObject* bor_box_int(int64_t) except NULL
+
+
 cdef inline PyObject* take_owned(Val* v) except NULL:
     """Move `v` out as a new reference (v becomes Unit)."""
     cdef int t = v.tag
@@ -92,7 +116,7 @@ cdef inline PyObject* take_owned(Val* v) except NULL:
     if t == T_OBJ:
         r = v.o
     elif t == T_INT:
-        r = PyLong_FromLongLong_raw(v.i)
+        r = bor_box_int(v.i)
     elif t == T_FLOAT:
         r = PyFloat_FromDouble_raw(v.f)
     elif t == T_BOOL:
@@ -194,6 +218,41 @@ def values_equal(a, b):
         elif x != y:
             return False
     return True
+
+
+cdef extern from *:
+    """
+    /* the order of two exact str by code points (what str's < > compare): -1, 0 or 1;
+       one-byte strings compared with memcmp, others through PyUnicode_Compare (which
+       cannot fail on two str) */
+    static inline int bor_str_order(PyObject* a, PyObject* b) {
+        Py_ssize_t la, lb;
+        int c;
+        if (a == b) return 0;
+        if (PyUnicode_KIND(a) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == PyUnicode_1BYTE_KIND) {
+            la = PyUnicode_GET_LENGTH(a);
+            lb = PyUnicode_GET_LENGTH(b);
+            c = memcmp(PyUnicode_1BYTE_DATA(a), PyUnicode_1BYTE_DATA(b), (size_t)(la < lb ? la : lb));
+            if (c != 0) return c < 0 ? -1 : 1;
+            return la < lb ? -1 : (la > lb ? 1 : 0);
+        }
+        c = PyUnicode_Compare(a, b);
+        return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    """
+    int bor_str_order(PyObject*, PyObject*) noexcept
+
+
+cdef inline bint str_cmp(PyObject* a, PyObject* b, int64_t op) noexcept:
+    """Lt/Lte/Gt/Gte (`op`) of two exact str, as Python's str comparison."""
+    cdef int c = bor_str_order(a, b)
+    if op == OP_LT:
+        return c < 0
+    if op == OP_LTE:
+        return c <= 0
+    if op == OP_GT:
+        return c > 0
+    return c >= 0
 
 
 cdef bint vals_equal(Val* a, Val* b) except -1:
