@@ -193,7 +193,8 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_ARITH", "LoadLocal(a) PushConst(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
     ("OP_SUPER_CMPJ_L", "LoadLocal(a) LoadLocal(b) Lt/Lte/Gt/Gte/Eq/Neq (c = tag) JmpIfNot: 4 steps"),
     ("OP_SUPER_ARITH_L", "LoadLocal(a) LoadLocal(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
-    ("OP_SUPER_BINOP", "LoadLocal(a) PushConst(b) Add/Sub/Mul/Mod (c = tag): 3 steps"),
+    ("OP_SUPER_BINOP", "LoadLocal(a) PushConst(b) Add/Sub/Mul/Mod or a compare not before "
+                       "JmpIfNot (c = tag): 3 steps"),
     ("OP_SUPER_LISTGET", "LoadLocal(a) LoadLocal(b) ListGet: 3 steps"),
     ("OP_SUPER_FIELD", "LoadLocal(a) GetField(b): 2 steps"),
     ("OP_SUPER_CALLV", "LoadLocal(a) CallIndirect(b = argc): 2 steps"),

@@ -125,3 +125,35 @@ cdef int _push_local(Machine self, Val* loc, int64_t* ins, int sp) except -1:
     else:
         d[0] = s[sp]
     return sp
+
+
+cdef inline bint _const_cmp(Machine self, Val* a, Val* b, int64_t* ins, Val* dst) noexcept:
+    """OP_SUPER_BINOP with a compare (ins[3]: Eq/Neq/Lt/Lte/Gt/Gte), LoadLocal a, PushConst b
+    and the compare not before a JmpIfNot: its Bool into the empty slot `dst` when both are
+    Ints, or both Strings (Eq/Neq only on a machine without a wall clock or cancellation,
+    whose Eq would check those); the local let go when its read moves. False, touching
+    nothing, otherwise (the loop runs the LoadLocal)."""
+    cdef int64_t k = ins[3]
+    cdef bint c
+    if a.tag == T_INT and b.tag == T_INT:
+        if k == OP_EQ:
+            c = a.i == b.i
+        elif k == OP_NEQ:
+            c = a.i != b.i
+        else:
+            c = _icmp(a.i, b.i, k)
+    elif (a.tag == T_OBJ and b.tag == T_OBJ and type(<object>a.o) is str
+            and type(<object>b.o) is str):
+        if k == OP_EQ or k == OP_NEQ:
+            if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+                return False
+            c = (a.o == b.o or (<str>a.o) == (<str>b.o)) == (k == OP_EQ)
+        else:
+            c = str_cmp(a.o, b.o, k)
+        if self.movef[(ins - self.code) // W]:
+            vclear(a)           # the string's last read (vm/reuse.pxi)
+    else:
+        return False
+    dst.tag = T_BOOL
+    dst.i = c
+    return True

@@ -181,8 +181,10 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
                 and w[3 * W] == OP_STORELOCAL):
             w[0] = OP_SUPER_ARITH if nxt == OP_PUSHCONST else OP_SUPER_ARITH_L
         elif nxt == OP_PUSHCONST and (third == OP_ADD or third == OP_SUB or third == OP_MUL
-                                      or third == OP_MOD):
-            w[0] = OP_SUPER_BINOP
+                                      or third == OP_MOD or third == OP_LT or third == OP_LTE
+                                      or third == OP_GT or third == OP_GTE or third == OP_EQ
+                                      or third == OP_NEQ):
+            w[0] = OP_SUPER_BINOP        # (a compare not before a JmpIfNot: a Bool)
         elif nxt == OP_LOADLOCAL and third == OP_LISTGET:
             w[0] = OP_SUPER_LISTGET
         elif nxt == OP_LOADLOCAL and (third == OP_LT or third == OP_LTE or third == OP_GT

@@ -236,7 +236,15 @@ cdef object _loop(Machine self, int64_t budget):
                 # operands are what the fast path expects: run them at once, else LoadLocal
                 if op == OP_SUPER_BINOP:
                     b = &self.consts[ins[2]]
-                    if (steps + 1 < check_at and sp + 1 < C_MAX_STACK and a.tag == T_INT
+                    if ins[3] >= OP_EQ and ins[3] <= OP_GTE:
+                        # a compare with a constant as a value (vm/fused.pxi)
+                        if (steps + 1 < check_at and sp + 1 < C_MAX_STACK
+                                and _const_cmp(self, a, b, ins, &stack[sp])):
+                            steps += 2
+                            ip += 2
+                            sp += 1
+                            continue
+                    elif (steps + 1 < check_at and sp + 1 < C_MAX_STACK and a.tag == T_INT
                             and b.tag == T_INT):
                         k = ins[3]
                         if k == OP_ADD:

@@ -750,7 +750,7 @@ cdef object _builder_tuple(list items, object cap):
     """A List of `items` allocated with room for `cap` (what _bld_append builds)."""
     cdef Py_ssize_t n = len(items), k
     cdef PyObject* t
-    if type(cap) is not int or not (n <= cap and 16 <= cap <= 2 * C_MAX_COLLECTION_LEN + 16):
+    if type(cap) is not int or not (n <= cap and 4 <= cap <= 2 * C_MAX_COLLECTION_LEN + 16):
         raise SnapshotError("malformed snapshot: a list builder's capacity")
     t = PyTuple_New_raw(cap)
     for k in range(n):
