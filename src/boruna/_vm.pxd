@@ -233,7 +233,10 @@ cdef class Machine:
     cdef Py_ssize_t bld_cap[BLD_SLOTS]
     cdef int64_t bld_sub[BLD_SLOTS]     # what _memory_walk adds for its items, or -1
     cdef int64_t ghost                  # bytes _memory_walk adds for a list _push_into grew
-    cdef int bld_next
+    cdef int bld_next                   # (snapshots) the slot the next new builder takes
+    cdef int64_t bld_use[BLD_SLOTS]     # when each builder was last grown (least recently
+    cdef int64_t bld_clock              # used goes first: _bld_victim)
+    cdef int bld_hint                   # the slot _bld_slot found last (looked at first)
     cdef bint push_mutates              # PUSH_IN_PLACE when the module was loaded
     cdef int64_t push_pend              # a declined _push_into's charge for _cold, or -1
     cdef readonly object module

@@ -193,7 +193,8 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_ARITH", "LoadLocal(a) PushConst(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
     ("OP_SUPER_CMPJ_L", "LoadLocal(a) LoadLocal(b) Lt/Lte/Gt/Gte/Eq/Neq (c = tag) JmpIfNot: 4 steps"),
     ("OP_SUPER_ARITH_L", "LoadLocal(a) LoadLocal(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
-    ("OP_SUPER_BINOP", "LoadLocal(a) PushConst(b) Add/Sub/Mul/Mod (c = tag): 3 steps"),
+    ("OP_SUPER_BINOP", "LoadLocal(a) PushConst(b) Add/Sub/Mul/Mod or a compare not before "
+                       "JmpIfNot (c = tag): 3 steps"),
     ("OP_SUPER_LISTGET", "LoadLocal(a) LoadLocal(b) ListGet: 3 steps"),
     ("OP_SUPER_FIELD", "LoadLocal(a) GetField(b): 2 steps"),
     ("OP_SUPER_CALLV", "LoadLocal(a) CallIndirect(b = argc): 2 steps"),
@@ -206,6 +207,8 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_CMP2J", "OP_SUPER_CMP_L(a, b, c) OP_SUPER_CMP_L And/Or JmpIfNot: 8 steps"),
     ("OP_SUPER_LISTCMP", "OP_SUPER_LISTGET(a, b) OP_SUPER_LISTGET Lt/Lte/Gt/Gte (c = tag): 7 steps"),
     ("OP_SUPER_JMP2", "Jmp(a) to a Jmp(b): 2 steps"),
+    ("OP_SUPER_PUSHL", "LoadLocal(a) LoadLocal(b) OP_PUSH_STORE(ListPush, a) StoreLocal(a): "
+                       "4 steps"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the

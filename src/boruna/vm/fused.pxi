@@ -78,3 +78,4 @@ cdef int64_t _fused(Machine self, int op, int64_t* ins, Val* loc, Val* stack, in
         vclear(&tmp)
         return ip + 2 if c else ins[2]
     return -1
+

@@ -82,8 +82,8 @@ cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
             self.bld_sub[slot] = -1 if item < 0 else self.bld_sub[slot] + item
         return t
     cap = 2 * (n + 1)
-    if cap < 16:
-        cap = 16
+    if cap < 4:
+        cap = 4
     try:
         nt = PyTuple_New_raw(cap)
     except BaseException:
@@ -103,8 +103,10 @@ cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
     PyTuple_SET_ITEM_raw(nt, n, v)
     Py_SET_SIZE_raw(nt, n + 1)
     if slot < 0:
-        slot = self.bld_next
-        self.bld_next = (self.bld_next + 1) % BLD_SLOTS
+        slot = _bld_victim(self)
+        self.bld_hint = slot
+        self.bld_clock += 1
+        self.bld_use[slot] = self.bld_clock
     old = self.bld[slot]
     self.bld[slot] = nt
     self.bld_cap[slot] = cap
@@ -117,11 +119,33 @@ cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
 
 
 cdef inline int _bld_slot(Machine self, PyObject* t) noexcept:
-    cdef int k
+    """The builder slot holding `t` (marked as just used), or -1."""
+    cdef int k = self.bld_hint
+    if self.bld[k] != t:
+        for k in range(BLD_SLOTS):
+            if self.bld[k] == t:
+                break
+        else:
+            return -1
+        self.bld_hint = k
+    self.bld_clock += 1
+    self.bld_use[k] = self.bld_clock
+    return k
+
+
+cdef int _bld_victim(Machine self) noexcept:
+    """The slot a new builder takes: the first empty one or one whose list only the slot
+    still holds (dead), else the least recently grown (a list still being built keeps its
+    builder while short-lived lists come and go, so a long list is not copied again each
+    time BLD_SLOTS other lists were started). A snapshot writes this slot (`bld_next`) and
+    a restore, which leaves the dead ones empty, picks the same one."""
+    cdef int k, best = 0
     for k in range(BLD_SLOTS):
-        if self.bld[k] == t:
+        if self.bld[k] == NULL or Py_REFCNT_raw(self.bld[k]) == 1:
             return k
-    return -1
+        if self.bld_use[k] < self.bld_use[best]:
+            best = k
+    return best
 
 
 cdef int _push_into(Machine self, Val* dst) except -1:

@@ -103,6 +103,12 @@ static inline int bor_fnref_index(PyObject* o, int64_t* r) {
     return 0;
 }
 
+/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order) */
+static inline int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
+    int c = bor_str_order(a, b);
+    return k == BOR_OP_LT ? c < 0 : k == BOR_OP_LTE ? c <= 0 : k == BOR_OP_GT ? c > 0 : c >= 0;
+}
+
 /* -1 (the Cython side raises the exception the core left set) */
 static int bor_fail(void) { return -1; }
 
@@ -194,6 +200,7 @@ static int bor_run(BorRun* st) {
         [BOR_OP_SUPER_LISTGET] = &&op_super_listget,
         [BOR_OP_SUPER_TESTJ] = &&op_super_testj,
         [BOR_OP_SUPER_JMP2] = &&op_super_jmp2,
+        [BOR_OP_SUPER_PUSHL] = &&op_super_pushl,
     };
 #define TARGET(label, tag) label:
 #define DISPATCH() goto *labels[op]
@@ -366,9 +373,7 @@ dispatch_switch:
                      : op == BOR_OP_GT ? fx > fy : fx >= fy;
         } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
                    && PyUnicode_CheckExact(b->o)) {
-            c = PyObject_RichCompareBool(a->o, b->o, op == BOR_OP_LT ? Py_LT : op == BOR_OP_LTE
-                                         ? Py_LE : op == BOR_OP_GT ? Py_GT : Py_GE);
-            if (c < 0) EXIT(-1);
+            c = bor_str_cmp(a->o, b->o, op);
         } else {
             st->want = BOR_WANT_COMPARABLE;
             st->bad = a;
@@ -738,14 +743,18 @@ dispatch_switch:
                     y = b->i;
                     c = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
                         : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
-                } else if ((k == BOR_OP_EQ || k == BOR_OP_NEQ) && a->tag == BOR_T_OBJ
-                           && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
-                           && PyUnicode_CheckExact(b->o) && st->plain) {
-                    /* two Strings, on a machine without a wall clock or cancellation (their
-                       Eq would check those) */
-                    c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
-                    if (c < 0) EXIT(-1);
-                    c = c == (k == BOR_OP_EQ);
+                } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
+                           && PyUnicode_CheckExact(b->o)
+                           && ((k != BOR_OP_EQ && k != BOR_OP_NEQ) || st->plain)) {
+                    /* two Strings: their order, or Eq/Neq on a machine without a wall clock
+                       or cancellation (their Eq would check those) */
+                    if (k == BOR_OP_EQ || k == BOR_OP_NEQ) {
+                        c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
+                        if (c < 0) EXIT(-1);
+                        c = c == (k == BOR_OP_EQ);
+                    } else {
+                        c = bor_str_cmp(a->o, b->o, k);
+                    }
                     /* the strings' last reads (vm/reuse.pxi) */
                     if (movef[(ins - code) / BOR_W]) bor_vclear(a);
                     if (op == BOR_OP_SUPER_CMPJ_L && movef[(ins - code) / BOR_W + 1]) bor_vclear(b);
@@ -791,8 +800,42 @@ dispatch_switch:
     TARGET(op_super_binop, BOR_OP_SUPER_BINOP) {
         a = &loc[ins[1]];
         b = &consts[ins[2]];
-        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK && a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
-            k = ins[3];
+        k = ins[3];
+        if (k >= BOR_OP_EQ && k <= BOR_OP_GTE) {
+            /* a compare with a constant (not before a JmpIfNot) as a Bool: two Ints, or two
+               Strings (Eq/Neq only on a machine without a wall clock or cancellation, whose
+               Eq would check those); the local let go when its read moves */
+            if (steps + 1 < check_at && sp + 1 < C_MAX_STACK) {
+                hit = 1;
+                if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+                    x = a->i;
+                    y = b->i;
+                    c = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
+                        : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
+                } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
+                           && PyUnicode_CheckExact(b->o)
+                           && ((k != BOR_OP_EQ && k != BOR_OP_NEQ) || st->plain)) {
+                    if (k == BOR_OP_EQ || k == BOR_OP_NEQ) {
+                        c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
+                        if (c < 0) EXIT(-1);
+                        c = c == (k == BOR_OP_EQ);
+                    } else {
+                        c = bor_str_cmp(a->o, b->o, k);
+                    }
+                    if (movef[(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
+                } else {
+                    hit = 0;
+                }
+                if (hit) {
+                    steps += 2;
+                    ip += 2;
+                    stack[sp].tag = BOR_T_BOOL;
+                    stack[sp].i = c;
+                    sp++;
+                    NEXT();
+                }
+            }
+        } else if (steps + 1 < check_at && sp + 1 < C_MAX_STACK && a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
             if (k == BOR_OP_ADD) c = bor_add(a->i, b->i, &r);
             else if (k == BOR_OP_SUB) c = bor_sub(a->i, b->i, &r);
             else if (k == BOR_OP_MUL) c = bor_mul(a->i, b->i, &r);
@@ -821,6 +864,22 @@ dispatch_switch:
                 && PyTuple_CheckExact(a->o) && 0 <= b->i && b->i < Py_SIZE(a->o)) {
             steps += 2;
             ip += 2;
+            if (ins[3] && steps < check_at) {
+                /* `let x = ListGet(l, i)` (ins[3]: a plain StoreLocal follows, vm/loading.pxi):
+                   the element goes straight into the local, as the two ops would leave it (the
+                   list let go first when its read moves, a dead store drops the element) */
+                int64_t* w = cur + ip * BOR_W;
+                tmp.tag = BOR_T_UNIT;
+                if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+                if (movef[(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+                v = &loc[w[1]];
+                bor_vclear(v);
+                if (w[2]) bor_vclear(&tmp);                       /* a dead store */
+                else *v = tmp;
+                steps++;
+                ip++;
+                NEXT();
+            }
             if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
             sp++;
             if (movef[(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
@@ -858,6 +917,38 @@ dispatch_switch:
                     NEXT();
                 }
             }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_pushl, BOR_OP_SUPER_PUSHL) {
+        /* x = ListPush(x, v): LoadLocal(a) LoadLocal(b) OP_PUSH_STORE(ListPush, a)
+           StoreLocal(a), 4 steps, unless a checkpoint falls on its further steps or the stack
+           has no room for its loads; else LoadLocal(a). The push runs as OP_PUSH_STORE does
+           (in place or copied, the same charges and errors, vm/reuse.pxi) */
+        if (steps + 2 < check_at && sp + 2 <= C_MAX_STACK) {
+            int64_t* w = ins + 3 * BOR_W;
+            steps += 2;
+            ip += 2;
+            bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+            bor_load(movef, code, &stack[sp + 1], &loc[ins[2]], ins + BOR_W);
+            sp += 2;
+            *st->nframes = nframes;
+            *st->locals = locals;
+            *st->lp = lp;
+            *st->locals_cap = locals_cap;
+            c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
+            if (c < 0) EXIT(-1);
+            sp = c - 1;
+            steps++;
+            ip++;
+            v = &loc[w[1]];
+            bor_vclear(v);
+            if (w[2]) bor_vclear(&stack[sp]);     /* a dead store */
+            else *v = stack[sp];
+            NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
         bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);

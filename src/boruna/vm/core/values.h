@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { BOR_T_UNIT = 0, BOR_T_BOOL = 1, BOR_T_INT = 2, BOR_T_FLOAT = 3, BOR_T_OBJ = 4 };
 
@@ -123,6 +124,24 @@ static inline int bor_from_py(Val* d, PyObject* p) {
     return 0;
 }
 
+/* the order of two exact str by code points (what str's < > compare): -1, 0 or 1;
+   one-byte strings compared with memcmp, others through PyUnicode_Compare (which
+   cannot fail on two str) */
+static inline int bor_str_order(PyObject* a, PyObject* b) {
+    Py_ssize_t la, lb;
+    int c;
+    if (a == b) return 0;
+    if (PyUnicode_KIND(a) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == PyUnicode_1BYTE_KIND) {
+        la = PyUnicode_GET_LENGTH(a);
+        lb = PyUnicode_GET_LENGTH(b);
+        c = memcmp(PyUnicode_1BYTE_DATA(a), PyUnicode_1BYTE_DATA(b), (size_t)(la < lb ? la : lb));
+        if (c != 0) return c < 0 ? -1 : 1;
+        return la < lb ? -1 : (la > lb ? 1 : 0);
+    }
+    c = PyUnicode_Compare(a, b);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
 /* whether an exact int fits in an i64 (what from_py accepts) */
 static inline int bor_long_fits(PyObject* o) {
     int overflow = 0;
@@ -149,13 +168,32 @@ static inline int bor_long_i64(PyObject* o, int64_t* r) {
     return 1;
 }
 
+/* Ints boxed when a value leaves a Val (into a list, record, enum, map or a result):
+   0 <= v < BOR_INT_BOXES share one int object each, made on first use and kept for the
+   process (ints have no identity in the language; CPython itself shares -5..256), so
+   pushing the Ints a program computes does not allocate an object per element. */
+#define BOR_INT_BOXES 65536
+static PyObject* bor_int_boxes[BOR_INT_BOXES];
+static inline PyObject* bor_box_int(int64_t v) {
+    PyObject* o;
+    if ((uint64_t)v >= (uint64_t)BOR_INT_BOXES) return PyLong_FromLongLong((long long)v);
+    o = bor_int_boxes[v];
+    if (o == NULL) {
+        o = PyLong_FromLongLong((long long)v);
+        if (o == NULL) return NULL;
+        bor_int_boxes[v] = o;
+    }
+    Py_INCREF(o);
+    return o;
+}
+
 /* Move `v` out as a new reference (v becomes Unit); NULL with an exception set when a number
    cannot be boxed */
 static inline PyObject* bor_take_owned(Val* v) {
     PyObject* r;
     switch (v->tag) {
     case BOR_T_OBJ: r = v->o; break;
-    case BOR_T_INT: r = PyLong_FromLongLong(v->i); break;
+    case BOR_T_INT: r = bor_box_int(v->i); break;
     case BOR_T_FLOAT: r = PyFloat_FromDouble(v->f); break;
     case BOR_T_BOOL: r = v->i ? Py_True : Py_False; Py_INCREF(r); break;
     default: r = Py_None; Py_INCREF(r); break;
