@@ -1,6 +1,7 @@
 """Differential runs of two VMs on random programs compiled by this checkout's compiler.
 
-    python tools/vmdiff/driver.py OLD_PYTHON [--seconds N] [--start SEED] [--families a,b] [--quick]
+    python tools/vmdiff/driver.py OLD_PYTHON [--seconds N] [--start SEED] [--stop SEED]
+        [--families a,b] [--quick] [--old-cache FILE [--old-only]]
 
 OLD_PYTHON is the python of a venv whose `boruna` is the reference VM (e.g. a worktree at an
 older commit); this interpreter's `boruna` is the VM under test. Each program is compiled once,
@@ -11,7 +12,15 @@ error kind, trace, work, ui output, capabilities called) must be equal, but for 
 docs/compatibility.md documents (`classify`: a lower work where in-place updates spend no copy
 work; where a memory or work cap is met). Differences are printed with the program's family and
 seed and saved under /tmp/vmdiff/.
+
+The reference VM's outcomes depend only on the module's bytes and the configurations, so they
+can be computed ahead (`--old-cache FILE --old-only`, e.g. while the new VM is still being
+written) and read back later (`--old-cache FILE`): a program whose module bytes or
+configurations changed since is run on the reference VM as before. `--stop SEED` ends the run
+after that seed instead of after `--seconds`.
 """
+import hashlib
+import sqlite3
 import argparse
 import json
 import os
@@ -107,6 +116,38 @@ def configs(steps, work):
     return runs
 
 
+class OldCache:
+    """The reference VM's answers, keyed by a hash of (module bytes, configurations)."""
+
+    def __init__(self, path):
+        self.db = sqlite3.connect(path)
+        self.db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT)")
+        self.hits = 0
+
+    @staticmethod
+    def key(axbc, cfgs):
+        return hashlib.sha256(json.dumps([axbc, cfgs], sort_keys=True).encode()).hexdigest()
+
+    def ask(self, server, axbc, cfgs):
+        key = self.key(axbc, cfgs)
+        row = self.db.execute("SELECT answer FROM answers WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            self.hits += 1
+            return json.loads(row[0])
+        got = server.ask(axbc, cfgs)
+        self.db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?)", (key, json.dumps(got)))
+        self.db.commit()
+        return got
+
+
+class _Direct:
+    """No cache: every question goes to the server."""
+    hits = 0
+
+    def ask(self, server, axbc, cfgs):
+        return server.ask(axbc, cfgs)
+
+
 WORK = 7       # the work spent, in each call's outcome (server.py's answer order)
 ERROR, KIND = 3, 4
 
@@ -142,17 +183,24 @@ def main():
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--families", default=",".join(FAMILIES))
+    ap.add_argument("--stop", type=int, default=None, help="the last seed to run")
     ap.add_argument("--quick", action="store_true", help="a few configurations a program")
+    ap.add_argument("--old-cache", default=None, help="an sqlite file of the reference VM's answers")
+    ap.add_argument("--old-only", action="store_true",
+                    help="with --old-cache: only run the reference VM, filling the cache")
     args = ap.parse_args()
+    if args.old_only and not args.old_cache:
+        ap.error("--old-only needs --old-cache")
     os.makedirs("/tmp/vmdiff", exist_ok=True)
     old = Server(args.old_python, "/tmp/vmdiff/old.log")
-    new = Server(sys.executable, "/tmp/vmdiff/new.log")
+    new = None if args.old_only else Server(sys.executable, "/tmp/vmdiff/new.log")
+    cache = OldCache(args.old_cache) if args.old_cache else _Direct()
     families = args.families.split(",")
     deadline = time.time() + args.seconds
     programs = runs = diffs = skipped = work_lower = capped = 0
     seed = args.start
     try:
-        while time.time() < deadline:
+        while (seed <= args.stop) if args.stop is not None else (time.time() < deadline):
             for fam in families:
                 src = FAMILIES[fam](seed)
                 host = None
@@ -163,17 +211,21 @@ def main():
                 except Exception:
                     skipped += 1
                     continue
-                base = new.ask(axbc, [{"args": host}])[0]
+                # the configurations follow from the reference VM's plain run (the new VM's
+                # plain run is the first configuration compared)
+                base = cache.ask(old, axbc, [{"args": host}])[0]
                 steps, work = (base[2], base[7]) if base[0] != "EXC" else (1000, 0)
                 cfgs = [{}] + (quick_configs if args.quick else configs)(steps, work)
                 if fam == "app":
                     cfgs = [dict(c, chain=4) for c in cfgs]
                 if host:
                     cfgs = [dict(c, args=host) for c in cfgs]
-                got_new = new.ask(axbc, cfgs)
-                got_old = old.ask(axbc, cfgs)
+                got_old = cache.ask(old, axbc, cfgs)
                 programs += 1
                 runs += len(cfgs)
+                if new is None:
+                    continue
+                got_new = new.ask(axbc, cfgs)
                 for cfg, a, b in zip(cfgs, got_old, got_new):
                     kind = classify(cfg, a, b)
                     if kind == "same":
@@ -196,10 +248,12 @@ def main():
             seed += 1
     finally:
         old.close()
-        new.close()
+        if new is not None:
+            new.close()
     print(f"programs={programs} runs={runs} (x2 VMs) differing_programs={diffs} "
           f"work_lower_runs={work_lower} capped_runs={capped} "
-          f"uncompiled={skipped} seeds={args.start}..{seed - 1}")
+          f"uncompiled={skipped} seeds={args.start}..{seed - 1} cached_old_answers={cache.hits}"
+          + (" (reference VM only)" if new is None else ""))
 
 
 if __name__ == "__main__":
