@@ -83,7 +83,7 @@ cdef int _builtin_c(PyObject* machine, int64_t* ins, Val* loc, int sp) except -1
 
 
 cdef int _push_get_c(PyObject* machine, Val* loc, int64_t* ins) except -1:
-    """vm/lists.pxi's in-place `x = list_push(x, list_get(l, i))`, for the C core (its stack
+    """vm/lists.pxi's in-place `x = ListPush(x, ListGet(l, i))`, for the C core (its stack
     top and frames up to date)."""
     return _push_get(<Machine>machine, loc, ins)
 

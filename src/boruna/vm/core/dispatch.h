@@ -80,7 +80,7 @@ typedef struct {
        with the machine's frames and locals up to date: the new stack top, or -1 (an
        exception set) */
     int (*builtin)(PyObject* machine, int64_t* ins, Val* loc, int sp);
-    /* vm/lists.pxi's `x = list_push(x, list_get(l, i))` in place: 1 ran, 0 declined, -1 */
+    /* vm/lists.pxi's `x = ListPush(x, ListGet(l, i))` in place: 1 ran, 0 declined, -1 */
     int (*push_get)(PyObject* machine, Val* loc, int64_t* ins);
     int64_t* fn_start;
     int64_t* fn_nlocals;
