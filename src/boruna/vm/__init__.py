@@ -14,7 +14,6 @@ here, one per concern (declarations in `boruna/_vm.pxd`, the Python API in `_vm.
 | `core/dispatch.h` | the loop's C core: the hot ops with threaded (computed-goto) dispatch, a switch elsewhere |
 | `core/values.h` | the tagged value and frame in C, and the value helpers the Cython code and the core share |
 | `lists.pxi` | ListGet's slow path, in-place list building, the list superinstructions' helpers |
-| `fused.pxi` | superinstructions run out of the loop's switch |
 | `cold.pxi` | builtins on Python values (calls `builtins.py`; C fast paths for a few) |
 | `maps.pxi` | MapGet/MapContainsKey/MapLen in C, in-place MapSet/MapRemove, map-only locals |
 | `effects.pxi` | ops out of line: capabilities, UI, contracts, actors, globals |

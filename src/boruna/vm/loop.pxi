@@ -45,9 +45,11 @@ cdef extern from "vm/core/dispatch.h":
         int64_t* locals_cap
         int64_t* alloc_bytes
         int64_t* next_walk
+        int* machine_sp
         PyObject* machine
         bint (*take_field)(PyObject*, Val*, Val*, int64_t*) noexcept
         int (*builtin)(PyObject*, int64_t*, Val*, int) except -1
+        int (*push_get)(PyObject*, Val*, int64_t*) except -1
         int64_t* fn_start
         int64_t* fn_nlocals
         int nfuncs
@@ -60,8 +62,8 @@ THREADED_DISPATCH = bool(BOR_THREADED)
 
 # the integer overflows the C core reports (BOR_OVF_* order) and the types it wants
 # (BOR_WANT_* order)
-CORE_OVERFLOWS = ("addition", "subtraction", "multiplication", "negation", "division", "remainder")
-CORE_WANTS = ("numeric", "Int", "comparable", "function reference", "Record", "String")
+_CORE_OVERFLOWS = ("addition", "subtraction", "multiplication", "negation", "division", "remainder")
+_CORE_WANTS = ("numeric", "Int", "comparable", "function reference", "Record", "String")
 
 
 cdef int _builtin_c(PyObject* machine, int64_t* ins, Val* loc, int sp) except -1:
@@ -78,6 +80,12 @@ cdef int _builtin_c(PyObject* machine, int64_t* ins, Val* loc, int sp) except -1
     elif not _reuse_list(self) and not _push_into(self, &loc[ins[2]]):
         _cold(self, <int>ins[1])
     return self.sp
+
+
+cdef int _push_get_c(PyObject* machine, Val* loc, int64_t* ins) except -1:
+    """vm/lists.pxi's in-place `x = ListPush(x, ListGet(l, i))`, for the C core (its stack
+    top and frames up to date)."""
+    return _push_get(<Machine>machine, loc, ins)
 
 
 cdef bint _take_field_c(PyObject* machine, Val* a, Val* loc, int64_t* ins) noexcept:
@@ -99,7 +107,7 @@ cdef object _core_error(Machine self, BorRun* st, int rc):
     if rc == BOR_X_LOCALS:
         return _locals_error(self)
     if rc == BOR_X_ARITH:
-        return verr.overflow(CORE_OVERFLOWS[st.n])
+        return verr.overflow(_CORE_OVERFLOWS[st.n])
     if rc == BOR_X_DIV0:
         return verr.division_by_zero()
     if rc == BOR_X_BADFN:
@@ -109,7 +117,7 @@ cdef object _core_error(Machine self, BorRun* st, int rc):
     if rc == BOR_X_FIELD:
         return verr.type_error("valid field index", "out of bounds")
     if rc == BOR_X_TYPE:
-        err = verr.type_error(CORE_WANTS[st.want], vtype_name(st.bad))
+        err = verr.type_error(_CORE_WANTS[st.want], vtype_name(st.bad))
         for k in range(st.drop):
             st.sp -= 1
             vclear(&st.stack[st.sp])
@@ -214,9 +222,11 @@ cdef object _loop(Machine self, int64_t budget):
     st.fn_nlocals = self.fn_nlocals
     st.nfuncs = self.nfuncs
     st.next_walk = &self.next_walk
+    st.machine_sp = &self.sp
     st.machine = <PyObject*>self
     st.take_field = _take_field_c
     st.builtin = _builtin_c
+    st.push_get = _push_get_c
 
     try:
         while True:
@@ -270,29 +280,7 @@ cdef object _loop(Machine self, int64_t budget):
                 break
             op = <int>ins[0]
 
-            if (op == OP_SUPER_PUSHGET or op == OP_SUPER_CMP_L or op == OP_SUPER_STLDJ
-                  or op == OP_SUPER_CMP2J):
-                # out of line (vm/fused.pxi); declined, the op the superinstruction replaced
-                target = _fused(self, op, ins, st.loc, stack, st.sp, st.cur, st.ip, st.steps, st.check_at)
-                if target >= 0:
-                    st.sp += FUSED_SP[op - OP_SUPER_PUSHGET]
-                    st.steps += FUSED_STEPS[op - OP_SUPER_PUSHGET]
-                    st.ip = target
-                    continue
-                if op == OP_SUPER_STLDJ:
-                    if st.sp <= 0:
-                        err = verr.stack_underflow()
-                        break
-                    st.sp -= 1
-                    vclear(&st.loc[ins[1]])
-                    st.loc[ins[1]] = stack[st.sp]
-                else:
-                    if st.sp >= C_MAX_STACK:
-                        err = verr.stack_overflow(MAX_STACK)
-                        break
-                    _load(self, &stack[st.sp], &st.loc[ins[1]], ins)
-                    st.sp += 1
-            elif op == OP_EQ or op == OP_NEQ:
+            if op == OP_EQ or op == OP_NEQ:
                 # the operands the C core leaves here: anything but two Ints
                 a = &stack[st.sp - 2]
                 b = &stack[st.sp - 1]

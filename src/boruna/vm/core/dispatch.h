@@ -72,6 +72,7 @@ typedef struct {
     int64_t* locals_cap;
     int64_t* alloc_bytes;
     int64_t* next_walk;
+    int* machine_sp;           /* the machine's own stack top (what a memory walk reads) */
     PyObject* machine;
     /* vm/reuse.pxi's GetField that takes the field out of a record nothing else holds */
     int (*take_field)(PyObject* machine, Val* a, Val* loc, int64_t* ins);
@@ -79,6 +80,8 @@ typedef struct {
        with the machine's frames and locals up to date: the new stack top, or -1 (an
        exception set) */
     int (*builtin)(PyObject* machine, int64_t* ins, Val* loc, int sp);
+    /* vm/lists.pxi's `x = ListPush(x, ListGet(l, i))` in place: 1 ran, 0 declined, -1 */
+    int (*push_get)(PyObject* machine, Val* loc, int64_t* ins);
     int64_t* fn_start;
     int64_t* fn_nlocals;
     int nfuncs;
@@ -192,6 +195,10 @@ static int bor_run(BorRun* st) {
         [BOR_OP_INTTOSTRING] = &&op_inttostring,
         [BOR_OP_LISTLEN] = &&op_listlen,
         [BOR_OP_SUPER_LISTCMP] = &&op_super_listcmp,
+        [BOR_OP_SUPER_PUSHGET] = &&op_super_pushget,
+        [BOR_OP_SUPER_CMP_L] = &&op_super_cmp_l,
+        [BOR_OP_SUPER_CMP2J] = &&op_super_cmp2j,
+        [BOR_OP_SUPER_STLDJ] = &&op_super_stldj,
         [BOR_OP_SUPER_CMPJ] = &&op_super_cmpj,
         [BOR_OP_SUPER_CMPJ_L] = &&op_super_cmpj_l,
         [BOR_OP_SUPER_ARITH] = &&op_super_arith,
@@ -704,6 +711,7 @@ dispatch_switch:
         if (sp <= 0) EXIT(BOR_X_OP);
         a = &stack[sp - 1];
         if (a->tag != BOR_T_OBJ || !PyTuple_CheckExact(a->o)) EXIT(BOR_X_OP);
+        *st->machine_sp = sp;       /* as ListLen always did (a later walk reads it) */
         n = PyTuple_GET_SIZE(a->o);
         bor_vclear(a);
         a->tag = BOR_T_INT;
@@ -953,6 +961,89 @@ dispatch_switch:
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
         bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
         sp++;
+        NEXT();
+    }
+    TARGET(op_super_pushget, BOR_OP_SUPER_PUSHGET) {
+        /* x = ListPush(x, ListGet(l, i)) (6 steps) when vm/lists.pxi's _push_get can run it in
+           place and no checkpoint falls among the further 5 steps; else LoadLocal(a) */
+        if (steps + 4 < check_at && sp + 3 <= C_MAX_STACK) {
+            *st->nframes = nframes;
+            *st->locals = locals;
+            *st->lp = lp;
+            *st->locals_cap = locals_cap;
+            c = st->push_get(st->machine, loc, ins);
+            if (c < 0) EXIT(-1);
+            if (c) {
+                steps += 5;
+                ip += 5;
+                NEXT();
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+        sp++;
+        NEXT();
+    }
+    /* LoadLocal LoadLocal Lt/Lte/Gt/Gte on two Int locals to a Bool (3 steps), alone or two
+       of them joined by And/Or before JmpIfNot (8 steps); else LoadLocal(a) */
+    TARGET(op_super_cmp_l, BOR_OP_SUPER_CMP_L)
+    TARGET(op_super_cmp2j, BOR_OP_SUPER_CMP2J) {
+        a = &loc[ins[1]];
+        b = &loc[ins[2]];
+        if (steps + (op == BOR_OP_SUPER_CMP_L ? 1 : 6) < check_at && sp + 2 <= C_MAX_STACK
+                && a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            k = ins[3];
+            x = a->i;
+            y = b->i;
+            c = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y : x >= y;
+            if (op == BOR_OP_SUPER_CMP_L) {
+                stack[sp].tag = BOR_T_BOOL;
+                stack[sp].i = c;
+                sp++;
+                steps += 2;
+                ip += 2;
+                NEXT();
+            } else {
+                /* the OP_SUPER_CMP_L at ip + 2, And/Or at ip + 5, JmpIfNot at ip + 6 */
+                int64_t* w = cur + (ip + 2) * BOR_W;
+                Val* a2 = &loc[w[1]];
+                Val* b2 = &loc[w[2]];
+                if (a2->tag == BOR_T_INT && b2->tag == BOR_T_INT) {
+                    k = w[3];
+                    x = a2->i;
+                    y = b2->i;
+                    hit = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
+                          : x >= y;
+                    steps += 7;
+                    if (cur[(ip + 5) * BOR_W] == BOR_OP_AND ? (c && hit) : (c || hit)) ip += 7;
+                    else ip = cur[(ip + 6) * BOR_W + 1];
+                    NEXT();
+                }
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_stldj, BOR_OP_SUPER_STLDJ) {
+        /* StoreLocal(a) LoadLocal(a) JmpIfNot(b) (3 steps): the local gets the value and the
+           branch tests it; else StoreLocal(a) */
+        if (steps + 1 < check_at && sp > 0) {
+            a = &loc[ins[1]];
+            tmp = *a;
+            c = bor_truthy(&stack[sp - 1]);
+            *a = stack[sp - 1];
+            bor_vclear(&tmp);
+            sp--;
+            steps += 2;
+            ip = c ? ip + 2 : ins[2];
+            NEXT();
+        }
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        bor_vclear(&loc[ins[1]]);
+        loc[ins[1]] = stack[sp];
         NEXT();
     }
     TARGET(op_super_jmp2, BOR_OP_SUPER_JMP2) {
