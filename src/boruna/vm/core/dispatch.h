@@ -106,10 +106,33 @@ static inline int bor_fnref_index(PyObject* o, int64_t* r) {
     return 0;
 }
 
-/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order) */
-static inline int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
+/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order); out of
+   line, so the string paths cost the Int paths of bor_run nothing */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
     int c = bor_str_order(a, b);
     return k == BOR_OP_LT ? c < 0 : k == BOR_OP_LTE ? c <= 0 : k == BOR_OP_GT ? c > 0 : c >= 0;
+}
+
+/* OP_SUPER_PUSHL after its two loads (`sp` counts them): its OP_PUSH_STORE (the builtin,
+   with the machine's frames and locals up to date) and the StoreLocal after it; the new
+   stack top, or -1 with an exception set */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_pushl_store(BorRun* st, int64_t* ins, Val* loc, int sp) {
+    int64_t* w = ins + 3 * BOR_W;
+    Val* v;
+    int c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
+    if (c < 0) return -1;
+    c--;
+    v = &loc[w[1]];
+    bor_vclear(v);
+    if (w[2]) bor_vclear(&st->stack[c]);     /* a dead store */
+    else *v = st->stack[c];
+    return c;
 }
 
 /* -1 (the Cython side raises the exception the core left set) */
@@ -806,56 +829,53 @@ dispatch_switch:
         NEXT();
     }
     TARGET(op_super_binop, BOR_OP_SUPER_BINOP) {
+        /* LoadLocal(a) PushConst(b) and Add/Sub/Mul/Mod on two Ints, or a compare (not before
+           a JmpIfNot) as a Bool: two Ints, or two Strings (Eq/Neq only on a machine without a
+           wall clock or cancellation, whose Eq would check those; the local let go when its
+           read moves) */
         a = &loc[ins[1]];
         b = &consts[ins[2]];
-        k = ins[3];
-        if (k >= BOR_OP_EQ && k <= BOR_OP_GTE) {
-            /* a compare with a constant (not before a JmpIfNot) as a Bool: two Ints, or two
-               Strings (Eq/Neq only on a machine without a wall clock or cancellation, whose
-               Eq would check those); the local let go when its read moves */
-            if (steps + 1 < check_at && sp + 1 < C_MAX_STACK) {
-                hit = 1;
-                if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
-                    x = a->i;
-                    y = b->i;
-                    c = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
-                        : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
-                } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
-                           && PyUnicode_CheckExact(b->o)
-                           && ((k != BOR_OP_EQ && k != BOR_OP_NEQ) || st->plain)) {
-                    if (k == BOR_OP_EQ || k == BOR_OP_NEQ) {
-                        c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
-                        if (c < 0) EXIT(-1);
-                        c = c == (k == BOR_OP_EQ);
-                    } else {
-                        c = bor_str_cmp(a->o, b->o, k);
-                    }
-                    if (movef[(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
+        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK) {
+            k = ins[3];
+            if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+                x = a->i;
+                y = b->i;
+                n = BOR_T_INT;
+                if (k == BOR_OP_ADD) c = bor_add(x, y, &r);
+                else if (k == BOR_OP_SUB) c = bor_sub(x, y, &r);
+                else if (k == BOR_OP_MUL) c = bor_mul(x, y, &r);
+                else if (k == BOR_OP_MOD) {
+                    c = y == 0 || (x == INT64_MIN && y == -1);
+                    if (!c) r = x % y;
                 } else {
-                    hit = 0;
+                    c = 0;
+                    n = BOR_T_BOOL;
+                    r = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
+                        : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
                 }
-                if (hit) {
+                if (!c) {
                     steps += 2;
                     ip += 2;
-                    stack[sp].tag = BOR_T_BOOL;
-                    stack[sp].i = c;
+                    stack[sp].tag = (int)n;
+                    stack[sp].i = r;
                     sp++;
                     NEXT();
                 }
-            }
-        } else if (steps + 1 < check_at && sp + 1 < C_MAX_STACK && a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
-            if (k == BOR_OP_ADD) c = bor_add(a->i, b->i, &r);
-            else if (k == BOR_OP_SUB) c = bor_sub(a->i, b->i, &r);
-            else if (k == BOR_OP_MUL) c = bor_mul(a->i, b->i, &r);
-            else {
-                c = b->i == 0 || (a->i == INT64_MIN && b->i == -1);
-                if (!c) r = a->i % b->i;
-            }
-            if (!c) {
+            } else if (k >= BOR_OP_EQ && a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ
+                       && PyUnicode_CheckExact(a->o) && PyUnicode_CheckExact(b->o)
+                       && ((k != BOR_OP_EQ && k != BOR_OP_NEQ) || st->plain)) {
+                if (k == BOR_OP_EQ || k == BOR_OP_NEQ) {
+                    c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
+                    if (c < 0) EXIT(-1);
+                    c = c == (k == BOR_OP_EQ);
+                } else {
+                    c = bor_str_cmp(a->o, b->o, k);
+                }
+                if (movef[(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
                 steps += 2;
                 ip += 2;
-                stack[sp].tag = BOR_T_INT;
-                stack[sp].i = r;
+                stack[sp].tag = BOR_T_BOOL;
+                stack[sp].i = c;
                 sp++;
                 NEXT();
             }
@@ -937,7 +957,6 @@ dispatch_switch:
            has no room for its loads; else LoadLocal(a). The push runs as OP_PUSH_STORE does
            (in place or copied, the same charges and errors, vm/reuse.pxi) */
         if (steps + 2 < check_at && sp + 2 <= C_MAX_STACK) {
-            int64_t* w = ins + 3 * BOR_W;
             steps += 2;
             ip += 2;
             bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
@@ -947,15 +966,11 @@ dispatch_switch:
             *st->locals = locals;
             *st->lp = lp;
             *st->locals_cap = locals_cap;
-            c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
+            c = bor_pushl_store(st, ins, loc, sp);
             if (c < 0) EXIT(-1);
-            sp = c - 1;
+            sp = c;
             steps++;
             ip++;
-            v = &loc[w[1]];
-            bor_vclear(v);
-            if (w[2]) bor_vclear(&stack[sp]);     /* a dead store */
-            else *v = stack[sp];
             NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
