@@ -61,10 +61,17 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 _KEEP_SYMBOLS = os.environ.get("BORUNA_DEBUG_SYMBOLS") == "1"
 _LINUX = sys.platform.startswith("linux")
 
+# The loop's C core (src/boruna/vm/core/dispatch.h) dispatches with computed goto under
+# GCC/Clang and with a switch elsewhere; BORUNA_SWITCH_DISPATCH=1 builds the switch with GCC too
+# (to measure the two against each other, docs/performance.md).
+_SWITCH = os.environ.get("BORUNA_SWITCH_DISPATCH") == "1"
+
 extensions = [
     Extension(
         "boruna._vm",
         ["src/boruna/_vm.pyx"],
+        depends=[str(p.relative_to(ROOT)) for p in (ROOT / "src" / "boruna" / "vm" / "core").glob("*.h")],
+        define_macros=[("BOR_NO_THREADED", "1")] if _SWITCH else [],
         extra_compile_args=["-O3"] + ([] if _KEEP_SYMBOLS else ["-g0"]),
         extra_link_args=[] if _KEEP_SYMBOLS or not _LINUX else ["-s"],
     )

@@ -156,27 +156,36 @@ cdef extern from *:
 
 cdef enum:
     BLD_SLOTS = 16    # list builders a machine keeps (_bld_append)
-    W = 4             # words per instruction: op, a, b, c
 
 
-cdef enum:
-    T_UNIT = 0
-    T_BOOL = 1
-    T_INT = 2
-    T_FLOAT = 3
-    T_OBJ = 4
-
-cdef struct Val:
-    int tag
-    int64_t i
-    double f
-    PyObject* o
-
-cdef struct Frame:
-    int func
-    int64_t ip
-    int stack_base
-    int64_t locals_base
+# the tagged value, the frame and the value helpers are C (vm/core/values.h), shared by the
+# Cython code and the loop's C core (vm/core/dispatch.h)
+cdef extern from "vm/core/values.h":
+    enum:
+        W "BOR_W"         # words per instruction: op, a, b, c
+        T_UNIT "BOR_T_UNIT"
+        T_BOOL "BOR_T_BOOL"
+        T_INT "BOR_T_INT"
+        T_FLOAT "BOR_T_FLOAT"
+        T_OBJ "BOR_T_OBJ"
+    ctypedef struct Val:
+        int tag
+        int64_t i
+        double f
+        PyObject* o
+    ctypedef struct Frame:
+        int func
+        int64_t ip
+        int stack_base
+        int64_t locals_base
+    void bor_values_init(PyObject*, PyObject*, PyObject*, PyObject*, Py_ssize_t)
+    void vclear "bor_vclear"(Val*) noexcept
+    void vcopy "bor_vcopy"(Val*, Val*) noexcept
+    void bor_load(unsigned char*, int64_t*, Val*, Val*, int64_t*) noexcept
+    bint truthy "bor_truthy"(Val*) noexcept
+    int bor_from_py(Val*, PyObject*) noexcept
+    PyObject* take_owned "bor_take_owned"(Val*) except NULL
+    bint bor_ensure_locals(Val**, int64_t*, int64_t, int64_t, int64_t, int64_t*) noexcept
 
 
 cdef class Machine:
@@ -224,7 +233,10 @@ cdef class Machine:
     cdef Py_ssize_t bld_cap[BLD_SLOTS]
     cdef int64_t bld_sub[BLD_SLOTS]     # what _memory_walk adds for its items, or -1
     cdef int64_t ghost                  # bytes _memory_walk adds for a list _push_into grew
-    cdef int bld_next
+    cdef int bld_next                   # (snapshots) the slot the next new builder takes
+    cdef int64_t bld_use[BLD_SLOTS]     # when each builder was last grown (least recently
+    cdef int64_t bld_clock              # used goes first: _bld_victim)
+    cdef int bld_hint                   # the slot _bld_slot found last (looked at first)
     cdef bint push_mutates              # PUSH_IN_PLACE when the module was loaded
     cdef int64_t push_pend              # a declined _push_into's charge for _cold, or -1
     cdef readonly object module

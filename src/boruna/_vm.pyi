@@ -42,6 +42,9 @@ SUPERINSTRUCTIONS: Final[bool]
 
 # opcode name (and OP_* pseudo-op) -> the tag this build dispatches on (bytecode/opcodes.py)
 COMPILED_TAGS: Final[dict[str, int]]
+# True when the loop's C core was built with computed-goto dispatch (GCC/Clang), False for the
+# switch (other compilers, or BORUNA_SWITCH_DISPATCH=1 at build time)
+THREADED_DISPATCH: Final[bool]
 
 
 def values_equal(a: Any, b: Any) -> bool:

@@ -2,7 +2,8 @@
 """The interpreter loop (docs/spec/vm.md §2–§4): a Module translated to a flat C instruction array,
 operand stack and locals as C arrays of tagged values (Int/Float/Bool/Unit unboxed, every
 other value a Python object of `boruna.core.values` with manual reference counting),
-frames in a C array, one `switch` over integer opcodes.
+frames in a C array; the hot ops run in a C core with threaded dispatch (vm/core/dispatch.h),
+the others in the Cython loop (vm/loop.pxi).
 
 Step counting follows docs/spec/vm.md §4.2 with one deliberate fix: a slice boundary of
 `execute_bounded` costs no step, so a run split into slices of any size reports exactly the
@@ -53,7 +54,6 @@ include "vm/machine.pxi"
 include "vm/loading.pxi"
 include "vm/loop.pxi"
 include "vm/lists.pxi"
-include "vm/fused.pxi"
 include "vm/cold.pxi"
 include "vm/maps.pxi"
 include "vm/reuse.pxi"

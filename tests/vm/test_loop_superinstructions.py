@@ -350,3 +350,73 @@ def test_constant_program_errors_are_covered():
     errors = {outcome(compile_source(constant_program(seed)))[1] for seed in range(100)}
     assert errors == {None, "division by zero", "integer overflow in addition",
                       "integer overflow in subtraction", "integer overflow in multiplication"}
+
+
+IDIOM_PROGRAM = """type Item { name: String, tags: List<String>, n: Int }
+fn is_lower(c: String) -> Bool { c >= "a" && c <= "z" }
+fn make(i: Int) -> Item {
+    let mut tags = ["t" ++ __builtin_int_to_string(i % 3)]
+    if i % 2 == 0 { tags = list_push(tags, "even") }
+    Item { name: "w" ++ __builtin_int_to_string(i), tags: tags, n: i * 37 % 1000 }
+}
+fn main() -> Int {
+    let mut items = []
+    let mut i = 0
+    while i < COUNT { items = list_push(items, make(i))  i = i + 1 }
+    let mut ns = []
+    for it in items {
+        let t = list_get(it.tags, 0)
+        if t != "t0" { ns = list_push(ns, it.n) }
+    }
+    let mut total = 0
+    let mut k = 0
+    while k < list_len(ns) {
+        let x = list_get(ns, k)
+        let big = x > 500
+        if big { total = total + x } else { total = total + 1 }
+        k = k + 1
+    }
+    for c in __builtin_string_chars("Hello, World of ax") {
+        let low = is_lower(c)
+        if low { total = total + 1000 }
+        let sp = c == " "
+        if sp { total = total + 7 }
+    }
+    total * 1000 + list_len(items)
+}
+"""
+
+
+def _py_idiom(count):
+    items = []
+    for i in range(count):
+        tags = ["t" + str(i % 3)] + (["even"] if i % 2 == 0 else [])
+        items.append(("w" + str(i), tags, i * 37 % 1000))
+    ns = [n for _, tags, n in items if tags[0] != "t0"]
+    total = sum(x if x > 500 else 1 for x in ns)
+    for c in "Hello, World of ax":
+        total += 1000 if "a" <= c <= "z" else 0
+        total += 7 if c == " " else 0
+    return total * 1000 + len(items)
+
+
+@pytest.mark.parametrize("count", [5, 40, 300])
+def test_idiom_superinstructions_equal_single_steps(count, monkeypatch):
+    """`let x = list_get(..)` (ListGet + StoreLocal), `x = list_push(x, v)` (OP_SUPER_PUSHL),
+    compares with a constant as values (Ints and Strings), a long list of records built while
+    short lists come and go (the builders' least-recently-grown eviction): the result in
+    Python, and the same result, error, steps and work as single steps, sliced, traced, under
+    memory caps (memory walks landing inside the sequences) and step limits."""
+    module = compile_source(IDIOM_PROGRAM.replace("COUNT", str(count)))
+    fused = _list_outcome(module)
+    assert fused[:2] == (_py_idiom(count), None)
+    assert fused == single_steps(monkeypatch, _list_outcome, module)
+    for size in (1, 7, 100_000):
+        assert _list_outcome(module, slice_steps=size) == fused, size
+    assert _list_outcome(module, trace=True) == fused
+    for cap in (4_000, 9_000, 30_000, 120_000):
+        assert _list_outcome(module, max_value_memory=cap) == single_steps(
+            monkeypatch, _list_outcome, module, max_value_memory=cap), cap
+    for limit in range(1, fused[2] + 2, max(1, fused[2] // 60)):
+        assert _list_outcome(module, max_steps=limit) == single_steps(
+            monkeypatch, _list_outcome, module, max_steps=limit), limit

@@ -27,10 +27,10 @@ def test_the_sources_ship_in_the_wheel_and_the_sdist():
     pyproject = _read(ROOT, "pyproject.toml")
     section = pyproject.split("[tool.setuptools.package-data]", 1)[1]
     patterns = re.findall(r'"([^"]+)"', re.search(r"^boruna = \[(.*)\]$", section, re.M).group(1))
-    assert {"*.pyx", "*.pxd", "*.pyi", "vm/*.pxi"} <= set(patterns)
+    assert {"*.pyx", "*.pxd", "*.pyi", "vm/*.pxi", "vm/core/*.h"} <= set(patterns)
     manifest = _read(ROOT, "MANIFEST.in")
     line = next(l for l in manifest.splitlines() if l.startswith("recursive-include src/boruna"))
-    assert {"*.pyx", "*.pxd", "*.pxi", "*.pyi", "*.py"} <= set(line.split()[2:])
+    assert {"*.pyx", "*.pxd", "*.pxi", "*.pyi", "*.py", "*.h"} <= set(line.split()[2:])
 
 
 def _stub():

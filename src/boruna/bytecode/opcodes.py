@@ -193,7 +193,8 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_ARITH", "LoadLocal(a) PushConst(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
     ("OP_SUPER_CMPJ_L", "LoadLocal(a) LoadLocal(b) Lt/Lte/Gt/Gte/Eq/Neq (c = tag) JmpIfNot: 4 steps"),
     ("OP_SUPER_ARITH_L", "LoadLocal(a) LoadLocal(b) Add/Sub (c = tag) StoreLocal: 4 steps"),
-    ("OP_SUPER_BINOP", "LoadLocal(a) PushConst(b) Add/Sub/Mul/Mod (c = tag): 3 steps"),
+    ("OP_SUPER_BINOP", "LoadLocal(a) PushConst(b) Add/Sub/Mul/Mod or a compare not before "
+                       "JmpIfNot (c = tag): 3 steps"),
     ("OP_SUPER_LISTGET", "LoadLocal(a) LoadLocal(b) ListGet: 3 steps"),
     ("OP_SUPER_FIELD", "LoadLocal(a) GetField(b): 2 steps"),
     ("OP_SUPER_CALLV", "LoadLocal(a) CallIndirect(b = argc): 2 steps"),
@@ -206,6 +207,8 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_CMP2J", "OP_SUPER_CMP_L(a, b, c) OP_SUPER_CMP_L And/Or JmpIfNot: 8 steps"),
     ("OP_SUPER_LISTCMP", "OP_SUPER_LISTGET(a, b) OP_SUPER_LISTGET Lt/Lte/Gt/Gte (c = tag): 7 steps"),
     ("OP_SUPER_JMP2", "Jmp(a) to a Jmp(b): 2 steps"),
+    ("OP_SUPER_PUSHL", "LoadLocal(a) LoadLocal(b) OP_PUSH_STORE(ListPush, a) StoreLocal(a): "
+                       "4 steps"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the
@@ -285,12 +288,20 @@ GENERATED_HEADER = ("# generated — do not edit: written by setup.py from "
 
 def pxi_text() -> str:
     """The Cython include `setup.py` writes to `src/boruna/vm/opcodes.pxi`: the dispatch
-    constants of every op and pseudo-op, the match tags, and `COMPILED_TAGS` (the tags the
+    constants of every op and pseudo-op (as Cython constants `OP_<NAME>` and as C macros
+    `BOR_OP_<NAME>` for the C core, vm/core/dispatch.h), the match tags, and `COMPILED_TAGS` (the tags the
     extension was built with, so a test can see the build and the table agree)."""
     lines = [GENERATED_HEADER, "\ncdef enum:\n"]
     lines += [f"    {op.c_name} = {op.tag}\n" for op in _TABLE]
     lines += [f"    {name} = {PSEUDO_BASE + k}    # {doc}\n"
               for k, (name, doc) in enumerate(PSEUDO_OPS)]
+    # the same constants for the C core (vm/core/dispatch.h): BOR_OP_<name>, and the size of
+    # its dispatch table
+    lines.append('\ncdef extern from *:\n    """\n')
+    lines += [f"    #define BOR_{op.c_name} {op.tag}\n" for op in _TABLE]
+    lines += [f"    #define BOR_{name} {PSEUDO_BASE + k}\n" for k, (name, _) in enumerate(PSEUDO_OPS)]
+    lines.append(f"    #define BOR_NUM_OPS {PSEUDO_BASE + len(PSEUDO_OPS)}\n")
+    lines.append('    """\n    int BOR_NUM_OPS\n')
     lines.append("\ncdef enum:\n")
     lines += [f"    {name} = {value}\n" for name, value in MATCH_TAGS]
     lines.append("\nCOMPILED_TAGS = {\n")

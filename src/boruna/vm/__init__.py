@@ -10,9 +10,10 @@ here, one per concern (declarations in `boruna/_vm.pxd`, the Python API in `_vm.
 | `memory.pxi` | value sizes, allocation charges, the live-value walk, locals growth, the work budget |
 | `machine.pxi` | the `Machine` class: construction, `set_entry`, `execute_bounded`, `run`, ... |
 | `loading.pxi` | a Module flattened into C arrays, every index bounded once; superinstructions |
-| `loop.pxi` | the interpreter loop (the fast path), match tables, traces, checkpoints |
-| `lists.pxi` | ListLen/ListGet on tuples, in-place list building, the list superinstructions' helpers |
-| `fused.pxi` | superinstructions run out of the loop's switch |
+| `loop.pxi` | the interpreter loop: checkpoints and traces, the C core's exits, the ops the core leaves to Cython, match tables |
+| `core/dispatch.h` | the loop's C core: the hot ops with threaded (computed-goto) dispatch, a switch elsewhere |
+| `core/values.h` | the tagged value and frame in C, and the value helpers the Cython code and the core share |
+| `lists.pxi` | ListGet's slow path, in-place list building, the list superinstructions' helpers |
 | `cold.pxi` | builtins on Python values (calls `builtins.py`; C fast paths for a few) |
 | `maps.pxi` | MapGet/MapContainsKey/MapLen in C, in-place MapSet/MapRemove, map-only locals |
 | `effects.pxi` | ops out of line: capabilities, UI, contracts, actors, globals |

@@ -8,22 +8,17 @@ PUSH_IN_PLACE = _sys.version_info < (3, 14)
 
 
 cdef int _list_op(Machine self, int op) except -1:
-    """ListLen / ListGet with a C fast path for lists (tuples), else the builtin."""
+    """ListLen / ListGet but for the C core's fast paths: ListGet's other cases for lists
+    (tuples), else the builtin."""
     cdef Val* s = self.stack
     cdef Val* a
     cdef Val* b
     cdef Val tmp
     cdef int64_t n
     if op == OP_LISTLEN:
+        # a List's length is the C core's (vm/core/dispatch.h); anything else the builtin's
         if self.sp <= 0:
             raise verr.stack_underflow()
-        a = &s[self.sp - 1]
-        if a.tag == T_OBJ and type(<object>a.o) is tuple:
-            n = PyTuple_GET_SIZE(<object>a.o)
-            vclear(a)
-            a.tag = T_INT
-            a.i = n
-            return 0
         return _cold(self, OP_LISTLEN)
     if self.sp < 2:
         raise verr.stack_underflow()
@@ -64,36 +59,9 @@ cdef inline int64_t _push_charge(Py_ssize_t n):
     return 8
 
 
-cdef extern from *:
-    """
-    /* whether an exact int fits in an i64 (what from_py accepts) */
-    static inline int bor_long_fits(PyObject* o) {
-        int overflow = 0;
-    #if PY_VERSION_HEX < 0x030C0000
-        if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) return 1;
-    #endif
-        PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) return 0;
-        if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
-        return 1;
-    }
-    /* an exact int's value, when it fits in an i64 */
-    static inline int bor_long_i64(PyObject* o, int64_t* r) {
-        int overflow = 0;
-        long long v;
-    #if PY_VERSION_HEX < 0x030C0000
-        Py_ssize_t n = Py_SIZE(o);
-        if (n >= -1 && n <= 1) { *r = (int64_t)n * (int64_t)((PyLongObject*)o)->ob_digit[0]; return 1; }
-    #endif
-        v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) return 0;
-        if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
-        *r = (int64_t)v;
-        return 1;
-    }
-    """
+cdef extern from "vm/core/values.h":
     bint bor_long_fits(PyObject*) noexcept
-    bint bor_long_i64 "bor_long_i64"(PyObject*, int64_t*) noexcept
+    bint bor_long_i64(PyObject*, int64_t*) noexcept
 
 
 cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
@@ -114,8 +82,8 @@ cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
             self.bld_sub[slot] = -1 if item < 0 else self.bld_sub[slot] + item
         return t
     cap = 2 * (n + 1)
-    if cap < 16:
-        cap = 16
+    if cap < 4:
+        cap = 4
     try:
         nt = PyTuple_New_raw(cap)
     except BaseException:
@@ -135,8 +103,10 @@ cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
     PyTuple_SET_ITEM_raw(nt, n, v)
     Py_SET_SIZE_raw(nt, n + 1)
     if slot < 0:
-        slot = self.bld_next
-        self.bld_next = (self.bld_next + 1) % BLD_SLOTS
+        slot = _bld_victim(self)
+        self.bld_hint = slot
+        self.bld_clock += 1
+        self.bld_use[slot] = self.bld_clock
     old = self.bld[slot]
     self.bld[slot] = nt
     self.bld_cap[slot] = cap
@@ -149,11 +119,33 @@ cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
 
 
 cdef inline int _bld_slot(Machine self, PyObject* t) noexcept:
-    cdef int k
+    """The builder slot holding `t` (marked as just used), or -1."""
+    cdef int k = self.bld_hint
+    if self.bld[k] != t:
+        for k in range(BLD_SLOTS):
+            if self.bld[k] == t:
+                break
+        else:
+            return -1
+        self.bld_hint = k
+    self.bld_clock += 1
+    self.bld_use[k] = self.bld_clock
+    return k
+
+
+cdef int _bld_victim(Machine self) noexcept:
+    """The slot a new builder takes: the first empty one or one whose list only the slot
+    still holds (dead), else the least recently grown (a list still being built keeps its
+    builder while short-lived lists come and go, so a long list is not copied again each
+    time BLD_SLOTS other lists were started). A snapshot writes this slot (`bld_next`) and
+    a restore, which leaves the dead ones empty, picks the same one."""
+    cdef int k, best = 0
     for k in range(BLD_SLOTS):
-        if self.bld[k] == t:
+        if self.bld[k] == NULL or Py_REFCNT_raw(self.bld[k]) == 1:
             return k
-    return -1
+        if self.bld_use[k] < self.bld_use[best]:
+            best = k
+    return best
 
 
 cdef int _push_into(Machine self, Val* dst) except -1:
@@ -279,30 +271,3 @@ cdef int _push_get(Machine self, Val* loc, int64_t* ins) except -1:
     x.o = _bld_append(self, t, slot, n, v)
     self.alloc_bytes += charge
     return 1
-
-
-cdef bint _list_cmp(Val* loc, int64_t* ins, int64_t* ins2, Val* dst) noexcept:
-    """OP_SUPER_LISTCMP, a compare of two List elements (LoadLocal l, LoadLocal i, ListGet,
-    then the OP_SUPER_LISTGET `ins2`, then Lt/Lte/Gt/Gte = ins[3]): its Bool into the empty slot
-    `dst` when both lists are Lists, both indexes in them and both elements Ints; returns
-    False, touching nothing, otherwise."""
-    cdef Val* l = &loc[ins[1]]
-    cdef Val* i = &loc[ins[2]]
-    cdef Val* l2 = &loc[ins2[1]]
-    cdef Val* i2 = &loc[ins2[2]]
-    cdef PyObject* v
-    cdef PyObject* v2
-    cdef int64_t x, y
-    if (l.tag != T_OBJ or i.tag != T_INT or l2.tag != T_OBJ or i2.tag != T_INT
-            or not PyTuple_CheckExact_raw(l.o) or not PyTuple_CheckExact_raw(l2.o)):
-        return False
-    if i.i < 0 or i.i >= Py_SIZE_raw(l.o) or i2.i < 0 or i2.i >= Py_SIZE_raw(l2.o):
-        return False
-    v = PyTuple_GET_ITEM_raw(l.o, i.i)
-    v2 = PyTuple_GET_ITEM_raw(l2.o, i2.i)
-    if (not PyLong_CheckExact_raw(v) or not PyLong_CheckExact_raw(v2)
-            or not bor_long_i64(v, &x) or not bor_long_i64(v2, &y)):
-        return False
-    dst.tag = T_BOOL
-    dst.i = _icmp(x, y, ins[3])
-    return True

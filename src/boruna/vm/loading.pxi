@@ -181,8 +181,10 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
                 and w[3 * W] == OP_STORELOCAL):
             w[0] = OP_SUPER_ARITH if nxt == OP_PUSHCONST else OP_SUPER_ARITH_L
         elif nxt == OP_PUSHCONST and (third == OP_ADD or third == OP_SUB or third == OP_MUL
-                                      or third == OP_MOD):
-            w[0] = OP_SUPER_BINOP
+                                      or third == OP_MOD or third == OP_LT or third == OP_LTE
+                                      or third == OP_GT or third == OP_GTE or third == OP_EQ
+                                      or third == OP_NEQ):
+            w[0] = OP_SUPER_BINOP        # (a compare not before a JmpIfNot: a Bool)
         elif nxt == OP_LOADLOCAL and third == OP_LISTGET:
             w[0] = OP_SUPER_LISTGET
         elif nxt == OP_LOADLOCAL and (third == OP_LT or third == OP_LTE or third == OP_GT
@@ -202,6 +204,18 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
                 and w[2 * W] == OP_JMPIFNOT):
             w[0] = OP_SUPER_STLDJ        # store and branch on it: 3 steps
             w[2] = w[2 * W + 1]
+    for j in range(flen - 3):
+        w = &code[j * W]
+        if (w[0] == OP_LOADLOCAL and w[W] == OP_LOADLOCAL and w[2 * W] == OP_PUSH_STORE
+                and w[2 * W + 1] == OP_LISTPUSH and w[2 * W + 2] == w[1]
+                and w[3 * W] == OP_STORELOCAL and w[3 * W + 1] == w[1]):
+            w[0] = OP_SUPER_PUSHL        # x = ListPush(x, v): 4 steps
+            w[2] = w[W + 1]
+    for j in range(flen):
+        w = &code[j * W]
+        if w[0] == OP_SUPER_LISTGET:
+            # `let x = ListGet(l, i)`: a plain StoreLocal after it runs with it (4 steps)
+            w[3] = 1 if j + 3 < flen and w[3 * W] == OP_STORELOCAL else 0
     for j in range(flen - 7):
         w = &code[j * W]
         if (w[0] == OP_SUPER_CMP_L and w[3 * W] == OP_SUPER_CMP_L

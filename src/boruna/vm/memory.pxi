@@ -24,18 +24,67 @@ cdef int64_t approx_size(object o):
     return 48
 
 
+cdef PyObject* MSTR_T = <PyObject*>str
+cdef PyObject* MTUPLE_T = <PyObject*>tuple
+cdef PyObject* MMAPV_T = <PyObject*>MapValue
+cdef PyObject* MRECORD_T = <PyObject*>Record
+
+
 cdef int64_t cf_size(object o, int depth):
     """What _memory_walk adds for `o` when that does not depend on the rest of the walk
-    (nothing in it is deduplicated by identity), else -1. Mirrors _memory_walk exactly."""
+    (nothing in it is deduplicated by identity), else -1. Mirrors _memory_walk exactly.
+    Reads records, lists and wrappers in C (their slots), no attribute lookups."""
     cdef int64_t total, x
-    t = type(o)
-    if t is str:
+    cdef PyObject* p = <PyObject*>o
+    cdef PyObject* t = Py_TYPE_raw(p)
+    cdef PyObject* items
+    cdef PyObject* r
+    cdef Py_ssize_t k, n
+    if t == MSTR_T:
         if PyUnicode_GET_LENGTH(o) >= 256:
             return -1
         return 49 + PyUnicode_GET_LENGTH(o)
-    if t is tuple or t is Record:
+    if t == MTUPLE_T or t == MRECORD_T:
         if depth >= 4:
             return -1
+        if t == MTUPLE_T:
+            items = p
+        elif REC_FAST and bor_rec_fields(p) != NULL and PyTuple_CheckExact_raw(bor_rec_fields(p)):
+            items = bor_rec_fields(p)
+        else:
+            return _cf_size_slow(o, depth)
+        n = Py_SIZE_raw(items)
+        if n >= 16:
+            return -1
+        total = (56 if t == MTUPLE_T else 120) + 8 * n
+        for k in range(n):
+            r = PyTuple_GET_ITEM_raw(items, k)
+            if PyLong_CheckExact_raw(r):
+                total += 32
+                continue
+            x = cf_size(<object>r, depth + 1)
+            if x < 0:
+                return -1
+            total += x
+        return total
+    if t == MMAPV_T:
+        return -1
+    if t == SOME_T or t == OK_T or t == ERR_T or t == ENUM_T:
+        if depth >= 4:
+            return -1
+        r = bor_slot(p, WRAP_VAL_OFF if t != ENUM_T else ENUM_PAY_OFF)
+        if r == NULL:
+            return _cf_size_slow(o, depth)
+        x = cf_size(<object>r, depth + 1)
+        return -1 if x < 0 else (48 if t != ENUM_T else 64) + x
+    return 32
+
+
+cdef int64_t _cf_size_slow(object o, int depth):
+    """cf_size through attribute reads (a record or wrapper whose slots are not set)."""
+    cdef int64_t total, x
+    t = type(o)
+    if t is tuple or t is Record:
         items = o.fields if t is Record else o
         if len(items) >= 16:
             return -1
@@ -46,39 +95,18 @@ cdef int64_t cf_size(object o, int depth):
                 return -1
             total += x
         return total
-    if t is MapValue:
-        return -1
     if t is Some or t is Ok or t is Err:
-        if depth >= 4:
-            return -1
         x = cf_size(o.value, depth + 1)
         return -1 if x < 0 else 48 + x
-    if t is Enum:
-        if depth >= 4:
-            return -1
-        x = cf_size(o.payload, depth + 1)
-        return -1 if x < 0 else 64 + x
-    return 32
+    x = cf_size(o.payload, depth + 1)
+    return -1 if x < 0 else 64 + x
 
 
 
 cdef bint _ensure_locals(Machine self, int64_t n) noexcept:
-    cdef int64_t cap
-    cdef Val* p
-    if self.lp + n <= self.locals_cap:
-        return True
-    if self.lp + n > C_MAX_LOCALS:
-        return False
-    cap = self.locals_cap
-    while cap < self.lp + n:
-        cap *= 2
-    p = <Val*>realloc(self.locals, sizeof(Val) * cap)
-    if p == NULL:
-        return False
-    self.locals = p
-    self.locals_cap = cap
-    self.alloc_bytes += <int64_t>sizeof(Val) * cap // 2
-    return True
+    """Room for n more local slots (vm/core/values.h, shared with the loop's C core)."""
+    return bor_ensure_locals(&self.locals, &self.locals_cap, self.lp, n, C_MAX_LOCALS,
+                             &self.alloc_bytes)
 
 
 cdef object _locals_error(Machine self):

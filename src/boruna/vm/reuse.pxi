@@ -132,11 +132,7 @@ def _merge(live_in, succs, n):
 cdef inline void _load(Machine self, Val* dst, Val* src, int64_t* ins) noexcept:
     """LoadLocal of the instruction at `ins` (a superinstruction's first op run alone):
     a move when it is the slot's last read, else a copy."""
-    if self.movef[(ins - self.code) // W]:
-        dst[0] = src[0]
-        src.tag = T_UNIT
-    else:
-        vcopy(dst, src)
+    bor_load(self.movef, self.code, dst, src, ins)     # vm/core/values.h
 
 
 cdef Py_ssize_t MAP_UNSORTED_OFF = bor_slot_offset(MapValue.__dict__["_unsorted"])
@@ -292,22 +288,26 @@ cdef int _reuse_map(Machine self, int tag) except -1:
     cdef PyObject* old
     cdef Py_ssize_t size0
     cdef int64_t charge = 0, work
-    cdef bint present
+    cdef bint present, known
     if self.sp < n or s[self.sp - n].tag != T_OBJ or s[self.sp - n + 1].tag != T_OBJ:
         return 0
     mp = s[self.sp - n].o
     kp = s[self.sp - n + 1].o
     if Py_TYPE_raw(mp) != MAPVALUE_T or not PyUnicode_CheckExact_raw(kp) or Py_REFCNT_raw(mp) != 1:
         return 0
-    present = PyDict_Contains_raw(mp, kp)
     size0 = PyDict_Size_raw(mp)
-    if tag == OP_MAPSET and not present:
-        if size0 + 1 > C_MAX_COLLECTION_LEN:
+    # a MapSet that cannot reach the length limit learns whether the key was new from the
+    # size after setting it (one hash lookup, not two)
+    known = tag != OP_MAPSET or size0 + 1 > C_MAX_COLLECTION_LEN or not MAP_IN_PLACE
+    if known:
+        present = PyDict_Contains_raw(mp, kp)
+        if tag == OP_MAPSET and not present:
+            if size0 + 1 > C_MAX_COLLECTION_LEN:
+                return 0
+            charge = 100
+        if not MAP_IN_PLACE:
+            self.push_pend = charge
             return 0
-        charge = 100
-    if not MAP_IN_PLACE:
-        self.push_pend = charge
-        return 0
     work = PyUnicode_GET_LENGTH(<object>kp)
     if tag == OP_MAPSET and s[self.sp - 1].tag == T_OBJ:
         work += work_size(<object>s[self.sp - 1].o)
@@ -319,6 +319,10 @@ cdef int _reuse_map(Machine self, int tag) except -1:
             PyDict_SetItem_raw(mp, kp, vp)
         finally:
             _decref(vp)
+        if not known:
+            present = PyDict_Size_raw(mp) == size0
+            if not present:
+                charge = 100
         if not present and size0 > 0:
             old = bor_slot(mp, MAP_UNSORTED_OFF)
             if old != Py_True_raw:

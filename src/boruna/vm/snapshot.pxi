@@ -750,7 +750,7 @@ cdef object _builder_tuple(list items, object cap):
     """A List of `items` allocated with room for `cap` (what _bld_append builds)."""
     cdef Py_ssize_t n = len(items), k
     cdef PyObject* t
-    if type(cap) is not int or not (n <= cap and 16 <= cap <= 2 * C_MAX_COLLECTION_LEN + 16):
+    if type(cap) is not int or not (n <= cap and 4 <= cap <= 2 * C_MAX_COLLECTION_LEN + 16):
         raise SnapshotError("malformed snapshot: a list builder's capacity")
     t = PyTuple_New_raw(cap)
     for k in range(n):
@@ -897,7 +897,7 @@ cdef bytes _write_snapshot(Machine self):
                 b = [r, self.bld_cap[k], self.bld_sub[k]]
         builders.append(b)
     header["builders"] = builders
-    header["bld_next"] = self.bld_next
+    header["bld_next"] = _bld_victim(self)
     # values held outside the machine too: a restored run holds them once more (Machine.held)
     # so that reuse declines them as this run does; only when there are any (older snapshots
     # and runs nothing outside holds have the same bytes)
@@ -1163,6 +1163,11 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
             m.bld_cap[k] = b[1]
             m.bld_sub[k] = max(-1, b[2])
     m.bld_next = _check_int(header, "bld_next", 0, BLD_SLOTS - 1)
+    # the slot the next new builder takes stays the same (the others' order is not kept)
+    for k in range(BLD_SLOTS):
+        m.bld_use[k] = 1
+    m.bld_use[m.bld_next] = 0
+    m.bld_clock = 1
     m.held = _held(header, dec.objs)
     m.steps = _check_int(header, "steps", 0, I64)
     m.work = _check_int(header, "work", 0, I64)

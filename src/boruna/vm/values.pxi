@@ -7,6 +7,9 @@ try:
     REC_FAST = bor_init_record(Record, Record.__dict__["type_id"], Record.__dict__["fields"]) == 1
 except Exception:
     REC_FAST = False
+# the loop's C core (vm/core/dispatch.h) reads and builds Records through their slots only
+if not REC_FAST:
+    raise ImportError("boruna.core.values: Record needs plain __slots__ (type_id, fields)")
 
 # Enum, Some/Ok/Err and FnRef are built and read in C through their __slots__ (bor_slot):
 # the classes and the slots' offsets, taken once from boruna.core.values
@@ -63,15 +66,9 @@ cdef object new_enum(int64_t tid, int64_t var, Val* payload):
     return r
 
 
-cdef inline void vclear(Val* v) noexcept:
-    if v.tag == T_OBJ:
-        _decref(v.o)
-    v.tag = T_UNIT
-
-cdef inline void vcopy(Val* dst, Val* src) noexcept:
-    dst[0] = src[0]
-    if src.tag == T_OBJ:
-        _incref(src.o)
+# vclear / vcopy / truthy and the conversion from a Python value are C (vm/core/values.h,
+# declared in _vm.pxd): the classes they look at are handed over once here
+bor_values_init(<PyObject*>MapValue, NONE_T, ERR_T, FNREF_T, FNREF_IDX_OFF)
 
 cdef inline object to_py(Val* v):
     cdef int t = v.tag
@@ -85,72 +82,16 @@ cdef inline object to_py(Val* v):
         return None
     return <object>v.o
 
-cdef inline PyObject* take_owned(Val* v) except NULL:
-    """Move `v` out as a new reference (v becomes Unit)."""
-    cdef int t = v.tag
-    cdef PyObject* r
-    if t == T_OBJ:
-        r = v.o
-    elif t == T_INT:
-        r = PyLong_FromLongLong_raw(v.i)
-    elif t == T_FLOAT:
-        r = PyFloat_FromDouble_raw(v.f)
-    elif t == T_BOOL:
-        r = Py_True_raw if v.i else Py_False_raw
-        _incref(r)
-    else:
-        r = Py_None_raw
-        _incref(r)
-    v.tag = T_UNIT
-    return r
+cdef object _conversion_error():
+    return VmError("integer overflow in conversion", "overflow")
 
 
-cdef int from_py(Val* d, object o) except -1:
+cdef inline int from_py(Val* d, object o) except -1:
     """Store Python value `o` into the empty slot `d`."""
-    cdef int overflow = 0
-    cdef long long v
-    cdef PyObject* p = <PyObject*>o
-    if PyLong_CheckExact_raw(p):
-        if bor_small_long(p, &v):
-            d.tag = T_INT
-            d.i = v
-            return 0
-        v = PyLong_AsLongLongAndOverflow(o, &overflow)
-        if overflow != 0:
-            raise VmError("integer overflow in conversion", "overflow")
-        d.tag = T_INT
-        d.i = v
-    elif p == Py_True_raw or p == Py_False_raw:
-        d.tag = T_BOOL
-        d.i = 1 if p == Py_True_raw else 0
-    elif PyFloat_CheckExact_raw(p):
-        d.tag = T_FLOAT
-        d.f = PyFloat_AS_DOUBLE_raw(p)
-    elif p == Py_None_raw:
-        d.tag = T_UNIT
-    else:
-        d.tag = T_OBJ
-        d.o = p
-        _incref(p)
+    if bor_from_py(d, <PyObject*>o):
+        raise _conversion_error()
     return 0
 
-cdef inline bint truthy(Val* v) noexcept:
-    cdef int t = v.tag
-    if t == T_BOOL or t == T_INT:
-        return v.i != 0
-    if t == T_FLOAT:
-        return v.f != 0.0
-    if t == T_UNIT:
-        return False
-    return obj_truthy(<object>v.o)
-
-cdef bint obj_truthy(object o) noexcept:
-    t = type(o)
-    if t is str or t is tuple or t is MapValue:
-        return len(o) != 0
-    if t is OptNone or t is Err:
-        return False
-    return True
 
 cdef str vtype_name(Val* v):
     cdef int t = v.tag

@@ -1,0 +1,1101 @@
+/* Part of the VM extension: the C core of the interpreter loop (docs/architecture.md, "The
+   VM loop"), included by vm/loop.pxi. It needs what the Cython side defines before it: the
+   value types (core/values.h), the checked arithmetic of _vm.pxd, the opcode constants
+   BOR_OP_* (generated into vm/opcodes.pxi from bytecode/opcodes.py) and the limits
+   (vm/limits_c.pxi).
+
+   bor_run() runs the hot ops with threaded dispatch (GCC/Clang computed goto: each op ends
+   in its own indirect jump through `labels`; other compilers get a `switch`). It dispatches
+   the op at `ip` unconditionally (the caller has done the checkpoint for it), then each
+   further op while `steps < check_at`, counting one step per dispatched op exactly as the
+   Cython loop does. It returns to the Cython loop (vm/loop.pxi, `_loop`) with
+     BOR_X_CHECK  the next op would pass `check_at` (nothing pending: the Cython loop runs the
+                  checkpoint: slice end, max_steps, wall clock/cancellation, trace line);
+     BOR_X_OP     the op at `ins` is one this core does not run (or not for these operands):
+                  its step is counted and ip is past it; the Cython loop runs it;
+     an error     the op at `ins` failed (its step counted); the Cython loop builds the error
+                  (one constructor per error text, in boruna.core.errors) from the code and
+                  `want` / `bad` / `n` / `drop`;
+     -1           a Python exception is set.
+   An op is implemented once: an op this core handles is not in the Cython loop's chain, or
+   only for the operands this core hands over (Eq/Neq on non-Ints, ListGet's slow path). */
+#ifndef BORUNA_VM_DISPATCH_H
+#define BORUNA_VM_DISPATCH_H
+
+enum {
+    BOR_X_CHECK = 0, BOR_X_OP = 1,
+    BOR_X_UNDERFLOW = 2,    /* stack underflow */
+    BOR_X_STACK = 3,        /* operand stack overflow */
+    BOR_X_DEPTH = 4,        /* call depth overflow */
+    BOR_X_LOCALS = 5,       /* local slots limit */
+    BOR_X_ARITH = 6,        /* integer overflow; n: BOR_OVF_* */
+    BOR_X_DIV0 = 7,         /* division by zero */
+    BOR_X_TYPE = 8,         /* type error: wanted `want` (BOR_WANT_*), got the type of `bad`;
+                               then `drop` stack values are popped and cleared */
+    BOR_X_BADFN = 9,        /* invalid function index n */
+    BOR_X_CONV = 10,        /* an int outside i64 read from a List or a Record */
+    BOR_X_FIELD = 11,       /* GetField: a field index past the record's fields */
+    BOR_X_WALK = 12         /* not an error: the op allocated past the next memory walk, which
+                               the Cython loop runs (vm/memory.pxi) before going on */
+};
+enum { BOR_OVF_ADD = 0, BOR_OVF_SUB = 1, BOR_OVF_MUL = 2, BOR_OVF_NEG = 3, BOR_OVF_DIV = 4,
+       BOR_OVF_REM = 5 };
+enum { BOR_WANT_NUMERIC = 0, BOR_WANT_INT = 1, BOR_WANT_COMPARABLE = 2, BOR_WANT_FNREF = 3,
+       BOR_WANT_RECORD = 4, BOR_WANT_STRING = 5 };
+
+typedef struct {
+    /* the loop's registers (in and out) */
+    Val* stack;
+    int sp;
+    Val* loc;
+    int64_t* cur;
+    int64_t ip;
+    int func;
+    int64_t steps;
+    int64_t check_at;
+    int plain;                 /* no wall clock and no cancellation event */
+    /* out: the instruction of a BOR_X_OP or error exit, and the error's details */
+    int64_t* ins;
+    int64_t n;
+    Val* bad;
+    int want;
+    int drop;
+    /* the machine */
+    Val* consts;
+    int64_t* code;
+    unsigned char* movef;
+    int64_t* finish_code;
+    Frame* frames;
+    int* nframes;
+    Val** locals;
+    int64_t* lp;
+    int64_t* locals_cap;
+    int64_t* alloc_bytes;
+    int64_t* next_walk;
+    int* machine_sp;           /* the machine's own stack top (what a memory walk reads) */
+    PyObject* machine;
+    /* vm/reuse.pxi's GetField that takes the field out of a record nothing else holds */
+    int (*take_field)(PyObject* machine, Val* a, Val* loc, int64_t* ins);
+    /* vm/loop.pxi's builtin ops (OP_COLD, OP_PUSH_STORE: vm/cold.pxi, vm/reuse.pxi), called
+       with the machine's frames and locals up to date: the new stack top, or -1 (an
+       exception set) */
+    int (*builtin)(PyObject* machine, int64_t* ins, Val* loc, int sp);
+    /* vm/lists.pxi's `x = ListPush(x, ListGet(l, i))` in place: 1 ran, 0 declined, -1 */
+    int (*push_get)(PyObject* machine, Val* loc, int64_t* ins);
+    int64_t* fn_start;
+    int64_t* fn_nlocals;
+    int nfuncs;
+} BorRun;
+
+/* the function index of FnRef `o`, as reading its `index` attribute would (-1 and an
+   exception set on failure) */
+static inline int bor_fnref_index(PyObject* o, int64_t* r) {
+    PyObject* p = *(PyObject**)((char*)o + bor_fnref_idx_off);
+    long long v;
+    if (p != NULL && PyLong_CheckExact(p) && bor_small_long(p, &v)) { *r = v; return 0; }
+    if (p != NULL) {
+        Py_INCREF(p);
+    } else {
+        p = PyObject_GetAttrString(o, "index");
+        if (p == NULL) return -1;
+    }
+    v = PyLong_AsLongLong(p);
+    Py_DECREF(p);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *r = v;
+    return 0;
+}
+
+/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order); out of
+   line, so the string paths cost the Int paths of bor_run nothing */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
+    int c = bor_str_order(a, b);
+    return k == BOR_OP_LT ? c < 0 : k == BOR_OP_LTE ? c <= 0 : k == BOR_OP_GT ? c > 0 : c >= 0;
+}
+
+/* OP_SUPER_PUSHL after its two loads (`sp` counts them): its OP_PUSH_STORE (the builtin,
+   with the machine's frames and locals up to date) and the StoreLocal after it; the new
+   stack top, or -1 with an exception set */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_pushl_store(BorRun* st, int64_t* ins, Val* loc, int sp) {
+    int64_t* w = ins + 3 * BOR_W;
+    Val* v;
+    int c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
+    if (c < 0) return -1;
+    c--;
+    v = &loc[w[1]];
+    bor_vclear(v);
+    if (w[2]) bor_vclear(&st->stack[c]);     /* a dead store */
+    else *v = st->stack[c];
+    return c;
+}
+
+/* -1 (the Cython side raises the exception the core left set) */
+static int bor_fail(void) { return -1; }
+
+#if defined(BOR_NO_THREADED)
+#define BOR_THREADED 0
+#elif defined(__GNUC__) || defined(__clang__)
+#define BOR_THREADED 1
+#else
+#define BOR_THREADED 0
+#endif
+
+static int bor_run(BorRun* st) {
+    Val* stack = st->stack;
+    int sp = st->sp;
+    Val* loc = st->loc;
+    int64_t* cur = st->cur;
+    int64_t ip = st->ip;
+    int func = st->func;
+    int64_t steps = st->steps;
+    const int64_t check_at = st->check_at;
+    const unsigned char* movef = st->movef;
+    const int64_t* code = st->code;
+    Val* consts = st->consts;
+    Frame* frames = st->frames;
+    /* the machine's frame count, local slots and their top, in registers while the core runs
+       (nothing else touches them meanwhile); written back at every exit */
+    int nframes = *st->nframes;
+    Val* locals = *st->locals;
+    int64_t lp = *st->lp;
+    int64_t locals_cap = *st->locals_cap;
+    int64_t* ins;
+    int op, rc = BOR_X_OP;
+    Val *a, *b, *v;
+    Val tmp;
+    Frame* fr;
+    int64_t x, y, r, k, n, argc, target, base;
+    double fx, fy;
+    int c, hit;
+
+#if BOR_THREADED
+    /* the dispatch table: every op this core runs has its label, any other tag exits */
+    static void* labels[BOR_NUM_OPS] = {
+        [0 ... BOR_NUM_OPS - 1] = &&op_exit,
+        [BOR_OP_LOADLOCAL] = &&op_loadlocal,
+        [BOR_OP_PUSHCONST] = &&op_pushconst,
+        [BOR_OP_STORELOCAL] = &&op_storelocal,
+        [BOR_OP_POP] = &&op_pop,
+        [BOR_OP_DUP] = &&op_dup,
+        [BOR_OP_ADD] = &&op_add,
+        [BOR_OP_SUB] = &&op_sub,
+        [BOR_OP_MUL] = &&op_mul,
+        [BOR_OP_DIV] = &&op_div,
+        [BOR_OP_MOD] = &&op_mod,
+        [BOR_OP_NEG] = &&op_neg,
+        [BOR_OP_LT] = &&op_lt,
+        [BOR_OP_LTE] = &&op_lte,
+        [BOR_OP_GT] = &&op_gt,
+        [BOR_OP_GTE] = &&op_gte,
+        [BOR_OP_EQ] = &&op_eq,
+        [BOR_OP_NEQ] = &&op_neq,
+        [BOR_OP_NOT] = &&op_not,
+        [BOR_OP_AND] = &&op_and,
+        [BOR_OP_OR] = &&op_or,
+        [BOR_OP_JMP] = &&op_jmp,
+        [BOR_OP_JMPIF] = &&op_jmpif,
+        [BOR_OP_JMPIFNOT] = &&op_jmpifnot,
+        [BOR_OP_CALL] = &&op_call,
+        [BOR_OP_CALLINDIRECT] = &&op_callindirect,
+        [BOR_OP_SUPER_CALLV] = &&op_super_callv,
+        [BOR_OP_RET] = &&op_ret,
+        [BOR_OP_IMPLICIT_RET] = &&op_implicit_ret,
+        [BOR_OP_NOP] = &&op_nop,
+        [BOR_OP_LISTGET] = &&op_listget,
+        [BOR_OP_COLD] = &&op_cold,
+        [BOR_OP_PUSH_STORE] = &&op_push_store,
+        [BOR_OP_GETFIELD] = &&op_getfield,
+        [BOR_OP_SUPER_FIELD] = &&op_super_field,
+        [BOR_OP_MAKERECORD] = &&op_makerecord,
+        [BOR_OP_MAKELIST] = &&op_makelist,
+        [BOR_OP_STRINGLEN] = &&op_stringlen,
+        [BOR_OP_INTTOSTRING] = &&op_inttostring,
+        [BOR_OP_LISTLEN] = &&op_listlen,
+        [BOR_OP_SUPER_LISTCMP] = &&op_super_listcmp,
+        [BOR_OP_SUPER_PUSHGET] = &&op_super_pushget,
+        [BOR_OP_SUPER_CMP_L] = &&op_super_cmp_l,
+        [BOR_OP_SUPER_CMP2J] = &&op_super_cmp2j,
+        [BOR_OP_SUPER_STLDJ] = &&op_super_stldj,
+        [BOR_OP_SUPER_CMPJ] = &&op_super_cmpj,
+        [BOR_OP_SUPER_CMPJ_L] = &&op_super_cmpj_l,
+        [BOR_OP_SUPER_ARITH] = &&op_super_arith,
+        [BOR_OP_SUPER_ARITH_L] = &&op_super_arith_l,
+        [BOR_OP_SUPER_BINOP] = &&op_super_binop,
+        [BOR_OP_SUPER_LISTGET] = &&op_super_listget,
+        [BOR_OP_SUPER_TESTJ] = &&op_super_testj,
+        [BOR_OP_SUPER_JMP2] = &&op_super_jmp2,
+        [BOR_OP_SUPER_PUSHL] = &&op_super_pushl,
+    };
+#define TARGET(label, tag) label:
+#define DISPATCH() goto *labels[op]
+#define DEFAULT_TARGET op_exit:
+#else
+#define TARGET(label, tag) case tag:
+#define DISPATCH() goto dispatch_switch
+#define DEFAULT_TARGET default:
+#endif
+    /* the next op: out to the Cython loop at a checkpoint, else count its step and jump */
+#define NEXT() do { \
+        if (steps >= check_at) { rc = BOR_X_CHECK; goto out; } \
+        FETCH(); DISPATCH(); } while (0)
+#define FETCH() do { steps++; ins = cur + ip * BOR_W; op = (int)ins[0]; ip++; } while (0)
+#define EXIT(code) do { rc = (code); goto out; } while (0)
+
+    FETCH();
+    DISPATCH();
+#if !BOR_THREADED
+dispatch_switch:
+    switch (op) {
+#endif
+
+    TARGET(op_loadlocal, BOR_OP_LOADLOCAL) {
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        if (ins[3]) {       /* the slot's last read (vm/reuse.pxi): the value moves */
+            stack[sp] = loc[ins[1]];
+            loc[ins[1]].tag = BOR_T_UNIT;
+        } else {
+            bor_vcopy(&stack[sp], &loc[ins[1]]);
+        }
+        sp++;
+        NEXT();
+    }
+    TARGET(op_pushconst, BOR_OP_PUSHCONST) {
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_vcopy(&stack[sp], &consts[ins[1]]);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_storelocal, BOR_OP_STORELOCAL) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        bor_vclear(&loc[ins[1]]);
+        if (ins[2]) bor_vclear(&stack[sp]);     /* a dead store (vm/reuse.pxi) */
+        else loc[ins[1]] = stack[sp];
+        NEXT();
+    }
+    TARGET(op_pop, BOR_OP_POP) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        bor_vclear(&stack[sp]);
+        NEXT();
+    }
+    TARGET(op_dup, BOR_OP_DUP) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_vcopy(&stack[sp], &stack[sp - 1]);
+        sp++;
+        NEXT();
+    }
+
+    /* Add / Sub / Mul: checked on Ints, Floats (or an Int and a Float) as doubles */
+    TARGET(op_add, BOR_OP_ADD)
+    TARGET(op_sub, BOR_OP_SUB)
+    TARGET(op_mul, BOR_OP_MUL) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            if (op == BOR_OP_ADD) {
+                if (bor_add(a->i, b->i, &r)) { st->n = BOR_OVF_ADD; EXIT(BOR_X_ARITH); }
+            } else if (op == BOR_OP_SUB) {
+                if (bor_sub(a->i, b->i, &r)) { st->n = BOR_OVF_SUB; EXIT(BOR_X_ARITH); }
+            } else {
+                if (bor_mul(a->i, b->i, &r)) { st->n = BOR_OVF_MUL; EXIT(BOR_X_ARITH); }
+            }
+            a->i = r;
+            sp--;
+        } else if ((a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) && (b->tag == BOR_T_INT || b->tag == BOR_T_FLOAT)) {
+            fx = a->tag == BOR_T_FLOAT ? a->f : (double)a->i;
+            fy = b->tag == BOR_T_FLOAT ? b->f : (double)b->i;
+            if (op == BOR_OP_ADD) a->f = fx + fy;
+            else if (op == BOR_OP_SUB) a->f = fx - fy;
+            else a->f = fx * fy;
+            a->tag = BOR_T_FLOAT;
+            sp--;
+        } else {
+            st->want = BOR_WANT_NUMERIC;
+            st->bad = (a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) ? b : a;
+            st->drop = 2;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+    TARGET(op_div, BOR_OP_DIV) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if ((b->tag == BOR_T_INT && b->i == 0) || (b->tag == BOR_T_FLOAT && b->f == 0.0)) EXIT(BOR_X_DIV0);
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            if (a->i == INT64_MIN && b->i == -1) { st->n = BOR_OVF_DIV; EXIT(BOR_X_ARITH); }
+            a->i = a->i / b->i;
+            sp--;
+        } else if ((a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) && (b->tag == BOR_T_INT || b->tag == BOR_T_FLOAT)) {
+            fx = a->tag == BOR_T_FLOAT ? a->f : (double)a->i;
+            fy = b->tag == BOR_T_FLOAT ? b->f : (double)b->i;
+            a->f = fx / fy;
+            a->tag = BOR_T_FLOAT;
+            sp--;
+        } else {
+            st->want = BOR_WANT_NUMERIC;
+            st->bad = (a->tag == BOR_T_INT || a->tag == BOR_T_FLOAT) ? b : a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+    TARGET(op_mod, BOR_OP_MOD) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            if (b->i == 0) EXIT(BOR_X_DIV0);
+            if (a->i == INT64_MIN && b->i == -1) { st->n = BOR_OVF_REM; EXIT(BOR_X_ARITH); }
+            a->i = a->i % b->i;
+            sp--;
+        } else {
+            st->want = BOR_WANT_INT;
+            st->bad = a->tag == BOR_T_INT ? b : a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+    TARGET(op_neg, BOR_OP_NEG) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag == BOR_T_INT) {
+            if (a->i == INT64_MIN) { st->n = BOR_OVF_NEG; EXIT(BOR_X_ARITH); }
+            a->i = -a->i;
+        } else if (a->tag == BOR_T_FLOAT) {
+            a->f = -a->f;
+        } else {
+            st->want = BOR_WANT_NUMERIC;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        NEXT();
+    }
+
+    /* Lt / Lte / Gt / Gte on two Ints, two Floats (NaN compares as Equal) or two Strings */
+    TARGET(op_lt, BOR_OP_LT)
+    TARGET(op_lte, BOR_OP_LTE)
+    TARGET(op_gt, BOR_OP_GT)
+    TARGET(op_gte, BOR_OP_GTE) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            x = a->i;
+            y = b->i;
+            c = op == BOR_OP_LT ? x < y : op == BOR_OP_LTE ? x <= y : op == BOR_OP_GT ? x > y : x >= y;
+        } else if (a->tag == BOR_T_FLOAT && b->tag == BOR_T_FLOAT) {
+            fx = a->f;
+            fy = b->f;
+            if (fx != fx || fy != fy) c = op == BOR_OP_LTE || op == BOR_OP_GTE;
+            else c = op == BOR_OP_LT ? fx < fy : op == BOR_OP_LTE ? fx <= fy
+                     : op == BOR_OP_GT ? fx > fy : fx >= fy;
+        } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
+                   && PyUnicode_CheckExact(b->o)) {
+            c = bor_str_cmp(a->o, b->o, op);
+        } else {
+            st->want = BOR_WANT_COMPARABLE;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        bor_vclear(a);
+        bor_vclear(b);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        sp--;
+        NEXT();
+    }
+    /* Eq / Neq on two Ints; other operands: the Cython loop (structural equality) */
+    TARGET(op_eq, BOR_OP_EQ)
+    TARGET(op_neq, BOR_OP_NEQ) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (a->tag != BOR_T_INT || b->tag != BOR_T_INT) EXIT(BOR_X_OP);
+        c = (a->i == b->i) == (op == BOR_OP_EQ);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        sp--;
+        NEXT();
+    }
+    TARGET(op_not, BOR_OP_NOT) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        c = !bor_truthy(a);
+        bor_vclear(a);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        NEXT();
+    }
+    TARGET(op_and, BOR_OP_AND)
+    TARGET(op_or, BOR_OP_OR) {
+        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (op == BOR_OP_AND) c = bor_truthy(a) && bor_truthy(b);
+        else c = bor_truthy(a) || bor_truthy(b);
+        bor_vclear(a);
+        bor_vclear(b);
+        a->tag = BOR_T_BOOL;
+        a->i = c;
+        sp--;
+        NEXT();
+    }
+
+    TARGET(op_jmp, BOR_OP_JMP) {
+        ip = ins[1];
+        NEXT();
+    }
+    TARGET(op_jmpif, BOR_OP_JMPIF)
+    TARGET(op_jmpifnot, BOR_OP_JMPIFNOT) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        v = &stack[sp];
+        if (v->tag == BOR_T_BOOL) {
+            c = v->i != 0;
+        } else {
+            c = bor_truthy(v);
+            bor_vclear(v);
+        }
+        if (c == (op == BOR_OP_JMPIF)) ip = ins[1];
+        NEXT();
+    }
+
+    /* calls: a direct call, a call through a function value on the stack, and LoadLocal(f)
+       CallIndirect fused (when f is a function reference and no checkpoint falls on the
+       CallIndirect; else the LoadLocal alone); all three set up the frame the same way */
+    TARGET(op_super_callv, BOR_OP_SUPER_CALLV) {
+        v = &loc[ins[1]];
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        if (steps >= check_at || v->tag != BOR_T_OBJ || Py_TYPE(v->o) != bor_fnref_type) {
+            bor_load(movef, code, &stack[sp], v, ins);
+            sp++;
+            NEXT();
+        }
+        if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
+        if (movef[(ins - code) / BOR_W]) bor_vclear(v);   /* the function value's last read */
+        argc = ins[2];
+        steps++;
+        ip++;
+        goto do_call;
+    }
+    TARGET(op_callindirect, BOR_OP_CALLINDIRECT) {
+        argc = ins[1];
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        v = &stack[sp - 1];
+        if (v->tag != BOR_T_OBJ || Py_TYPE(v->o) != bor_fnref_type) {
+            st->want = BOR_WANT_FNREF;
+            st->bad = v;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
+        sp--;
+        bor_vclear(v);
+        goto do_call;
+    }
+    TARGET(op_call, BOR_OP_CALL) {
+        target = ins[1];
+        argc = ins[2];
+    do_call:
+        if (sp < argc) EXIT(BOR_X_UNDERFLOW);
+        if (target < 0 || target >= st->nfuncs) { st->n = target; EXIT(BOR_X_BADFN); }
+        if (nframes >= C_MAX_CALL_DEPTH) EXIT(BOR_X_DEPTH);
+        n = st->fn_nlocals[target];
+        if (lp + n > locals_cap) {
+            base = nframes ? frames[nframes - 1].locals_base : 0;
+            if (!bor_ensure_locals(&locals, &locals_cap, lp, n, C_MAX_LOCAL_SLOTS,
+                                   st->alloc_bytes))
+                EXIT(BOR_X_LOCALS);
+            loc = &locals[base];
+        }
+        frames[nframes - 1].ip = ip;
+        base = lp;
+        v = &locals[base];
+        sp -= (int)argc;
+        /* the arguments move into the first slots, the other slots start Unit, and extra
+           arguments (more than the function has slots) are dropped */
+        for (k = 0; k < argc && k < n; k++) v[k] = stack[sp + k];
+        for (; k < n; k++) v[k].tag = BOR_T_UNIT;
+        for (k = n; k < argc; k++) bor_vclear(&stack[sp + k]);
+        lp = base + n;
+        fr = &frames[nframes];
+        nframes++;
+        fr->func = (int)target;
+        fr->ip = 0;
+        fr->stack_base = sp;
+        fr->locals_base = base;
+        func = (int)target;
+        cur = &st->code[st->fn_start[func] * BOR_W];
+        loc = v;
+        ip = 0;
+        NEXT();
+    }
+    TARGET(op_ret, BOR_OP_RET)
+    TARGET(op_implicit_ret, BOR_OP_IMPLICIT_RET) {
+        fr = &frames[nframes - 1];
+        if (op == BOR_OP_RET && sp > fr->stack_base) {
+            sp--;
+            tmp = stack[sp];
+        } else {
+            tmp.tag = BOR_T_UNIT;
+        }
+        while (sp > fr->stack_base) {
+            sp--;
+            bor_vclear(&stack[sp]);
+        }
+        if (sp >= C_MAX_STACK) {
+            bor_vclear(&tmp);
+            EXIT(BOR_X_STACK);
+        }
+        for (k = fr->locals_base; k < lp; k++) bor_vclear(&locals[k]);
+        lp = fr->locals_base;
+        stack[sp] = tmp;
+        sp++;
+        nframes--;
+        if (nframes == 0) {
+            func = -1;
+            cur = st->finish_code;
+            ip = 0;
+            loc = locals;
+        } else {
+            fr = &frames[nframes - 1];
+            func = fr->func;
+            ip = fr->ip;
+            cur = &st->code[st->fn_start[func] * BOR_W];
+            loc = &locals[fr->locals_base];
+        }
+        NEXT();
+    }
+    TARGET(op_nop, BOR_OP_NOP) {
+        NEXT();
+    }
+    /* ListGet on a List and an index in range; else the Cython loop (vm/lists.pxi) */
+    TARGET(op_listget, BOR_OP_LISTGET) {
+        if (sp < 2) EXIT(BOR_X_OP);
+        a = &stack[sp - 2];
+        b = &stack[sp - 1];
+        if (!(b->tag == BOR_T_INT && a->tag == BOR_T_OBJ && PyTuple_CheckExact(a->o)
+              && 0 <= b->i && b->i < Py_SIZE(a->o)))
+            EXIT(BOR_X_OP);
+        tmp.tag = BOR_T_UNIT;
+        if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+        bor_vclear(a);
+        *a = tmp;
+        sp--;
+        NEXT();
+    }
+
+    /* Records: GetField, and LoadLocal(a) GetField(b) fused (unless a checkpoint falls on the
+       GetField); a field may be taken out of a record nothing else holds (vm/reuse.pxi) */
+    TARGET(op_getfield, BOR_OP_GETFIELD) {
+        PyObject* flds;
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_OBJ || !bor_is_record(a->o)) {
+            st->want = BOR_WANT_RECORD;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        if (ins[2] && st->take_field(st->machine, a, loc, ins)) NEXT();
+        flds = bor_rec_fields(a->o);
+        if (ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
+        tmp.tag = BOR_T_UNIT;
+        if (bor_from_py(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
+        bor_vclear(a);
+        *a = tmp;
+        NEXT();
+    }
+    TARGET(op_super_field, BOR_OP_SUPER_FIELD) {
+        a = &loc[ins[1]];
+        if (steps < check_at && sp < C_MAX_STACK && a->tag == BOR_T_OBJ && bor_is_record(a->o)
+                && ins[2] < PyTuple_GET_SIZE(bor_rec_fields(a->o))) {
+            steps++;
+            ip++;
+            if (ins[BOR_W + 2] || movef[(ins - code) / BOR_W]) {
+                /* the record's last read, or a field that may be taken: the two single ops */
+                bor_load(movef, code, &stack[sp], a, ins);
+                v = &stack[sp];
+                sp++;
+                if (!(ins[BOR_W + 2] && st->take_field(st->machine, v, loc, ins + BOR_W))) {
+                    tmp.tag = BOR_T_UNIT;
+                    if (bor_from_py(&tmp, PyTuple_GET_ITEM(bor_rec_fields(v->o), ins[2])))
+                        EXIT(BOR_X_CONV);
+                    bor_vclear(v);
+                    *v = tmp;
+                }
+                NEXT();
+            }
+            if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(bor_rec_fields(a->o), ins[2])))
+                EXIT(BOR_X_CONV);
+            sp++;
+            NEXT();
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    /* MakeRecord / MakeList: the top n values moved into a new tuple (charged 120 + 8n bytes;
+       past the next memory walk the Cython loop runs it) */
+    TARGET(op_makerecord, BOR_OP_MAKERECORD)
+    TARGET(op_makelist, BOR_OP_MAKELIST) {
+        PyObject* pt;
+        n = op == BOR_OP_MAKERECORD ? ins[2] : ins[1];
+        if (sp < n) EXIT(BOR_X_UNDERFLOW);
+        pt = PyTuple_New(n);
+        if (pt == NULL) EXIT(-1);
+        for (k = 0; k < n; k++) {
+            PyObject* item = bor_take_owned(&stack[sp - n + k]);
+            if (item == NULL) { Py_DECREF(pt); EXIT(-1); }
+            PyTuple_SET_ITEM(pt, k, item);
+        }
+        sp -= (int)n;
+        if (op == BOR_OP_MAKERECORD) {
+            pt = bor_new_record(PyLong_FromLongLong(ins[1]), pt);
+            if (pt == NULL) EXIT(-1);
+        }
+        stack[sp].tag = BOR_T_OBJ;
+        stack[sp].o = pt;
+        sp++;
+        *st->alloc_bytes += 120 + 8 * n;
+        if (*st->alloc_bytes >= *st->next_walk) EXIT(BOR_X_WALK);
+        NEXT();
+    }
+    /* StringLen (UTF-8 bytes) and IntToString */
+    TARGET(op_stringlen, BOR_OP_STRINGLEN) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o)) {
+            st->want = BOR_WANT_STRING;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        if (PyUnicode_IS_ASCII(a->o)) {
+            n = PyUnicode_GET_LENGTH(a->o);
+        } else {
+            PyObject* bytes = PyUnicode_AsEncodedString(a->o, "utf-8", "surrogatepass");
+            if (bytes == NULL) EXIT(-1);
+            n = PyBytes_GET_SIZE(bytes);
+            Py_DECREF(bytes);
+        }
+        bor_vclear(a);
+        a->tag = BOR_T_INT;
+        a->i = n;
+        NEXT();
+    }
+    TARGET(op_inttostring, BOR_OP_INTTOSTRING) {
+        PyObject* str;
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_INT) {
+            st->want = BOR_WANT_INT;
+            st->bad = a;
+            st->drop = 0;
+            EXIT(BOR_X_TYPE);
+        }
+        str = bor_int_to_str(a->i);
+        if (str == NULL) EXIT(-1);
+        a->o = str;
+        a->tag = BOR_T_OBJ;
+        *st->alloc_bytes += 70;
+        NEXT();
+    }
+
+    /* the builtins: run in Cython (vm/cold.pxi, vm/reuse.pxi) without leaving the core */
+    TARGET(op_cold, BOR_OP_COLD)
+    TARGET(op_push_store, BOR_OP_PUSH_STORE) {
+        *st->nframes = nframes;
+        *st->locals = locals;
+        *st->lp = lp;
+        *st->locals_cap = locals_cap;
+        c = st->builtin(st->machine, ins, loc, sp);
+        if (c < 0) EXIT(-1);
+        sp = c;
+        NEXT();
+    }
+
+    /* ListLen on a List; else the Cython loop (the builtin) */
+    TARGET(op_listlen, BOR_OP_LISTLEN) {
+        if (sp <= 0) EXIT(BOR_X_OP);
+        a = &stack[sp - 1];
+        if (a->tag != BOR_T_OBJ || !PyTuple_CheckExact(a->o)) EXIT(BOR_X_OP);
+        *st->machine_sp = sp;       /* as ListLen always did (a later walk reads it) */
+        n = PyTuple_GET_SIZE(a->o);
+        bor_vclear(a);
+        a->tag = BOR_T_INT;
+        a->i = n;
+        NEXT();
+    }
+
+    /* the superinstructions (bytecode/opcodes.py PSEUDO_OPS; written by vm/loading.pxi): each
+       runs its whole sequence when no checkpoint falls among its further steps, the stack
+       has room and the operands are what it handles; else its first op alone */
+    TARGET(op_super_cmpj, BOR_OP_SUPER_CMPJ)
+    TARGET(op_super_arith, BOR_OP_SUPER_ARITH) {
+        b = &consts[ins[2]];
+        goto super4;
+    }
+    TARGET(op_super_cmpj_l, BOR_OP_SUPER_CMPJ_L)
+    TARGET(op_super_arith_l, BOR_OP_SUPER_ARITH_L) {
+        b = &loc[ins[2]];
+    super4:
+        a = &loc[ins[1]];
+        if (steps + 2 < check_at && sp + 1 < C_MAX_STACK) {
+            k = ins[3];
+            if (k == BOR_OP_LISTLEN) {
+                /* `i < ListLen(xs)` as a loop condition (LoadLocal i, LoadLocal xs, ListLen,
+                   Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a List */
+                if (steps + 3 < check_at && a->tag == BOR_T_INT && b->tag == BOR_T_OBJ
+                        && PyTuple_CheckExact(b->o)) {
+                    steps += 4;
+                    if (a->i < Py_SIZE(b->o)) ip += 4;
+                    else ip = cur[(ip + 3) * BOR_W + 1];
+                    NEXT();
+                }
+            } else if (op == BOR_OP_SUPER_CMPJ || op == BOR_OP_SUPER_CMPJ_L) {
+                hit = 1;
+                if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+                    x = a->i;
+                    y = b->i;
+                    c = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
+                        : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
+                } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
+                           && PyUnicode_CheckExact(b->o)
+                           && ((k != BOR_OP_EQ && k != BOR_OP_NEQ) || st->plain)) {
+                    /* two Strings: their order, or Eq/Neq on a machine without a wall clock
+                       or cancellation (their Eq would check those) */
+                    if (k == BOR_OP_EQ || k == BOR_OP_NEQ) {
+                        c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
+                        if (c < 0) EXIT(-1);
+                        c = c == (k == BOR_OP_EQ);
+                    } else {
+                        c = bor_str_cmp(a->o, b->o, k);
+                    }
+                    /* the strings' last reads (vm/reuse.pxi) */
+                    if (movef[(ins - code) / BOR_W]) bor_vclear(a);
+                    if (op == BOR_OP_SUPER_CMPJ_L && movef[(ins - code) / BOR_W + 1]) bor_vclear(b);
+                } else {
+                    hit = 0;
+                }
+                if (hit) {
+                    steps += 3;
+                    if (c) ip += 3;
+                    else ip = cur[(ip + 2) * BOR_W + 1];
+                    NEXT();
+                }
+            } else if (a->tag == BOR_T_INT && b->tag == BOR_T_INT
+                       && !(k == BOR_OP_ADD ? bor_add(a->i, b->i, &r) : bor_sub(a->i, b->i, &r))) {
+                steps += 3;
+                v = &loc[cur[(ip + 2) * BOR_W + 1]];
+                bor_vclear(v);
+                v->tag = BOR_T_INT;
+                v->i = r;
+                ip += 3;
+                NEXT();
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_testj, BOR_OP_SUPER_TESTJ) {
+        /* LoadLocal(a) JmpIfNot/JmpIf on a Bool local, unless a checkpoint falls on the jump */
+        a = &loc[ins[1]];
+        if (steps < check_at && sp < C_MAX_STACK && a->tag == BOR_T_BOOL) {
+            steps++;
+            if ((a->i != 0) == (ins[3] == BOR_OP_JMPIF)) ip = ins[2];
+            else ip++;
+            NEXT();
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_binop, BOR_OP_SUPER_BINOP) {
+        /* LoadLocal(a) PushConst(b) and Add/Sub/Mul/Mod on two Ints, or a compare (not before
+           a JmpIfNot) as a Bool: two Ints, or two Strings (Eq/Neq only on a machine without a
+           wall clock or cancellation, whose Eq would check those; the local let go when its
+           read moves) */
+        a = &loc[ins[1]];
+        b = &consts[ins[2]];
+        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK) {
+            k = ins[3];
+            if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+                x = a->i;
+                y = b->i;
+                n = BOR_T_INT;
+                if (k == BOR_OP_ADD) c = bor_add(x, y, &r);
+                else if (k == BOR_OP_SUB) c = bor_sub(x, y, &r);
+                else if (k == BOR_OP_MUL) c = bor_mul(x, y, &r);
+                else if (k == BOR_OP_MOD) {
+                    c = y == 0 || (x == INT64_MIN && y == -1);
+                    if (!c) r = x % y;
+                } else {
+                    c = 0;
+                    n = BOR_T_BOOL;
+                    r = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
+                        : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
+                }
+                if (!c) {
+                    steps += 2;
+                    ip += 2;
+                    stack[sp].tag = (int)n;
+                    stack[sp].i = r;
+                    sp++;
+                    NEXT();
+                }
+            } else if (k >= BOR_OP_EQ && a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ
+                       && PyUnicode_CheckExact(a->o) && PyUnicode_CheckExact(b->o)
+                       && ((k != BOR_OP_EQ && k != BOR_OP_NEQ) || st->plain)) {
+                if (k == BOR_OP_EQ || k == BOR_OP_NEQ) {
+                    c = a->o == b->o ? 1 : PyObject_RichCompareBool(a->o, b->o, Py_EQ);
+                    if (c < 0) EXIT(-1);
+                    c = c == (k == BOR_OP_EQ);
+                } else {
+                    c = bor_str_cmp(a->o, b->o, k);
+                }
+                if (movef[(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
+                steps += 2;
+                ip += 2;
+                stack[sp].tag = BOR_T_BOOL;
+                stack[sp].i = c;
+                sp++;
+                NEXT();
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_listget, BOR_OP_SUPER_LISTGET) {
+        a = &loc[ins[1]];
+        b = &loc[ins[2]];
+        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK && b->tag == BOR_T_INT && a->tag == BOR_T_OBJ
+                && PyTuple_CheckExact(a->o) && 0 <= b->i && b->i < Py_SIZE(a->o)) {
+            steps += 2;
+            ip += 2;
+            if (ins[3] && steps < check_at) {
+                /* `let x = ListGet(l, i)` (ins[3]: a plain StoreLocal follows, vm/loading.pxi):
+                   the element goes straight into the local, as the two ops would leave it (the
+                   list let go first when its read moves, a dead store drops the element) */
+                int64_t* w = cur + ip * BOR_W;
+                tmp.tag = BOR_T_UNIT;
+                if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+                if (movef[(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+                v = &loc[w[1]];
+                bor_vclear(v);
+                if (w[2]) bor_vclear(&tmp);                       /* a dead store */
+                else *v = tmp;
+                steps++;
+                ip++;
+                NEXT();
+            }
+            if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+            sp++;
+            if (movef[(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+            NEXT();
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_listcmp, BOR_OP_SUPER_LISTCMP) {
+        /* OP_SUPER_LISTGET(a, b) OP_SUPER_LISTGET Lt/Lte/Gt/Gte (c = tag), 7 steps: a compare of
+           two List elements, when both are Lists, both indexes in them and both elements
+           Ints, and no checkpoint falls among the further 6 steps; else LoadLocal(a) */
+        if (steps + 5 < check_at && sp + 3 <= C_MAX_STACK) {
+            int64_t* w = cur + (ip + 2) * BOR_W;
+            Val* i1 = &loc[ins[2]];
+            Val* i2 = &loc[w[2]];
+            a = &loc[ins[1]];
+            b = &loc[w[1]];
+            if (a->tag == BOR_T_OBJ && i1->tag == BOR_T_INT && b->tag == BOR_T_OBJ
+                    && i2->tag == BOR_T_INT && PyTuple_CheckExact(a->o) && PyTuple_CheckExact(b->o)
+                    && i1->i >= 0 && i1->i < Py_SIZE(a->o) && i2->i >= 0 && i2->i < Py_SIZE(b->o)) {
+                PyObject* e1 = PyTuple_GET_ITEM(a->o, i1->i);
+                PyObject* e2 = PyTuple_GET_ITEM(b->o, i2->i);
+                if (PyLong_CheckExact(e1) && PyLong_CheckExact(e2) && bor_long_i64(e1, &x)
+                        && bor_long_i64(e2, &y)) {
+                    k = ins[3];
+                    stack[sp].tag = BOR_T_BOOL;
+                    stack[sp].i = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y
+                                  : k == BOR_OP_GT ? x > y : x >= y;
+                    sp++;
+                    steps += 6;
+                    ip += 6;
+                    NEXT();
+                }
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_pushl, BOR_OP_SUPER_PUSHL) {
+        /* x = ListPush(x, v): LoadLocal(a) LoadLocal(b) OP_PUSH_STORE(ListPush, a)
+           StoreLocal(a), 4 steps, unless a checkpoint falls on its further steps or the stack
+           has no room for its loads; else LoadLocal(a). The push runs as OP_PUSH_STORE does
+           (in place or copied, the same charges and errors, vm/reuse.pxi) */
+        if (steps + 2 < check_at && sp + 2 <= C_MAX_STACK) {
+            steps += 2;
+            ip += 2;
+            bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+            bor_load(movef, code, &stack[sp + 1], &loc[ins[2]], ins + BOR_W);
+            sp += 2;
+            *st->nframes = nframes;
+            *st->locals = locals;
+            *st->lp = lp;
+            *st->locals_cap = locals_cap;
+            c = bor_pushl_store(st, ins, loc, sp);
+            if (c < 0) EXIT(-1);
+            sp = c;
+            steps++;
+            ip++;
+            NEXT();
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_pushget, BOR_OP_SUPER_PUSHGET) {
+        /* x = ListPush(x, ListGet(l, i)) (6 steps) when vm/lists.pxi's _push_get can run it in
+           place and no checkpoint falls among the further 5 steps; else LoadLocal(a) */
+        if (steps + 4 < check_at && sp + 3 <= C_MAX_STACK) {
+            *st->nframes = nframes;
+            *st->locals = locals;
+            *st->lp = lp;
+            *st->locals_cap = locals_cap;
+            c = st->push_get(st->machine, loc, ins);
+            if (c < 0) EXIT(-1);
+            if (c) {
+                steps += 5;
+                ip += 5;
+                NEXT();
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
+        sp++;
+        NEXT();
+    }
+    /* LoadLocal LoadLocal Lt/Lte/Gt/Gte on two Int locals to a Bool (3 steps), alone or two
+       of them joined by And/Or before JmpIfNot (8 steps); else LoadLocal(a) */
+    TARGET(op_super_cmp_l, BOR_OP_SUPER_CMP_L)
+    TARGET(op_super_cmp2j, BOR_OP_SUPER_CMP2J) {
+        a = &loc[ins[1]];
+        b = &loc[ins[2]];
+        if (steps + (op == BOR_OP_SUPER_CMP_L ? 1 : 6) < check_at && sp + 2 <= C_MAX_STACK
+                && a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
+            k = ins[3];
+            x = a->i;
+            y = b->i;
+            c = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y : x >= y;
+            if (op == BOR_OP_SUPER_CMP_L) {
+                stack[sp].tag = BOR_T_BOOL;
+                stack[sp].i = c;
+                sp++;
+                steps += 2;
+                ip += 2;
+                NEXT();
+            } else {
+                /* the OP_SUPER_CMP_L at ip + 2, And/Or at ip + 5, JmpIfNot at ip + 6 */
+                int64_t* w = cur + (ip + 2) * BOR_W;
+                Val* a2 = &loc[w[1]];
+                Val* b2 = &loc[w[2]];
+                if (a2->tag == BOR_T_INT && b2->tag == BOR_T_INT) {
+                    k = w[3];
+                    x = a2->i;
+                    y = b2->i;
+                    hit = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
+                          : x >= y;
+                    steps += 7;
+                    if (cur[(ip + 5) * BOR_W] == BOR_OP_AND ? (c && hit) : (c || hit)) ip += 7;
+                    else ip = cur[(ip + 6) * BOR_W + 1];
+                    NEXT();
+                }
+            }
+        }
+        if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
+        bor_load(movef, code, &stack[sp], a, ins);
+        sp++;
+        NEXT();
+    }
+    TARGET(op_super_stldj, BOR_OP_SUPER_STLDJ) {
+        /* StoreLocal(a) LoadLocal(a) JmpIfNot(b) (3 steps): the local gets the value and the
+           branch tests it; else StoreLocal(a) */
+        if (steps + 1 < check_at && sp > 0) {
+            a = &loc[ins[1]];
+            tmp = *a;
+            c = bor_truthy(&stack[sp - 1]);
+            *a = stack[sp - 1];
+            bor_vclear(&tmp);
+            sp--;
+            steps += 2;
+            ip = c ? ip + 2 : ins[2];
+            NEXT();
+        }
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        bor_vclear(&loc[ins[1]]);
+        loc[ins[1]] = stack[sp];
+        NEXT();
+    }
+    TARGET(op_super_jmp2, BOR_OP_SUPER_JMP2) {
+        /* a jump to a jump, unless a checkpoint falls on the second */
+        if (steps < check_at) {
+            steps++;
+            ip = ins[2];
+        } else {
+            ip = ins[1];
+        }
+        NEXT();
+    }
+
+    DEFAULT_TARGET
+        rc = BOR_X_OP;
+#if !BOR_THREADED
+    }
+#endif
+out:
+    *st->nframes = nframes;
+    *st->locals = locals;
+    *st->lp = lp;
+    *st->locals_cap = locals_cap;
+    st->sp = sp;
+    st->loc = loc;
+    st->cur = cur;
+    st->ip = ip;
+    st->func = func;
+    st->steps = steps;
+    st->ins = ins;
+    return rc;
+#undef TARGET
+#undef DISPATCH
+#undef DEFAULT_TARGET
+#undef NEXT
+#undef FETCH
+#undef EXIT
+}
+
+#endif

@@ -1,0 +1,223 @@
+/* Part of the VM extension (boruna/_vm.pyx), declared in _vm.pxd: the tagged value and the
+   frame the interpreter works on, and the small value helpers both the Cython code and the
+   C core (dispatch.h) use. Written once here; Cython declares them `cdef extern`.
+
+   Val: Int/Float/Bool/Unit unboxed, any other value a Python object (`o`, one strong
+   reference owned by the slot when tag == BOR_T_OBJ). */
+#ifndef BORUNA_VM_VALUES_H
+#define BORUNA_VM_VALUES_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BOR_T_UNIT = 0, BOR_T_BOOL = 1, BOR_T_INT = 2, BOR_T_FLOAT = 3, BOR_T_OBJ = 4 };
+
+/* words per instruction in the translated code: op, a, b, c */
+#define BOR_W 4
+
+typedef struct {
+    int tag;
+    int64_t i;
+    double f;
+    PyObject* o;
+} Val;
+
+typedef struct {
+    int func;
+    int64_t ip;
+    int stack_base;
+    int64_t locals_base;
+} Frame;
+
+/* the value classes the helpers look at (set once by bor_values_init from
+   boruna.core.values) */
+static PyTypeObject* bor_map_type = NULL;      /* MapValue */
+static PyTypeObject* bor_none_type = NULL;     /* OptNone */
+static PyTypeObject* bor_err_type = NULL;      /* Err */
+static PyTypeObject* bor_fnref_type = NULL;    /* FnRef */
+static Py_ssize_t bor_fnref_idx_off = -1;      /* FnRef.index's slot */
+
+static void bor_values_init(PyObject* map_t, PyObject* none_t, PyObject* err_t,
+                            PyObject* fnref_t, Py_ssize_t fnref_idx_off) {
+    bor_map_type = (PyTypeObject*)map_t;
+    bor_none_type = (PyTypeObject*)none_t;
+    bor_err_type = (PyTypeObject*)err_t;
+    bor_fnref_type = (PyTypeObject*)fnref_t;
+    bor_fnref_idx_off = fnref_idx_off;
+}
+
+static inline void bor_vclear(Val* v) {
+    if (v->tag == BOR_T_OBJ) Py_DECREF(v->o);
+    v->tag = BOR_T_UNIT;
+}
+
+static inline void bor_vcopy(Val* dst, Val* src) {
+    *dst = *src;
+    if (src->tag == BOR_T_OBJ) Py_INCREF(src->o);
+}
+
+/* LoadLocal of the instruction at `ins` (a superinstruction's first op run alone): a move
+   when it is the slot's last read (movef, vm/reuse.pxi), else a copy */
+static inline void bor_load(const unsigned char* movef, const int64_t* code, Val* dst, Val* src,
+                            const int64_t* ins) {
+    if (movef[(ins - code) / BOR_W]) {
+        *dst = *src;
+        src->tag = BOR_T_UNIT;
+    } else {
+        bor_vcopy(dst, src);
+    }
+}
+
+/* the truth of a heap value: empty String / List / Map, None and Err are false */
+static int bor_obj_truthy(PyObject* o) {
+    PyTypeObject* t = Py_TYPE(o);
+    Py_ssize_t n;
+    if (t == &PyUnicode_Type) return PyUnicode_GET_LENGTH(o) != 0;
+    if (t == &PyTuple_Type) return PyTuple_GET_SIZE(o) != 0;
+    if (t == bor_map_type) {
+        n = PyObject_Size(o);
+        if (n < 0) { PyErr_WriteUnraisable(o); return 0; }
+        return n != 0;
+    }
+    if (t == bor_none_type || t == bor_err_type) return 0;
+    return 1;
+}
+
+static inline int bor_truthy(Val* v) {
+    switch (v->tag) {
+    case BOR_T_BOOL: case BOR_T_INT: return v->i != 0;
+    case BOR_T_FLOAT: return v->f != 0.0;
+    case BOR_T_UNIT: return 0;
+    default: return bor_obj_truthy(v->o);
+    }
+}
+
+/* Store Python value `p` (borrowed) into the empty slot `d`: 0, or 1 when it is an int
+   outside i64 (the caller raises the conversion error) */
+static inline int bor_from_py(Val* d, PyObject* p) {
+    long long v;
+    int overflow = 0;
+    if (PyLong_CheckExact(p)) {
+        if (bor_small_long(p, &v)) {
+            d->tag = BOR_T_INT;
+            d->i = v;
+            return 0;
+        }
+        v = PyLong_AsLongLongAndOverflow(p, &overflow);
+        if (overflow != 0) return 1;
+        d->tag = BOR_T_INT;
+        d->i = v;
+    } else if (p == Py_True || p == Py_False) {
+        d->tag = BOR_T_BOOL;
+        d->i = p == Py_True;
+    } else if (PyFloat_CheckExact(p)) {
+        d->tag = BOR_T_FLOAT;
+        d->f = PyFloat_AS_DOUBLE(p);
+    } else if (p == Py_None) {
+        d->tag = BOR_T_UNIT;
+    } else {
+        d->tag = BOR_T_OBJ;
+        d->o = p;
+        Py_INCREF(p);
+    }
+    return 0;
+}
+
+/* the order of two exact str by code points (what str's < > compare): -1, 0 or 1;
+   one-byte strings compared with memcmp, others through PyUnicode_Compare (which
+   cannot fail on two str) */
+static inline int bor_str_order(PyObject* a, PyObject* b) {
+    Py_ssize_t la, lb;
+    int c;
+    if (a == b) return 0;
+    if (PyUnicode_KIND(a) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == PyUnicode_1BYTE_KIND) {
+        la = PyUnicode_GET_LENGTH(a);
+        lb = PyUnicode_GET_LENGTH(b);
+        c = memcmp(PyUnicode_1BYTE_DATA(a), PyUnicode_1BYTE_DATA(b), (size_t)(la < lb ? la : lb));
+        if (c != 0) return c < 0 ? -1 : 1;
+        return la < lb ? -1 : (la > lb ? 1 : 0);
+    }
+    c = PyUnicode_Compare(a, b);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+/* whether an exact int fits in an i64 (what from_py accepts) */
+static inline int bor_long_fits(PyObject* o) {
+    int overflow = 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) return 1;
+#endif
+    PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) return 0;
+    if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    return 1;
+}
+/* an exact int's value, when it fits in an i64 */
+static inline int bor_long_i64(PyObject* o, int64_t* r) {
+    int overflow = 0;
+    long long v;
+#if PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t n = Py_SIZE(o);
+    if (n >= -1 && n <= 1) { *r = (int64_t)n * (int64_t)((PyLongObject*)o)->ob_digit[0]; return 1; }
+#endif
+    v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) return 0;
+    if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    *r = (int64_t)v;
+    return 1;
+}
+
+/* Ints boxed when a value leaves a Val (into a list, record, enum, map or a result):
+   0 <= v < BOR_INT_BOXES share one int object each, made on first use and kept for the
+   process (ints have no identity in the language; CPython itself shares -5..256), so
+   pushing the Ints a program computes does not allocate an object per element. */
+#define BOR_INT_BOXES 65536
+static PyObject* bor_int_boxes[BOR_INT_BOXES];
+static inline PyObject* bor_box_int(int64_t v) {
+    PyObject* o;
+    if ((uint64_t)v >= (uint64_t)BOR_INT_BOXES) return PyLong_FromLongLong((long long)v);
+    o = bor_int_boxes[v];
+    if (o == NULL) {
+        o = PyLong_FromLongLong((long long)v);
+        if (o == NULL) return NULL;
+        bor_int_boxes[v] = o;
+    }
+    Py_INCREF(o);
+    return o;
+}
+
+/* Move `v` out as a new reference (v becomes Unit); NULL with an exception set when a number
+   cannot be boxed */
+static inline PyObject* bor_take_owned(Val* v) {
+    PyObject* r;
+    switch (v->tag) {
+    case BOR_T_OBJ: r = v->o; break;
+    case BOR_T_INT: r = bor_box_int(v->i); break;
+    case BOR_T_FLOAT: r = PyFloat_FromDouble(v->f); break;
+    case BOR_T_BOOL: r = v->i ? Py_True : Py_False; Py_INCREF(r); break;
+    default: r = Py_None; Py_INCREF(r); break;
+    }
+    v->tag = BOR_T_UNIT;
+    return r;
+}
+
+/* room for `n` more local slots above `lp` (doubling the array, up to `max_slots`; the growth
+   is charged to *alloc_bytes): 0 when refused */
+static int bor_ensure_locals(Val** locals, int64_t* cap, int64_t lp, int64_t n,
+                             int64_t max_slots, int64_t* alloc_bytes) {
+    int64_t c;
+    Val* p;
+    if (lp + n <= *cap) return 1;
+    if (lp + n > max_slots) return 0;
+    c = *cap;
+    while (c < lp + n) c *= 2;
+    p = (Val*)realloc(*locals, sizeof(Val) * (size_t)c);
+    if (p == NULL) return 0;
+    *locals = p;
+    *cap = c;
+    *alloc_bytes += (int64_t)sizeof(Val) * c / 2;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,211 @@
+"""The loop's C core (vm/core/dispatch.h, threaded dispatch): every way out of it (a
+checkpoint, an op it leaves to the Cython chain, each runtime error it reports) gives the
+result, error text and kind, and step count of the session-start VM (the expected values were
+taken from that build), unsliced, in slices of one step and traced. The single-source checks:
+the C labels name only ops of the opcode table, and an op the core runs is not also in the
+Cython chain of vm/loop.pxi (but for the operands the core hands over)."""
+import math
+import os
+import re
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from boruna import _vm
+from boruna.bytecode import opcodes
+from boruna.bytecode.module import Function, Module
+from boruna.compiler import compile_source
+
+VM = Path(_vm.__file__).resolve().parent / "vm"
+
+
+def M(consts, code, nlocals=2, extra=()):
+    return Module("m", constants=list(consts), functions=[Function("main", 0, nlocals, code), *extra])
+
+
+BYTECODE = {
+ "add_str": M([1, "x"], [("PushConst", 0), ("PushConst", 1), ("Add",), ("Ret",)]),
+ "mul_unit_float": M([1.5], [("PushConst", 0), ("LoadLocal", 0), ("Mul",), ("Ret",)]),
+ "div_str": M(["s", 2], [("PushConst", 0), ("PushConst", 1), ("Div",), ("Ret",)]),
+ "mod_float": M([2, 1.5], [("PushConst", 0), ("PushConst", 1), ("Mod",), ("Ret",)]),
+ "mod_min": M([-9223372036854775807, 1, -1], [("PushConst", 0), ("PushConst", 1), ("Sub",), ("PushConst", 2), ("Mod",), ("Ret",)]),
+ "div_min": M([-9223372036854775807, 1, -1], [("PushConst", 0), ("PushConst", 1), ("Sub",), ("PushConst", 2), ("Div",), ("Ret",)]),
+ "neg_min": M([-9223372036854775807, 1], [("PushConst", 0), ("PushConst", 1), ("Sub",), ("Neg",), ("Ret",)]),
+ "neg_str": M(["s"], [("PushConst", 0), ("Neg",), ("Ret",)]),
+ "lt_mixed": M([1, 1.0], [("PushConst", 0), ("PushConst", 1), ("Lt",), ("Ret",)]),
+ "lt_nan": M([float("nan"), 1.0], [("PushConst", 0), ("PushConst", 1), ("Lte",), ("Ret",)]),
+ "callind_int": M([3], [("PushConst", 0), ("PushConst", 0), ("CallIndirect", 0), ("Ret",)]),
+ "call_bad": M([3], [("PushConst", 0), ("Call", 7, 1), ("Ret",)]),
+ "underflow_add": M([3], [("PushConst", 0), ("Add",), ("Ret",)]),
+ "underflow_store": M([3], [("StoreLocal", 0), ("Ret",)]),
+ "underflow_jmp": M([3], [("JmpIf", 0), ("Ret",)]),
+ "stack_overflow": M([3], [("PushConst", 0), ("Jmp", 0)]),
+ "dup_loop": M([3], [("PushConst", 0), ("Dup",), ("Jmp", 1)]),
+ "truthy": M(["", "a", (), (1,)], [("PushConst", 0), ("Not",), ("PushConst", 1), ("And",), ("PushConst", 2), ("Or",), ("PushConst", 3), ("And",), ("JmpIfNot", 9), ("PushConst", 1), ("Ret",), ("PushConst", 0), ("Ret",)]),
+ "extra_args": M([1, 2, 3], [("PushConst", 0), ("PushConst", 1), ("PushConst", 2), ("Call", 1, 3), ("Ret",)],
+                 extra=[Function("f", 3, 1, [("LoadLocal", 0), ("Ret",)])]),
+ "listget_oob": M([(1, 2), 5], [("PushConst", 0), ("PushConst", 1), ("ListGet",), ("Ret",)]),
+ "listget_big": M([(1, 2**40, 3), 1], [("PushConst", 0), ("PushConst", 1), ("ListGet",), ("Ret",)]),
+ "listget_huge": M([(1, 2**70, 3), 1], [("PushConst", 0), ("PushConst", 1), ("ListGet",), ("Ret",)]),
+ "getfield_int": M([3], [("PushConst", 0), ("GetField", 0), ("Ret",)]),
+ "getfield_oob": M([1, 2], [("PushConst", 0), ("PushConst", 1), ("MakeRecord", 0, 2), ("GetField", 5), ("Ret",)]),
+ "getfield_ok": M([1, 2], [("PushConst", 0), ("PushConst", 1), ("MakeRecord", 0, 2), ("StoreLocal", 0), ("LoadLocal", 0), ("GetField", 1), ("Ret",)]),
+ "makelist_underflow": M([1], [("PushConst", 0), ("MakeList", 2), ("Ret",)]),
+ "makelist_ok": M([1, 2.5, True, "s"], [("PushConst", 0), ("PushConst", 1), ("PushConst", 2), ("PushConst", 3), ("LoadLocal", 0), ("MakeList", 5), ("ListLen",), ("Ret",)]),
+ "strlen_int": M([3], [("PushConst", 0), ("StringLen",), ("Ret",)]),
+ "strlen_utf8": M(["h\u00e9\u20ac"], [("PushConst", 0), ("StringLen",), ("Ret",)]),
+ "inttostr_str": M(["s"], [("PushConst", 0), ("IntToString",), ("Ret",)]),
+ "inttostr_min": M([-9223372036854775807, 1], [("PushConst", 0), ("PushConst", 1), ("Sub",), ("IntToString",), ("Ret",)]),
+ "listlen_str": M(["abc"], [("PushConst", 0), ("ListLen",), ("Ret",)]),
+ "eq_str": M(["ab", "ab"], [("PushConst", 0), ("PushConst", 1), ("Neq",), ("Ret",)]),
+}
+
+
+# (result, error, steps, error kind) of the session-start VM
+EXPECTED = {
+    'add_str': (None, 'type error: expected numeric, got String', 3, 'type_error'),
+    'mul_unit_float': (None, 'type error: expected numeric, got Unit', 3, 'type_error'),
+    'div_str': (None, 'type error: expected numeric, got String', 3, 'type_error'),
+    'mod_float': (None, 'type error: expected Int, got Float', 3, 'type_error'),
+    'mod_min': (None, 'integer overflow in remainder', 5, 'overflow'),
+    'div_min': (None, 'integer overflow in division', 5, 'overflow'),
+    'neg_min': (None, 'integer overflow in negation', 4, 'overflow'),
+    'neg_str': (None, 'type error: expected numeric, got String', 2, 'type_error'),
+    'lt_mixed': (None, 'type error: expected comparable, got Int', 3, 'type_error'),
+    'lt_nan': (True, None, 5, None),
+    'callind_int': (None, 'type error: expected function reference, got Int', 3, 'type_error'),
+    'call_bad': (None, 'invalid function index: 7', 2, 'invalid_function'),
+    'underflow_add': (None, 'stack underflow', 2, 'stack_underflow'),
+    'underflow_store': (None, 'stack underflow', 1, 'stack_underflow'),
+    'underflow_jmp': (None, 'stack underflow', 1, 'stack_underflow'),
+    'stack_overflow': (None, 'stack overflow (max 4096)', 8193, 'stack_overflow'),
+    'dup_loop': (None, 'stack overflow (max 4096)', 8192, 'stack_overflow'),
+    'truthy': ('a', None, 12, None),
+    'extra_args': (1, None, 8, None),
+    'listget_oob': (None, 'list index out of bounds: index 5, length 2', 3, 'index_out_of_bounds'),
+    'listget_big': (1099511627776, None, 5, None),
+    'listget_huge': (None, 'integer overflow in conversion', 3, 'overflow'),
+    'getfield_int': (None, 'type error: expected Record, got Int', 2, 'type_error'),
+    'getfield_oob': (None, 'type error: expected valid field index, got out of bounds', 4, 'type_error'),
+    'getfield_ok': (2, None, 8, None),
+    'makelist_underflow': (None, 'stack underflow', 2, 'stack_underflow'),
+    'makelist_ok': (5, None, 9, None),
+    'strlen_int': (None, 'type error: expected String, got Int', 2, 'type_error'),
+    'strlen_utf8': (6, None, 4, None),
+    'inttostr_str': (None, 'type error: expected Int, got String', 2, 'type_error'),
+    'inttostr_min': ('-9223372036854775808', None, 6, None),
+    'listlen_str': (None, 'type error: expected List, got String', 2, 'type_error'),
+    'eq_str': (False, None, 5, None),
+}
+
+SOURCES = {
+  "add_overflow": "fn main() -> Int { let mut a = 9223372036854775800\n let mut i = 0\n while i < 10 { a = a + i * i\n i = i + 1 }\n a }",
+  "sub_overflow": "fn main() -> Int { let mut a = 0 - 9223372036854775800\n let mut i = 0\n while i < 10 { a = a - i * i\n i = i + 1 }\n a }",
+  "mul_overflow": "fn main() -> Int { let mut a = 3\n while a > 0 { a = a * a }\n a }",
+  "div_zero": "fn f(x: Int) -> Int { 10 / x }\nfn main() -> Int { f(2) + f(0) }",
+  "rem_zero": "fn f(x: Int) -> Int { 10 % x }\nfn main() -> Int { f(3) + f(0) }",
+  "float_div": "fn main() -> Float { let a = 7.0\n a / 2.0 + 1.5 * 2.0 - 0.25 }",
+  "deep": "fn d(n: Int) -> Int { if n == 0 { 0 } else { 1 + d(n - 1) } }\nfn main() -> Int { d(300) }",
+  "deep_ok": "fn d(n: Int, a: Int, b: Int, c: Int, e: Int) -> Int { let x = a + b\n let y = c + e\n if n == 0 { x + y } else { 1 + d(n - 1, a, b, c, e) } }\nfn main() -> Int { d(250, 1, 2, 3, 4) }",
+  "strcmp": "fn main() -> Bool { let a = \"abc\"\n let b = \"abd\"\n let r = a < b && !(a >= b) && b > a && a <= a\n r }",
+  "notnum": "fn main() -> Int { let s = [1]\n let mut a = 1\n let mut i = 0\n while i < 3 { a = a + i\n i = i + 1 }\n a - list_len(s) * 0 }",
+  "fnval": "fn inc(x: Int) -> Int { x + 1 }\nfn ap(f: Fn(Int) -> Int, x: Int) -> Int { f(x) }\nfn main() -> Int { let mut s = 0\n let mut i = 0\n while i < 100 { s = ap(inc, s)\n i = i + 1 }\n s }",
+  "listcmp": "fn main() -> Int { let xs = [5, 3, 9, 1, 7]\n let mut c = 0\n let mut i = 0\n let mut j = 1\n while i < 4 { if list_get(xs, i) < list_get(xs, j) { c = c + 1 }\n i = i + 1\n j = j + 1 }\n c + list_len(xs) }",
+}
+
+
+SOURCE_EXPECTED = {
+    'add_overflow': (None, 'integer overflow in addition', 58, 'overflow'),
+    'sub_overflow': (None, 'integer overflow in subtraction', 60, 'overflow'),
+    'mul_overflow': (None, 'integer overflow in multiplication', 54, 'overflow'),
+    'div_zero': (None, 'division by zero', 11, 'division_by_zero'),
+    'rem_zero': (None, 'division by zero', 11, 'division_by_zero'),
+    'float_div': (6.25, None, 13, None),
+    'deep': (None, 'stack overflow (max 256)', 2297, 'stack_overflow'),
+    'deep_ok': (260, None, 5775, None),
+    'strcmp': (True, None, 24, None),
+    'notnum': (4, None, 58, None),
+    'fnval': (100, None, 2111, None),
+    'listcmp': (7, None, 115, None),
+}
+
+
+def _outcome(module, trace=False, slice_steps=0):
+    m = _vm.Machine(module, trace=trace, max_steps=50_000)
+    if slice_steps:
+        while m.execute_bounded(slice_steps) == _vm.PAUSED:
+            pass
+    else:
+        m.run()
+    return (m.result, m.error, m.steps, m.error_kind)
+
+
+def _same(got, want):
+    if isinstance(want[0], float) and math.isnan(want[0]):
+        return math.isnan(got[0]) and got[1:] == want[1:]
+    return got == want
+
+
+@pytest.mark.parametrize("name", sorted(BYTECODE))
+def test_core_exits_match_the_reference(name):
+    want = EXPECTED[name]
+    for trace in (False, True):
+        for slice_steps in (0, 1, 7):
+            assert _same(_outcome(BYTECODE[name], trace, slice_steps), want), (name, trace, slice_steps)
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_core_programs_match_the_reference(name):
+    module = compile_source(SOURCES[name])
+    for trace in (False, True):
+        for slice_steps in (0, 1, 7):
+            assert _outcome(module, trace, slice_steps) == SOURCE_EXPECTED[name], (name, trace)
+
+
+def test_the_core_dispatches_with_computed_goto_under_gcc_and_clang():
+    # the switch is the other compilers' build, or BORUNA_SWITCH_DISPATCH=1 at build time
+    cc = sysconfig.get_config_var("CC") or ""
+    if "gcc" not in cc and "clang" not in cc:
+        pytest.skip(f"computed goto is built by GCC/Clang only (CC={cc!r})")
+    assert _vm.THREADED_DISPATCH is (os.environ.get("BORUNA_SWITCH_DISPATCH") != "1")
+
+
+def test_the_error_details_follow_the_core_s_enums():
+    text = (VM / "core" / "dispatch.h").read_text(encoding="utf-8")
+    wants = re.findall(r"BOR_WANT_(\w+) = (\d+)", text)
+    overflows = re.findall(r"BOR_OVF_(\w+) = (\d+)", text)
+    assert [int(k) for _, k in wants] == list(range(len(_vm._CORE_WANTS)))
+    assert [int(k) for _, k in overflows] == list(range(len(_vm._CORE_OVERFLOWS)))
+    assert [w.lower() for w, _ in wants] == ["numeric", "int", "comparable", "fnref", "record",
+                                             "string"]
+    assert _vm._CORE_WANTS == ("numeric", "Int", "comparable", "function reference", "Record",
+                               "String")
+    assert [o.lower() for o, _ in overflows] == ["add", "sub", "mul", "neg", "div", "rem"]
+    assert _vm._CORE_OVERFLOWS == ("addition", "subtraction", "multiplication", "negation",
+                                   "division", "remainder")
+
+
+def _core_ops():
+    text = (VM / "core" / "dispatch.h").read_text(encoding="utf-8")
+    table = set(re.findall(r"\[BOR_(OP_\w+)\] = &&(\w+)", text))
+    targets = set(re.findall(r"TARGET\((\w+), BOR_(OP_\w+)\)", text))
+    return table, {(op, label) for label, op in targets}
+
+
+def test_the_core_names_only_ops_of_the_table():
+    table, targets = _core_ops()
+    names = {op.c_name for op in opcodes.OPCODES.values()} | {n for n, _ in opcodes.PSEUDO_OPS}
+    assert table == targets            # every label in the table has its op's code, and back
+    assert {op for op, _ in table} <= names
+    assert len(table) >= 30
+
+
+def test_an_op_of_the_core_is_not_also_in_the_cython_chain():
+    table, _ = _core_ops()
+    loop = (VM / "loop.pxi").read_text(encoding="utf-8")
+    chain = loop[loop.index("            if op == OP_EQ or op == OP_NEQ:"):loop.index("    finally:")]
+    in_chain = set(re.findall(r"op == (OP_\w+)", chain))
+    # the operands the core hands over: Eq/Neq but on two Ints, ListGet/ListLen but on a List
+    handed_over = {"OP_EQ", "OP_NEQ", "OP_LISTGET", "OP_LISTLEN"}
+    assert {op for op, _ in table} & in_chain == handed_over
