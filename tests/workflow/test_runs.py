@@ -305,7 +305,9 @@ def test_a_transient_network_failure_is_retried_live_and_the_run_completes(make_
 
 def test_a_decision_made_while_another_runner_drives_the_run_is_picked_up(make_workflow,
                                                                           tmp_path):
-    # `long` runs ~0.2 s on an idle machine: the decision lands while it still drives the run
+    # the driver is held inside its `awaiting_approval` notification until the decision is
+    # journaled by another connection, so the decision always lands while the run is being
+    # driven (no timing: the VM's speed must not decide whether the run pauses first)
     count = ("fn main() -> Int {\n    let mut i = 0\n    while i < 20000000 {\n        i = i + 1\n"
              "    }\n    i\n}")
     root = make_workflow({"gate": {"kind": "approval_gate", "required_role": "ops"},
@@ -314,12 +316,14 @@ def test_a_decision_made_while_another_runner_drives_the_run_is_picked_up(make_w
                          {"a.ax": INT % "5", "long.ax": count})
     data = tmp_path / "d"
     waiting = threading.Event()
+    decided = threading.Event()
     result = {}
 
     def on_event(event):
         if event["event"] == "awaiting_approval":
             result["run_id"] = None
             waiting.set()
+            result["held"] = decided.wait(30)
 
     def drive():
         result["view"] = start(root, data, concurrency=2, on_event=on_event)
@@ -329,8 +333,10 @@ def test_a_decision_made_while_another_runner_drives_the_run_is_picked_up(make_w
     assert waiting.wait(30)
     run_id = runs.list_runs(data_dir=data)[0]["run_id"]
     answer = runs.decide(run_id, "gate", "approve", role="ops", data_dir=data)
+    decided.set()
     assert by_id(answer)["gate"]["status"] == "completed"    # recorded; the driver goes on
     thread.join(60)
+    assert result["held"] is True
     view = result["view"]
     assert view["status"] == "completed"
     assert view["outputs"]["after"] == {"result": 5} and view["outputs"]["long"] == {"result": 20000000}
