@@ -211,7 +211,9 @@ def test_an_answer_given_while_another_runner_drives_the_run_is_picked_up(make_w
                                                                           tmp_path):
     import threading
 
-    # `long` runs ~0.2 s on an idle machine: the answer lands while it still drives the run
+    # the driver is held inside its `awaiting_input` notification until the answer is
+    # journaled by another connection, so the answer always lands while the run is being
+    # driven (no timing: the VM's speed must not decide whether the run pauses first)
     count = ("fn main() -> Int {\n    let mut i = 0\n    while i < 20000000 {\n        i = i + 1\n"
              "    }\n    i\n}")
     root = make_workflow({"ask": S("ask", handlers={"llm.call": "client"}),
@@ -221,11 +223,13 @@ def test_an_answer_given_while_another_runner_drives_the_run_is_picked_up(make_w
                           "long.ax": count})
     data = tmp_path / "d"
     waiting = threading.Event()
+    answered = threading.Event()
     result = {}
 
     def on_event(event):
         if event["event"] == "awaiting_input":
             waiting.set()
+            result["held"] = answered.wait(30)
 
     def drive():
         result["view"] = runs.start(runs.load_directory(root), data_dir=data, concurrency=2,
@@ -237,8 +241,10 @@ def test_an_answer_given_while_another_runner_drives_the_run_is_picked_up(make_w
     run_id = runs.list_runs(data_dir=data)[0]["run_id"]
     answer = runs.decide(run_id, "ask", "answer", answer="late", data_dir=data,
                          handlers=Counting())
+    answered.set()
     assert by_id(answer)["ask"]["status"] in ("pending", "running", "completed")
     thread.join(60)
+    assert result["held"] is True
     view = result["view"]
     assert view["status"] == "completed"
     assert view["outputs"] == {"ask": {"result": "late|1300"}, "after": {"result": "late|1300"},
