@@ -30,18 +30,6 @@ _LAZY = {
 __all__ = sorted(_LAZY) + ["__version__"]
 
 
-def __getattr__(name: str):
-    try:
-        module_name, attr = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'boruna' has no attribute {name!r}") from None
-    import importlib
+from boruna.core.lazy_names import lazy_names  # noqa: E402
 
-    value = getattr(importlib.import_module(module_name), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The module's names plus the lazy API, so `dir(boruna)` and completion show it."""
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY)

@@ -145,16 +145,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    try:
-        module_name = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'boruna.service' has no attribute {name!r}") from None
-    import importlib
-    value = getattr(importlib.import_module(module_name), name)
-    globals()[name] = value
-    return value
+from boruna.core.lazy_names import lazy_names  # noqa: E402
 
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY)
