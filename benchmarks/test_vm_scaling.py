@@ -34,7 +34,7 @@ SIZES = (1_000, 10_000, 100_000, 1_000_000)
 SIZE_BUDGET_S = 20.0
 """A size whose run is expected to take longer than this (extrapolated) is skipped."""
 
-LIST, MAP, SLIST = "List<Int>", "Map<String, Int>", "List<String>"
+LIST, MAP, SLIST, STR = "List<Int>", "Map<String, Int>", "List<String>", "String"
 
 # builders: the container's type, its first value (`c0`: the container of n elements the
 # host passes in), the operation on the container `@` and the loop counter `i`, the builtin
@@ -53,6 +53,8 @@ OPS = {
                    "__builtin_map_remove(__builtin_map_set(@, __builtin_int_to_string(i), i), "
                    "__builtin_int_to_string(i - COUNT / 2))", "__builtin_map_len",
                    lambda n: n // 2),
+    # `++` appending two characters: a String built by appends (vm/string_builders.pxi)
+    "string_concat": (STR, '""', '@ ++ "ab"', "__builtin_string_len", lambda n: 2 * n),
 }
 
 HOLDERS = {
@@ -203,6 +205,8 @@ def host_value(typ, n, empty=False):
         return () if empty else tuple(range(n))
     if typ == SLIST:
         return tuple(str(i) for i in range(n))
+    if typ == STR:
+        return ""
     return MapValue() if empty else MapValue({str(i): i for i in range(n)})
 
 
@@ -230,6 +234,13 @@ def _py_map_remove(n, _c):
     return c
 
 
+def _py_str_build(n, _c):
+    c = ""
+    for _ in range(n):
+        c += "ab"
+    return c
+
+
 def _py_list_read(n, c):
     t = 0
     for i in range(n):
@@ -247,6 +258,7 @@ def _py_map_read(n, c):
 PY_PEERS = {
     "list_push": _py_list_build, "list_append": _py_list_build, "list_concat": _py_list_build,
     "list_tail": _py_list_build, "map_set": _py_map_build, "map_remove": _py_map_remove,
+    "string_concat": _py_str_build,
     "list_get": _py_list_read, "list_len": _py_list_read, "list_head": _py_list_read,
     "list_is_empty": _py_list_read, "map_get": _py_map_read, "map_contains_key": _py_map_read,
     "map_len": _py_map_read,

@@ -156,6 +156,7 @@ cdef extern from *:
 
 cdef enum:
     BLD_SLOTS = 16    # list builders a machine keeps (_bld_append)
+    SBLD_SLOTS = 4    # String builders a machine keeps (vm/string_builders.pxi)
 
 
 # the tagged value, the frame and the value helpers are C (vm/core/values.h), shared by the
@@ -186,6 +187,14 @@ cdef extern from "vm/core/values.h":
     int bor_from_py(Val*, PyObject*) noexcept
     PyObject* take_owned "bor_take_owned"(Val*) except NULL
     bint bor_ensure_locals(Val**, int64_t*, int64_t, int64_t, int64_t, int64_t*) noexcept
+
+
+# the String builders' helpers (vm/string_builders.pxi)
+cdef extern from "vm/core/strings.h":
+    bint bor_str_writable(PyObject*) noexcept
+    bint bor_str_ascii(PyObject*) noexcept
+    PyObject* bor_str_with_room(PyObject*, PyObject*, Py_ssize_t) except NULL
+    void bor_str_append(PyObject*, PyObject*) noexcept
 
 
 cdef class Machine:
@@ -238,6 +247,13 @@ cdef class Machine:
     cdef int64_t bld_clock              # used goes first: _bld_victim)
     cdef int bld_hint                   # the slot _bld_slot found last (looked at first)
     cdef bint push_mutates              # PUSH_IN_PLACE when the module was loaded
+    # String builders (vm/string_builders.pxi): ASCII strs this machine allocated with room,
+    # one strong reference each, their room in characters, and when each last grew
+    cdef PyObject* sbld[SBLD_SLOTS]
+    cdef Py_ssize_t sbld_cap[SBLD_SLOTS]
+    cdef int64_t sbld_use[SBLD_SLOTS]
+    cdef int64_t sbld_clock
+    cdef bint str_mutates               # STR_IN_PLACE when the module was loaded
     cdef int64_t push_pend              # a declined _push_into's charge for _cold, or -1
     cdef readonly object module
     cdef readonly object gateway

@@ -43,7 +43,7 @@ def families():
     return {"mixed": gen.mixed_program, "strs": gen.strings_program, "app": gen.app_program,
             "typed": gen.typed_program, "host": gen.host_program, "loops": sup.random_program,
             "enum": sup.random_enum_program, "const": sup.constant_program,
-            "list": list_program, "map": map_program}
+            "list": list_program, "map": map_program, "strbuild": gen.strbuild_program}
 
 
 def host_args(expr):

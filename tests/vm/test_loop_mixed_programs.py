@@ -3,7 +3,7 @@
 0 and -1, loops, matches, records and spreads, enums, Option/Result built, nested, kept in lists,
 maps and records and returned, function values, recursion, merge sort, map builtins through
 callees, copies and map-only locals, the string and parse builtins on non-ASCII text,
-capability calls under the mock handler). Superinstructions, in-place list and map building and
+capability calls under the mock handler). Superinstructions, in-place list, map and String building and
 unsorted map-only inserts on or off, sliced 1/7/100,000, traced (all entries or few), with a
 wall clock or a cancel event, under step caps and memory caps: identical results, errors,
 steps and traces. (tools/vmdiff/driver.py runs the same programs against an older build.)"""
@@ -24,9 +24,10 @@ _spec = importlib.util.spec_from_file_location(
 _gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_gen)
 mixed_program, strings_program = _gen.mixed_program, _gen.strings_program
+strbuild_program = _gen.strbuild_program
 
 PLAIN = {"SUPERINSTRUCTIONS": False, "PUSH_IN_PLACE": False,
-         "MAP_IN_PLACE": False}
+         "MAP_IN_PLACE": False, "STR_IN_PLACE": False}
 
 
 def outcome(module, slice_steps=0, trace=False, cancel=False, work=True, **kw):
@@ -91,6 +92,12 @@ def test_mixed_programs_fast_paths_equal_plain_ones(block, monkeypatch):
 def test_string_builtins_fast_paths_equal_plain_ones(block, monkeypatch):
     for seed in range(block * 60, block * 60 + 60):
         check(compile_source(strings_program(seed)), monkeypatch)
+
+
+@pytest.mark.parametrize("block", range(2))
+def test_strings_built_by_appends_fast_paths_equal_plain_ones(block, monkeypatch):
+    for seed in range(block * 30, block * 30 + 30):
+        check(compile_source(strbuild_program(seed)), monkeypatch)
 
 
 def test_mixed_programs_reach_every_outcome():

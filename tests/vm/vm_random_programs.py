@@ -312,6 +312,45 @@ def strings_program(seed):
     return "\n".join(lines) + "\n"
 
 
+def strbuild_program(seed):
+    """Strings built by appends (`s = s ++ piece`, vm/string_builders.pxi) held in a local, a
+    callee's parameter, a record field and an App-style reducer's state, with the String read,
+    shared (kept in a list, another local, a map key), appended to itself and met by non-ASCII
+    pieces between the appends."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 300)
+    pieces = ['"ab"', '"x"', '"0123456789"', '__builtin_int_to_string(i)', '"' + "q" * 70 + '"',
+              '""', '"\u00e9"' if rng.random() < 0.3 else '"e"', "p"]
+    holder = rng.choice(["local", "call", "field", "reducer"])
+    lines = ["type S { text: String, n: Int }",
+             "fn add(s: String, x: String) -> String { s ++ x }",
+             "fn upd(st: S, x: String) -> S { S { ..st, text: st.text ++ x, n: st.n + 1 } }",
+             "fn main() -> List<String> {",
+             "let mut out: List<String> = []", "let mut m: Map<String, Int> = map_new()",
+             f'let p = "{_text(rng, 3)}"', 'let mut s = ""', 'let mut st = S { text: "", n: 0 }',
+             "let mut i = 0", f"while i < {n} {{"]
+    piece = rng.choice(pieces)
+    grow = {"local": f"s = s ++ {piece}", "call": f"s = add(s, {piece})",
+            "field": f"st = S {{ ..st, text: st.text ++ {piece} }}",
+            "reducer": f"st = upd(st, {piece})"}[holder]
+    cur = "s" if holder in ("local", "call") else "st.text"
+    lines.append(grow)
+    extra = [f"if i % {rng.randint(2, 60)} == 0 {{ out = list_push(out, {cur}) }}",
+             f"if i % {rng.randint(2, 40)} == 1 {{ m = __builtin_map_set(m, {cur}, i) }}",
+             f"if __builtin_map_contains_key(m, {cur}) {{ out = list_push(out, \"hit\") }}",
+             f"if __builtin_string_len({cur}) > {rng.randint(50, 400)} {{ out = list_push(out, "
+             f"__builtin_string_slice({cur}, 0, 3)) }}",
+             f"if i == {rng.randint(0, n)} {{ let t = {cur} out = list_push(out, t ++ \"!\") }}",
+             f"if i == {rng.randint(0, n)} && __builtin_string_len({cur}) < 4000 "
+             f"{{ {'s = s ++ s' if cur == 's' else 'st = S { ..st, text: st.text ++ st.text }'} }}",
+             f"if str_contains({cur}, \"9a\") {{ out = list_push(out, \"9a\") }}"]
+    for e in rng.sample(extra, rng.randint(0, len(extra))):
+        lines.append(e)
+    lines += ["i = i + 1", "}", f"out = list_push(out, {cur})",
+              "out = list_push(out, __builtin_int_to_string(__builtin_map_len(m)))", "out", "}"]
+    return "\n".join(lines) + "\n"
+
+
 STATE = ("type St { acc: Int, s: String, xs: List<Int>, m: Map<String, Int>, os: List<Option<Int>>, "
          "mo: Map<String, Option<Int>>, shs: List<Sh>, bx: Box, g: Fn(Int) -> Int }\n")
 

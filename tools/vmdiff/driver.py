@@ -62,6 +62,7 @@ FAMILIES = {
     "const": sup.constant_program,
     "list": _list_program,
     "map": _map_program,
+    "strbuild": gen.strbuild_program,
 }
 
 

@@ -16,6 +16,7 @@ here, one per concern (declarations in `boruna/_vm.pxd`, the Python API in `_vm.
 | `lists.pxi` | ListGet's slow path, in-place list building, the list superinstructions' helpers |
 | `cold.pxi` | builtins on Python values (calls `builtins.py`; C fast paths for a few) |
 | `maps.pxi` | MapGet/MapContainsKey/MapLen in C, in-place MapSet/MapRemove, map-only locals |
+| `string_builders.pxi` | `s = s ++ t` appended into room the machine over-allocated when nothing else holds `s` (C helpers: `core/strings.h`) |
 | `effects.pxi` | ops out of line: capabilities, UI, contracts, actors, globals |
 | `snapshot.pxi` | a paused Machine written to bytes and read back (the format and its version), delegated capability calls |
 | `builtins.py` | the builtins' implementations by opcode name, work-charged opcodes, `normalize_value` |

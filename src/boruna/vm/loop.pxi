@@ -305,12 +305,29 @@ cdef object _loop(Machine self, int64_t budget):
                     err = verr.type_error("String", vtype_name(b))
                     break
                 n = PyUnicode_GET_LENGTH(<object>a.o) + PyUnicode_GET_LENGTH(<object>b.o)
+                rc = _str_concat(self, a, b, n)    # into a String builder (string_builders.pxi)
+                if rc:
+                    if rc == 2:
+                        err = _work_error(self)
+                        break
+                    vclear(b)
+                    st.sp -= 1
+                    if self.alloc_bytes >= self.next_walk:
+                        self.sp = st.sp
+                        _memory_walk(self)
+                    continue
                 self.work += n
                 if self.work > self.max_work:
                     err = _work_error(self)
                     break
                 if n > C_MAX_STR_CHARS_FAST:
                     _check_str_len(_utf8_len(<object>a.o) + _utf8_len(<object>b.o))
+                # the charge: what the live values grow by, the right String when the left
+                # one is let go (nothing else holds it), else the whole new String
+                if _str_alone(self, a.o):
+                    r = PyUnicode_GET_LENGTH(<object>b.o)
+                else:
+                    r = 49 + n
                 o = PyUnicode_Concat(<object>a.o, <object>b.o)
                 vclear(a)
                 vclear(b)
@@ -319,7 +336,7 @@ cdef object _loop(Machine self, int64_t budget):
                 a.o = <PyObject*>o
                 _incref(a.o)
                 o = None
-                self.alloc_bytes += 49 + n
+                self.alloc_bytes += r
                 if self.alloc_bytes >= self.next_walk:
                     self.sp = st.sp
                     _memory_walk(self)

@@ -143,9 +143,9 @@ if MAP_UNSORTED_OFF < 0:
 cdef inline bint _take_field(Machine self, Val* a, Val* loc, int64_t* ins) noexcept:
     """GetField(ins[1]) on the record in `a`, taking the field out when nothing but `a` and
     the listed locals (ins[2] - 2, ins[3] - 1: locals that never read this field again)
-    holds the record, nothing but the record holds its fields, and the field is a List, Map
-    or Record (worth reusing): the field's slot is left Unit and `a` becomes the field
-    (the record's reference dropped). False, touching nothing, otherwise."""
+    holds the record, nothing but the record holds its fields, and the field is a List, Map,
+    Record or ASCII String (worth reusing; Strings: vm/string_builders.pxi): the field's slot
+    is left Unit and `a` becomes the field (the record's reference dropped). False, touching nothing, otherwise."""
     cdef PyObject* rec = a.o
     cdef PyObject* flds
     cdef PyObject* item
@@ -158,7 +158,7 @@ cdef inline bint _take_field(Machine self, Val* a, Val* loc, int64_t* ins) noexc
         return False
     item = PyTuple_GET_ITEM_raw(flds, ins[1])
     if not (PyTuple_CheckExact_raw(item) or Py_TYPE_raw(item) == MAPVALUE_T
-            or bor_is_record(item)):
+            or bor_is_record(item) or bor_str_writable(item)):
         return False
     c = ins[2] - 2
     if c >= 0 and loc[c].tag == T_OBJ and loc[c].o == rec:

@@ -205,10 +205,13 @@ cdef PyObject* EMPTY_TUPLE = <PyObject*>()
 
 
 cdef inline bint _refcount_matters(PyObject* p) noexcept:
-    """Whether vm/reuse.pxi and vm/lists.pxi decide anything by `p`'s reference count: a
-    List (a Record's fields too), a Record or a Map (not the empty List: CPython shares it)."""
+    """Whether vm/reuse.pxi, vm/lists.pxi and vm/string_builders.pxi decide anything by `p`'s
+    reference count: a List (a Record's fields too), a Record, a Map (not the empty List:
+    CPython shares it) or a String they may write into (not one of at most one character:
+    CPython shares those)."""
     cdef PyObject* t = Py_TYPE_raw(p)
-    return (t == TUPLE_T and p != EMPTY_TUPLE) or t == RECORD_T or t == MAPVALUE_T
+    return ((t == TUPLE_T and p != EMPTY_TUPLE) or t == RECORD_T or t == MAPVALUE_T
+            or (t == STR_T and PyUnicode_GET_LENGTH(<object>p) > 1 and bor_str_writable(p)))
 
 
 cdef inline bint _tiny_str(PyObject* p) noexcept:
@@ -318,13 +321,18 @@ cdef class _Enc:
         """The heap indexes (ascending) of the Lists, Records and Maps that something outside
         the machine also holds (a host's argument, a handler's cache, ...): their reference
         count is more than the roots (each held by its owner and by the roots list: 2), the
-        objects written (1 per reference) and the list builders (1) account for. Called after
+        objects written (1 per reference) and the list and String builders (1) account for. Called after
         every root is written, while the roots list still holds them."""
         cdef int k
         cdef size_t a
         for k in range(BLD_SLOTS):
             if m.bld[k] != NULL:
                 a = <size_t>m.bld[k]
+                if a in self.refs:
+                    self.refs[a] += 1
+        for k in range(SBLD_SLOTS):
+            if m.sbld[k] != NULL:
+                a = <size_t>m.sbld[k]
                 if a in self.refs:
                     self.refs[a] += 1
         out = []
@@ -680,6 +688,8 @@ cdef class _Dec:
             kind = self.src.byte()
             if kind == H_STR:
                 o = self.src.text()
+                if self.builders and k in self.builders:
+                    o = _builder_str(o, self.builders[k])
             elif kind == H_LIST and not (self.builders and k in self.builders):
                 m = self.src.count()
                 t = PyTuple_New_raw(m)
@@ -759,6 +769,19 @@ cdef object _builder_tuple(list items, object cap):
     Py_SET_SIZE_raw(t, n)
     o = <object>t
     _decref(t)
+    return o
+
+
+cdef object _builder_str(str text, object cap):
+    """A String of `text` allocated with room for `cap` characters (what
+    vm/string_builders.pxi builds)."""
+    cdef PyObject* s
+    if (type(cap) is not int or not bor_str_ascii(<PyObject*>text)
+            or not (SBLD_MIN <= len(text) <= cap <= 2 * C_MAX_STRING_BYTES)):
+        raise SnapshotError("malformed snapshot: a String builder")
+    s = bor_str_with_room(<PyObject*>text, <PyObject*>"", cap)
+    o = <object>s
+    _decref(s)
     return o
 
 
@@ -898,6 +921,20 @@ cdef bytes _write_snapshot(Machine self):
         builders.append(b)
     header["builders"] = builders
     header["bld_next"] = _bld_victim(self)
+    # the String builders (vm/string_builders.pxi) holding a String the snapshot holds, with
+    # their room and when they last grew (only when there are any: other snapshots' bytes
+    # stay as they were); a dead builder is left out, as the victim choice treats it as empty
+    sbuilders = []
+    for k in range(SBLD_SLOTS):
+        b = None
+        if self.sbld[k] != NULL and Py_REFCNT_raw(self.sbld[k]) > 1:
+            r = enc.memo.get(id(<object>self.sbld[k]))
+            if r is not None and r >= 0:
+                b = [r, self.sbld_cap[k], self.sbld_use[k]]
+        sbuilders.append(b)
+    if any(b is not None for b in sbuilders):
+        header["str_builders"] = sbuilders
+        header["sbld_clock"] = self.sbld_clock
     # values held outside the machine too: a restored run holds them once more (Machine.held)
     # so that reuse declines them as this run does; only when there are any (older snapshots
     # and runs nothing outside holds have the same bytes)
@@ -1113,6 +1150,16 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
             if type(b) is not list or len(b) != 3 or type(b[0]) is not int or b[0] in caps:
                 raise SnapshotError("malformed snapshot: a list builder")
             caps[b[0]] = b[1]
+    sbuilders = header.get("str_builders")
+    if sbuilders is not None:
+        if type(sbuilders) is not list or len(sbuilders) != SBLD_SLOTS:
+            raise SnapshotError("malformed snapshot: String builders")
+        for b in sbuilders:
+            if b is not None:
+                if (type(b) is not list or len(b) != 3 or type(b[0]) is not int or b[0] in caps
+                        or type(b[2]) is not int):
+                    raise SnapshotError("malformed snapshot: a String builder")
+                caps[b[0]] = b[1]
     src = _In(raw, start, len(raw) - 32)
     dec = _Dec(src, list(module.constants), caps)
     dec.heap()
@@ -1162,6 +1209,17 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
             m.bld[k] = <PyObject*>o
             m.bld_cap[k] = b[1]
             m.bld_sub[k] = max(-1, b[2])
+    if sbuilders is not None:
+        for k, b in enumerate(sbuilders):
+            if b is not None:
+                o = dec.objs[b[0]] if 0 <= b[0] < len(dec.objs) else None
+                if type(o) is not str or b[0] not in caps:
+                    raise SnapshotError("malformed snapshot: a String builder")
+                _incref(<PyObject*>o)
+                m.sbld[k] = <PyObject*>o
+                m.sbld_cap[k] = b[1]
+                m.sbld_use[k] = b[2]
+        m.sbld_clock = _check_int(header, "sbld_clock", 0, I64)
     m.bld_next = _check_int(header, "bld_next", 0, BLD_SLOTS - 1)
     # the slot the next new builder takes stays the same (the others' order is not kept)
     for k in range(BLD_SLOTS):
