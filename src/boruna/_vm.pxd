@@ -156,7 +156,6 @@ cdef extern from *:
 
 cdef enum:
     BLD_SLOTS = 16    # list builders a machine keeps (_bld_append)
-    SBLD_SLOTS = 4    # String builders a machine keeps (vm/string_builders.pxi)
 
 
 # the tagged value, the frame and the value helpers are C (vm/core/values.h), shared by the
@@ -189,12 +188,26 @@ cdef extern from "vm/core/values.h":
     bint bor_ensure_locals(Val**, int64_t*, int64_t, int64_t, int64_t, int64_t*) noexcept
 
 
-# the String builders' helpers (vm/string_builders.pxi)
+# the String builders (vm/core/strings.h, vm/string_builders.pxi)
 cdef extern from "vm/core/strings.h":
+    enum:
+        SBLD_SLOTS "BOR_SBLD_SLOTS"
+        SBLD_MIN "BOR_SBLD_MIN"
+    ctypedef struct BorStrBuilders:
+        PyObject* s[4]
+        Py_ssize_t cap[4]
+        int64_t use[4]
+        int64_t clock
+        int on
     bint bor_str_writable(PyObject*) noexcept
     bint bor_str_ascii(PyObject*) noexcept
     PyObject* bor_str_with_room(PyObject*, PyObject*, Py_ssize_t) except NULL
-    void bor_str_append(PyObject*, PyObject*) noexcept
+    int bor_sbld_slot(BorStrBuilders*, PyObject*) noexcept
+    bint bor_sbld_alone(BorStrBuilders*, PyObject*) noexcept
+    int bor_sbld_victim(BorStrBuilders*) noexcept
+    void bor_sbld_release(BorStrBuilders*, int) noexcept
+    int bor_str_concat(BorStrBuilders*, Val*, Val*, int64_t, int64_t, int64_t*, int64_t,
+                       int64_t*) except -1
 
 
 cdef class Machine:
@@ -247,13 +260,7 @@ cdef class Machine:
     cdef int64_t bld_clock              # used goes first: _bld_victim)
     cdef int bld_hint                   # the slot _bld_slot found last (looked at first)
     cdef bint push_mutates              # PUSH_IN_PLACE when the module was loaded
-    # String builders (vm/string_builders.pxi): ASCII strs this machine allocated with room,
-    # one strong reference each, their room in characters, and when each last grew
-    cdef PyObject* sbld[SBLD_SLOTS]
-    cdef Py_ssize_t sbld_cap[SBLD_SLOTS]
-    cdef int64_t sbld_use[SBLD_SLOTS]
-    cdef int64_t sbld_clock
-    cdef bint str_mutates               # STR_IN_PLACE when the module was loaded
+    cdef BorStrBuilders sb              # String builders (vm/core/strings.h)
     cdef int64_t push_pend              # a declined _push_into's charge for _cold, or -1
     cdef readonly object module
     cdef readonly object gateway

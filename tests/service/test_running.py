@@ -110,12 +110,17 @@ REPLACE_LOOP = """fn main() -> Int {
 
 QUADRATIC_CONCAT = """fn main() -> Int {
     let mut s = ""
+    let mut last = ""
     let mut n = 0
-    while n < 10000000 { s = s ++ "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdef"
+    while n < 10000000 { last = s  s = s ++ "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdef"
         n = n + 1 }
-    n
+    n + __builtin_string_len(last)
 }
 """
+
+# the same appends onto a String nothing else holds: built in place (vm/string_builders.pxi)
+# up to the String limit
+APPEND_LOOP = QUADRATIC_CONCAT.replace("last = s  ", "")
 
 WORK_MESSAGE = "work limit exceeded: builtins processed more than 8589934592 characters or elements"
 
@@ -131,9 +136,18 @@ def test_a_replace_loop_on_an_8_mib_string_stops_at_the_work_limit():
 
 
 def test_a_quadratic_concat_loop_stops_at_the_work_limit():
+    # `last` still holds the String, so every append copies it
     response = run_tool(QUADRATIC_CONCAT)
-    assert response == {**_work_limit(response["steps"]), "location": {"line": 4, "col": 30, "function": "main"}, "stack": [{"function": "main", "line": 4, "col": 30}]}
+    assert response == {**_work_limit(response["steps"]), "location": {"line": 5, "col": 40, "function": "main"}, "stack": [{"function": "main", "line": 5, "col": 40}]}
     assert response["steps"] < 1_000_000
+
+
+def test_an_append_loop_builds_in_place_up_to_the_string_limit():
+    assert run_tool(APPEND_LOOP) == {
+        "success": False, "protocol_version": 1, "error_kind": "runtime_error",
+        "message": "string too large: 16777288 bytes exceeds the limit of 16777216 bytes",
+        "steps": 2478463, "location": {"line": 5, "col": 30, "function": "main"},
+        "stack": [{"function": "main", "line": 5, "col": 30}]}
 
 
 def test_runs_have_a_default_wall_clock(monkeypatch):

@@ -324,7 +324,7 @@ cdef object _loop(Machine self, int64_t budget):
                     _check_str_len(_utf8_len(<object>a.o) + _utf8_len(<object>b.o))
                 # the charge: what the live values grow by, the right String when the left
                 # one is let go (nothing else holds it), else the whole new String
-                if _str_alone(self, a.o):
+                if bor_sbld_alone(&self.sb, a.o):
                     r = PyUnicode_GET_LENGTH(<object>b.o)
                 else:
                     r = 49 + n

@@ -103,10 +103,7 @@ cdef class Machine:
             if self.bld[k] != NULL:
                 _decref(self.bld[k])
                 self.bld[k] = NULL
-        for k in range(SBLD_SLOTS):
-            if self.sbld[k] != NULL:
-                _decref(self.sbld[k])
-                self.sbld[k] = NULL
+        bor_sbld_release(&self.sb, 1)
         free(self.frames)
         free(self.code)
         free(self.movef)

@@ -137,7 +137,7 @@ cdef int _spend(Machine self, int64_t n) except -1:
 cdef int _memory_walk(Machine self) except -1:
     cdef int64_t k, total = 0
     cdef int64_t cap = self.mem_cap
-    _sbld_release_dead(self)
+    bor_sbld_release(&self.sb, 0)     # dead String builders (vm/core/strings.h)
     roots = []
     for k in range(self.sp):
         if self.stack[k].tag == T_OBJ:

@@ -331,8 +331,8 @@ cdef class _Enc:
                 if a in self.refs:
                     self.refs[a] += 1
         for k in range(SBLD_SLOTS):
-            if m.sbld[k] != NULL:
-                a = <size_t>m.sbld[k]
+            if m.sb.s[k] != NULL:
+                a = <size_t>m.sb.s[k]
                 if a in self.refs:
                     self.refs[a] += 1
         out = []
@@ -927,14 +927,14 @@ cdef bytes _write_snapshot(Machine self):
     sbuilders = []
     for k in range(SBLD_SLOTS):
         b = None
-        if self.sbld[k] != NULL and Py_REFCNT_raw(self.sbld[k]) > 1:
-            r = enc.memo.get(id(<object>self.sbld[k]))
+        if self.sb.s[k] != NULL and Py_REFCNT_raw(self.sb.s[k]) > 1:
+            r = enc.memo.get(id(<object>self.sb.s[k]))
             if r is not None and r >= 0:
-                b = [r, self.sbld_cap[k], self.sbld_use[k]]
+                b = [r, self.sb.cap[k], self.sb.use[k]]
         sbuilders.append(b)
     if any(b is not None for b in sbuilders):
         header["str_builders"] = sbuilders
-        header["sbld_clock"] = self.sbld_clock
+        header["sbld_clock"] = self.sb.clock
     # values held outside the machine too: a restored run holds them once more (Machine.held)
     # so that reuse declines them as this run does; only when there are any (older snapshots
     # and runs nothing outside holds have the same bytes)
@@ -1216,10 +1216,10 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
                 if type(o) is not str or b[0] not in caps:
                     raise SnapshotError("malformed snapshot: a String builder")
                 _incref(<PyObject*>o)
-                m.sbld[k] = <PyObject*>o
-                m.sbld_cap[k] = b[1]
-                m.sbld_use[k] = b[2]
-        m.sbld_clock = _check_int(header, "sbld_clock", 0, I64)
+                m.sb.s[k] = <PyObject*>o
+                m.sb.cap[k] = b[1]
+                m.sb.use[k] = b[2]
+        m.sb.clock = _check_int(header, "sbld_clock", 0, I64)
     m.bld_next = _check_int(header, "bld_next", 0, BLD_SLOTS - 1)
     # the slot the next new builder takes stays the same (the others' order is not kept)
     for k in range(BLD_SLOTS):

@@ -1,6 +1,6 @@
-/* Part of the VM extension (boruna/_vm.pyx): the String builders' C helpers, declared in
-   vm/string_builders.pxi. A String builder is an ASCII `str` this machine allocated with room
-   to spare: its visible length (PyASCIIObject.length, NUL after it) is the String's, its
+/* Part of the VM extension (boruna/_vm.pyx): the String builders, declared in _vm.pxd, used
+   by the Concat op, memory walks and snapshots (vm/string_builders.pxi). A String builder is
+   an ASCII `str` this machine allocated with room to spare: its visible length (PyASCIIObject.length, NUL after it) is the String's, its
    allocation `cap` characters, so `s = s ++ t` on a builder nothing else holds writes `t` into
    the room instead of copying `s` (docs/compatibility.md, "Strings nothing else holds").
 
@@ -55,6 +55,99 @@ static inline void bor_str_append(PyObject* s, PyObject* b) {
     d[la + lb] = 0;
     ((PyASCIIObject*)s)->length = la + lb;
     ((PyASCIIObject*)s)->hash = -1;
+}
+
+/* A machine's String builders: the strs it allocated with room (one strong reference each),
+   their room in characters, when each last grew; `on`: STR_IN_PLACE when the module was
+   loaded. */
+#define BOR_SBLD_SLOTS 4
+#define BOR_SBLD_MIN 64           /* a shorter result is copied, no builder */
+#define BOR_SBLD_STEP 1048576     /* the room doubles up to this many characters, then grows by it */
+
+typedef struct {
+    PyObject* s[BOR_SBLD_SLOTS];
+    Py_ssize_t cap[BOR_SBLD_SLOTS];
+    int64_t use[BOR_SBLD_SLOTS];
+    int64_t clock;
+    int on;
+} BorStrBuilders;
+
+static inline int bor_sbld_slot(BorStrBuilders* sb, PyObject* s) {
+    int k;
+    for (k = 0; k < BOR_SBLD_SLOTS; k++)
+        if (sb->s[k] == s) return k;
+    return -1;
+}
+
+/* Whether nothing but the operand (and its builder slot) holds the String s: a Concat onto
+   it lets it go, so the live values grow by the right String only. */
+static inline int bor_sbld_alone(BorStrBuilders* sb, PyObject* s) {
+    return Py_REFCNT(s) == (bor_sbld_slot(sb, s) >= 0 ? 2 : 1);
+}
+
+/* The slot a new builder takes: the first empty one or one whose String only the slot still
+   holds (dead), else the least recently grown. */
+static inline int bor_sbld_victim(BorStrBuilders* sb) {
+    int k, best = 0;
+    for (k = 0; k < BOR_SBLD_SLOTS; k++) {
+        if (sb->s[k] == NULL || Py_REFCNT(sb->s[k]) == 1) return k;
+        if (sb->use[k] < sb->use[best]) best = k;
+    }
+    return best;
+}
+
+/* Let go of the builders whose String nothing but the slot holds (all of them: `all`). */
+static inline void bor_sbld_release(BorStrBuilders* sb, int all) {
+    int k;
+    for (k = 0; k < BOR_SBLD_SLOTS; k++)
+        if (sb->s[k] != NULL && (all || Py_REFCNT(sb->s[k]) == 1)) Py_CLEAR(sb->s[k]);
+}
+
+/* Concat of the Strings in a and b (type-checked; n the result's length, at most max_len) when
+   a is an ASCII String only the operand holds (and its builder slot) and b is ASCII: 1 with the
+   result in a (b untouched: the caller pops it), 2 when the work limit is met (the charge
+   spent, nothing else changed), 0 when not taken (nothing changed), -1 with an exception.
+
+   In the room of a's builder: spends b's length as work. Otherwise, for a result of
+   BOR_SBLD_MIN characters or more, a new builder with room for the result plus as much again
+   (at most BOR_SBLD_STEP more) takes a's place, spending the copy's work (the result's length).
+   Either way it charges the allocation accounting b's length, as any Concat onto a String
+   only the operand holds does, so memory walks fall where the copying VM's do. */
+static inline int bor_str_concat(BorStrBuilders* sb, Val* a, Val* b, int64_t n,
+                                 int64_t max_len, int64_t* work, int64_t max_work,
+                                 int64_t* alloc) {
+    PyObject* s = a->o;
+    PyObject* t = b->o;
+    PyObject* nb;
+    Py_ssize_t cap;
+    int k;
+    if (!sb->on || n > max_len) return 0;
+    k = bor_sbld_slot(sb, s);
+    if (Py_REFCNT(s) != (k >= 0 ? 2 : 1) || !bor_str_writable(s) || !bor_str_ascii(t))
+        return 0;
+    if (k >= 0 && n <= sb->cap[k]) {
+        *work += n - PyUnicode_GET_LENGTH(s);
+        if (*work > max_work) return 2;
+        bor_str_append(s, t);
+    } else {
+        if (n < BOR_SBLD_MIN) return 0;
+        *work += n;
+        if (*work > max_work) return 2;
+        cap = (Py_ssize_t)n + ((Py_ssize_t)n < BOR_SBLD_STEP ? (Py_ssize_t)n : BOR_SBLD_STEP);
+        nb = bor_str_with_room(s, t, cap);
+        if (nb == NULL) return -1;
+        if (k < 0) k = bor_sbld_victim(sb);
+        Py_XDECREF(sb->s[k]);
+        Py_INCREF(nb);
+        sb->s[k] = nb;
+        sb->cap[k] = cap;
+        a->o = nb;          /* the operand's reference; its old String is let go */
+        Py_DECREF(s);
+    }
+    sb->clock += 1;
+    sb->use[k] = sb->clock;
+    *alloc += PyUnicode_GET_LENGTH(t);
+    return 1;
 }
 
 #endif
