@@ -219,9 +219,6 @@ static int64_t bor_match(BorRun* st, Val* v, int64_t table) {
 /* MapGet / MapContainsKey / MapLen on a Map and a String key (vm/maps.pxi `_map_fast`, the
    same result; the caller charges its 48 bytes): the new stack top, -2 for other operands
    (touching nothing), -1 with an exception set */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
 static int bor_map_read(Val* stack, int sp, int64_t tag) {
     int n = tag == BOR_OP_MAPLEN ? 1 : 2;
     Val *mv, *kv;
@@ -265,53 +262,148 @@ static int bor_map_read(Val* stack, int sp, int64_t tag) {
     return sp - 1;
 }
 
+/* The helpers below run an op out of line (keeping bor_run's registers free) and return the
+   new stack top, ORed with BOR_WALKF when the op allocated past the next memory walk;
+   BOR_DECLINED when the operands are not theirs (touching nothing); -1 with an exception set;
+   or BOR_HX(code) for the error exit `code`. */
+#define BOR_WALKF (1 << 20)
+#define BOR_DECLINED (-2)
+#define BOR_HX(code) (-100 - (code))
+
+/* a charge of `n` bytes (vm/memory.pxi _charge): BOR_WALKF when a memory walk is due */
+static inline int bor_charge(BorRun* st, int64_t n) {
+    *st->alloc_bytes += n;
+    return *st->alloc_bytes >= *st->next_walk ? BOR_WALKF : 0;
+}
+
 /* MapSet in place (vm/reuse.pxi `_reuse_map`, its result, work and charge) on a Map only its
    operand holds, a String key and a value that is not a heap value, when the map cannot
-   reach the length limit and the work limit is not reached: the charge (100 for a new key,
-   else 0) with the stack top lowered by 2 in *sp; -2 for anything else (touching nothing),
-   -1 with an exception set */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static int64_t bor_map_set(BorRun* st, Val* stack, int* spp) {
-    int sp = *spp;
+   reach the length limit and the work limit is not reached; charged 100 bytes for a new key */
+static int bor_map_set(BorRun* st, Val* stack, int sp) {
     Val *mv, *kv, *vv;
     PyObject *mp, *kp, *vp, *old;
     Py_ssize_t size0;
-    int64_t work, charge = 0;
+    int64_t work;
     int rc;
-    if (sp < 3 || !st->map_in_place) return -2;
+    if (sp < 3 || !st->map_in_place) return BOR_DECLINED;
     mv = &stack[sp - 3];
     kv = &stack[sp - 2];
     vv = &stack[sp - 1];
-    if (mv->tag != BOR_T_OBJ || kv->tag != BOR_T_OBJ || vv->tag == BOR_T_OBJ) return -2;
+    if (mv->tag != BOR_T_OBJ || kv->tag != BOR_T_OBJ || vv->tag == BOR_T_OBJ) return BOR_DECLINED;
     mp = mv->o;
     kp = kv->o;
-    if (Py_TYPE(mp) != bor_map_type || !PyUnicode_CheckExact(kp) || Py_REFCNT(mp) != 1) return -2;
+    if (Py_TYPE(mp) != bor_map_type || !PyUnicode_CheckExact(kp) || Py_REFCNT(mp) != 1)
+        return BOR_DECLINED;
     size0 = PyDict_GET_SIZE(mp);
-    if (size0 + 1 > C_MAX_COLLECTION_LEN) return -2;
+    if (size0 + 1 > C_MAX_COLLECTION_LEN) return BOR_DECLINED;
     work = PyUnicode_GET_LENGTH(kp);
-    if (*st->work + work > st->max_work) return -2;
+    if (*st->work + work > st->max_work) return BOR_DECLINED;
     *st->work += work;
     vp = bor_take_owned(vv);
     if (vp == NULL) return -1;
     rc = PyDict_SetItem(mp, kp, vp);
     Py_DECREF(vp);
     if (rc < 0) return -1;
-    if (PyDict_GET_SIZE(mp) != size0) {
-        charge = 100;
-        if (size0 > 0) {
-            old = *(PyObject**)((char*)mp + bor_map_unsorted_off);
-            if (old != Py_True) {
-                Py_INCREF(Py_True);
-                *(PyObject**)((char*)mp + bor_map_unsorted_off) = Py_True;
-                Py_XDECREF(old);
-            }
+    bor_vclear(kv);
+    if (PyDict_GET_SIZE(mp) == size0) return sp - 2;
+    if (size0 > 0) {
+        old = *(PyObject**)((char*)mp + bor_map_unsorted_off);
+        if (old != Py_True) {
+            Py_INCREF(Py_True);
+            *(PyObject**)((char*)mp + bor_map_unsorted_off) = Py_True;
+            Py_XDECREF(old);
         }
     }
-    bor_vclear(kv);
-    *spp = sp - 2;
-    return charge;
+    return (sp - 2) | bor_charge(st, 100);
+}
+
+/* the builtins the core runs itself, on a machine without a wall clock or cancellation
+   (which a builtin checks after it): MapGet / MapContainsKey / MapLen (charged 48 bytes, as
+   _map_fast) and MapSet in place; others BOR_DECLINED */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_builtin_fast(BorRun* st, const int64_t* ins, Val* stack, int sp) {
+    int64_t k = ins[1];
+    int c;
+    if (!st->plain) return BOR_DECLINED;
+    if (ins[0] == BOR_OP_COLD) {
+        if (k != BOR_OP_MAPGET && k != BOR_OP_MAPCONTAINSKEY && k != BOR_OP_MAPLEN)
+            return BOR_DECLINED;
+        c = bor_map_read(stack, sp, k);
+        if (c < 0) return c;
+        return c | bor_charge(st, 48);
+    }
+    if (k == BOR_OP_MAPSET) return bor_map_set(st, stack, sp);
+    return BOR_DECLINED;
+}
+
+/* Concat of two Strings (work: both lengths; a long result's UTF-8 size checked against the
+   string limit; charged 49 + n bytes) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_concat(BorRun* st, Val* stack, int sp) {
+    Val *a, *b;
+    PyObject* o;
+    int64_t n;
+    if (sp < 2) return BOR_HX(BOR_X_UNDERFLOW);
+    a = &stack[sp - 2];
+    b = &stack[sp - 1];
+    if (a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o)
+            || b->tag != BOR_T_OBJ || !PyUnicode_CheckExact(b->o)) {
+        st->want = BOR_WANT_STRING;
+        st->bad = a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o) ? a : b;
+        st->drop = 0;
+        return BOR_HX(BOR_X_TYPE);
+    }
+    n = PyUnicode_GET_LENGTH(a->o) + PyUnicode_GET_LENGTH(b->o);
+    *st->work += n;
+    if (*st->work > st->max_work) return BOR_HX(BOR_X_WORK);
+    if (n > C_MAX_STRING_BYTES / 4 && st->long_concat(a->o, b->o) < 0) return -1;
+    o = PyUnicode_Concat(a->o, b->o);
+    if (o == NULL) return -1;
+    bor_vclear(a);
+    bor_vclear(b);
+    a->tag = BOR_T_OBJ;
+    a->o = o;
+    return (sp - 1) | bor_charge(st, 49 + n);
+}
+
+/* MakeEnum(type, variant) on the top value: Some / Ok / Err for their reserved type ids, else
+   an Enum (charged 64 bytes, no memory walk: as the Cython loop always did) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_make_enum(BorRun* st, const int64_t* ins, Val* stack, int sp) {
+    PyObject *t, *o, *p1, *p2;
+    Val* a;
+    if (sp <= 0) return BOR_HX(BOR_X_UNDERFLOW);
+    a = &stack[sp - 1];
+    t = bor_enum_t;
+    if (ins[1] == bor_some_tid && ins[2] == 1) t = bor_some_t;
+    else if (ins[1] == bor_result_tid && ins[2] == 0) t = bor_ok_t;
+    else if (ins[1] == bor_result_tid && ins[2] == 1) t = bor_errw_t;
+    o = ((PyTypeObject*)t)->tp_alloc((PyTypeObject*)t, 0);
+    if (o == NULL) return -1;
+    if (t == bor_enum_t) {
+        p1 = PyLong_FromLongLong((long long)ins[1]);
+        p2 = p1 == NULL ? NULL : PyLong_FromLongLong((long long)ins[2]);
+        if (p2 == NULL) { Py_XDECREF(p1); Py_DECREF(o); return -1; }
+        *(PyObject**)((char*)o + bor_enum_tid_off) = p1;
+        *(PyObject**)((char*)o + bor_enum_var_off) = p2;
+        p1 = bor_take_owned(a);
+        if (p1 == NULL) { Py_DECREF(o); return -1; }
+        *(PyObject**)((char*)o + bor_enum_pay_off) = p1;
+    } else {
+        p1 = bor_take_owned(a);
+        if (p1 == NULL) { Py_DECREF(o); return -1; }
+        *(PyObject**)((char*)o + bor_wrap_off) = p1;
+    }
+    a->tag = BOR_T_OBJ;
+    a->o = o;
+    *st->alloc_bytes += 64;
+    return sp;
 }
 
 /* the function index of FnRef `o`, as reading its `index` attribute would (-1 and an
@@ -476,6 +568,12 @@ static int bor_run(BorRun* st) {
         FETCH(); DISPATCH(); } while (0)
 #define FETCH() do { steps++; ins = cur + ip * BOR_W; op = (int)ins[0]; ip++; } while (0)
 #define EXIT(code) do { rc = (code); goto out; } while (0)
+    /* the end of an op run by a helper (its result `c`: see BOR_WALKF) */
+#define HELPER_DONE(c) do { \
+        if ((c) < 0) EXIT((c) == -1 ? -1 : -100 - (c)); \
+        sp = (c) & (BOR_WALKF - 1); \
+        if ((c) & BOR_WALKF) EXIT(BOR_X_WALK); \
+        NEXT(); } while (0)
 
     FETCH();
     DISPATCH();
@@ -949,32 +1047,8 @@ dispatch_switch:
     /* the builtins: run in Cython (vm/cold.pxi, vm/reuse.pxi) without leaving the core */
     TARGET(op_cold, BOR_OP_COLD)
     TARGET(op_push_store, BOR_OP_PUSH_STORE) {
-        /* on a machine without a wall clock or cancellation (which a builtin checks after
-           it): the map reads, and MapSet in place, in C; their charge as _charge makes it */
-        if (st->plain) {
-            k = ins[1];
-            if (op == BOR_OP_COLD && (k == BOR_OP_MAPGET || k == BOR_OP_MAPCONTAINSKEY
-                                      || k == BOR_OP_MAPLEN)) {
-                c = bor_map_read(stack, sp, k);
-                if (c == -1) EXIT(-1);
-                if (c >= 0) {
-                    sp = c;
-                    *st->alloc_bytes += 48;
-                    if (*st->alloc_bytes >= *st->next_walk) EXIT(BOR_X_WALK);
-                    NEXT();
-                }
-            } else if (op == BOR_OP_PUSH_STORE && k == BOR_OP_MAPSET) {
-                r = bor_map_set(st, stack, &sp);
-                if (r == -1) EXIT(-1);
-                if (r >= 0) {
-                    if (r) {
-                        *st->alloc_bytes += r;
-                        if (*st->alloc_bytes >= *st->next_walk) EXIT(BOR_X_WALK);
-                    }
-                    NEXT();
-                }
-            }
-        }
+        c = bor_builtin_fast(st, ins, stack, sp);
+        if (c != BOR_DECLINED) HELPER_DONE(c);
         *st->nframes = nframes;
         *st->locals = locals;
         *st->lp = lp;
@@ -985,65 +1059,14 @@ dispatch_switch:
         NEXT();
     }
 
-    /* Concat of two Strings whose length needs no UTF-8 count and whose work stays within
-       the limit (charged 49 + n bytes); else the Cython loop (its errors, the limits) */
+    /* Concat and MakeEnum (bor_concat, bor_make_enum) */
     TARGET(op_concat, BOR_OP_CONCAT) {
-        PyObject* o;
-        if (sp < 2) EXIT(BOR_X_UNDERFLOW);
-        a = &stack[sp - 2];
-        b = &stack[sp - 1];
-        if (a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o)
-                || b->tag != BOR_T_OBJ || !PyUnicode_CheckExact(b->o)) {
-            st->want = BOR_WANT_STRING;
-            st->bad = a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o) ? a : b;
-            st->drop = 0;
-            EXIT(BOR_X_TYPE);
-        }
-        n = PyUnicode_GET_LENGTH(a->o) + PyUnicode_GET_LENGTH(b->o);
-        *st->work += n;
-        if (*st->work > st->max_work) EXIT(BOR_X_WORK);
-        if (n > C_MAX_STRING_BYTES / 4 && st->long_concat(a->o, b->o) < 0) EXIT(-1);
-        o = PyUnicode_Concat(a->o, b->o);
-        if (o == NULL) EXIT(-1);
-        bor_vclear(a);
-        bor_vclear(b);
-        sp--;
-        a->tag = BOR_T_OBJ;
-        a->o = o;
-        *st->alloc_bytes += 49 + n;
-        if (*st->alloc_bytes >= *st->next_walk) EXIT(BOR_X_WALK);
-        NEXT();
+        c = bor_concat(st, stack, sp);
+        HELPER_DONE(c);
     }
-    /* MakeEnum(type, variant) on the top value: Some / Ok / Err for their reserved type ids,
-       else an Enum (charged 64 bytes, no memory walk: as the Cython loop always did) */
     TARGET(op_makeenum, BOR_OP_MAKEENUM) {
-        PyObject *t, *o, *p1, *p2;
-        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
-        a = &stack[sp - 1];
-        t = bor_enum_t;
-        if (ins[1] == bor_some_tid && ins[2] == 1) t = bor_some_t;
-        else if (ins[1] == bor_result_tid && ins[2] == 0) t = bor_ok_t;
-        else if (ins[1] == bor_result_tid && ins[2] == 1) t = bor_errw_t;
-        o = ((PyTypeObject*)t)->tp_alloc((PyTypeObject*)t, 0);
-        if (o == NULL) EXIT(-1);
-        if (t == bor_enum_t) {
-            p1 = PyLong_FromLongLong((long long)ins[1]);
-            p2 = p1 == NULL ? NULL : PyLong_FromLongLong((long long)ins[2]);
-            if (p2 == NULL) { Py_XDECREF(p1); Py_DECREF(o); EXIT(-1); }
-            *(PyObject**)((char*)o + bor_enum_tid_off) = p1;
-            *(PyObject**)((char*)o + bor_enum_var_off) = p2;
-            p1 = bor_take_owned(a);
-            if (p1 == NULL) { Py_DECREF(o); EXIT(-1); }
-            *(PyObject**)((char*)o + bor_enum_pay_off) = p1;
-        } else {
-            p1 = bor_take_owned(a);
-            if (p1 == NULL) { Py_DECREF(o); EXIT(-1); }
-            *(PyObject**)((char*)o + bor_wrap_off) = p1;
-        }
-        a->tag = BOR_T_OBJ;
-        a->o = o;
-        *st->alloc_bytes += 64;
-        NEXT();
+        c = bor_make_enum(st, ins, stack, sp);
+        HELPER_DONE(c);
     }
     /* Match on the top value with the function's table ins[1] (bor_match) */
     TARGET(op_match, BOR_OP_MATCH) {
@@ -1422,6 +1445,7 @@ out:
 #undef NEXT
 #undef FETCH
 #undef EXIT
+#undef HELPER_DONE
 }
 
 #endif
