@@ -206,8 +206,8 @@ cdef extern from "vm/core/strings.h":
     bint bor_sbld_alone(BorStrBuilders*, PyObject*) noexcept
     int bor_sbld_victim(BorStrBuilders*) noexcept
     void bor_sbld_release(BorStrBuilders*, int) noexcept
-    int bor_str_concat(BorStrBuilders*, Val*, Val*, int64_t, int64_t, int64_t*, int64_t,
-                       int64_t*) except -1
+    int bor_str_concat(BorStrBuilders*, Val*, Val*, int64_t, int64_t, int64_t*,
+                       int64_t) except -1
 
 
 cdef class Machine:

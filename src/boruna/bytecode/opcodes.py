@@ -289,7 +289,7 @@ GENERATED_HEADER = ("# generated — do not edit: written by setup.py from "
 def pxi_text() -> str:
     """The Cython include `setup.py` writes to `src/boruna/vm/opcodes.pxi`: the dispatch
     constants of every op and pseudo-op (as Cython constants `OP_<NAME>` and as C macros
-    `BOR_OP_<NAME>` for the C core, vm/core/dispatch.h), the match tags, and `COMPILED_TAGS` (the tags the
+    `BOR_OP_<NAME>` for the C core, vm/core/dispatch.h), the match tags (likewise), and `COMPILED_TAGS` (the tags the
     extension was built with, so a test can see the build and the table agree)."""
     lines = [GENERATED_HEADER, "\ncdef enum:\n"]
     lines += [f"    {op.c_name} = {op.tag}\n" for op in _TABLE]
@@ -301,6 +301,8 @@ def pxi_text() -> str:
     lines += [f"    #define BOR_{op.c_name} {op.tag}\n" for op in _TABLE]
     lines += [f"    #define BOR_{name} {PSEUDO_BASE + k}\n" for k, (name, _) in enumerate(PSEUDO_OPS)]
     lines.append(f"    #define BOR_NUM_OPS {PSEUDO_BASE + len(PSEUDO_OPS)}\n")
+    # the match tags too (the C core's Match): BOR_<name>
+    lines += [f"    #define BOR_{name} ({value}LL)\n" for name, value in MATCH_TAGS]
     lines.append('    """\n    int BOR_NUM_OPS\n')
     lines.append("\ncdef enum:\n")
     lines += [f"    {name} = {value}\n" for name, value in MATCH_TAGS]

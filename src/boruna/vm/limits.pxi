@@ -20,9 +20,6 @@ cdef extern from *:
     int64_t C_WALK_MIN "(64LL * 1024 * 1024)"
     int64_t I64_MAX_C "INT64_MAX"
     int64_t I64_MIN_C "INT64_MIN"
-# exact match tag of an Int scrutinee n (0 <= n < limit) is -(base + n): codegen.match_tag_int
-cdef int64_t INT_TAG_BASE_C = INT_TAG_BASE
-cdef int64_t INT_TAG_LIMIT_C = INT_TAG_LIMIT
 # reserved type ids of Option's Some and of Result (docs/spec/vm.md §3.1)
 cdef int64_t SOME_TID = SOME_TYPE_ID
 cdef int64_t RESULT_TID = RESULT_TYPE_ID

@@ -18,6 +18,8 @@ cdef extern from "vm/core/dispatch.h":
         BOR_X_CONV
         BOR_X_FIELD
         BOR_X_WALK
+        BOR_X_WORK
+        BOR_X_NOMATCH
         BOR_THREADED
     ctypedef struct BorRun:
         Val* stack
@@ -53,7 +55,19 @@ cdef extern from "vm/core/dispatch.h":
         int64_t* fn_start
         int64_t* fn_nlocals
         int nfuncs
+        int64_t* work
+        int64_t max_work
+        int map_in_place
+        int (*long_concat)(PyObject*, PyObject*) except -1
+        BorStrBuilders* sb
+        int64_t* fn_tables
+        int64_t* fn_ntables
+        int64_t* tbl_start
+        int64_t* tbl_len
+        int64_t* arms
     int bor_run(BorRun*) noexcept
+    void bor_core_init(PyObject*, PyObject*, PyObject*, PyObject*, PyObject*, Py_ssize_t,
+                       Py_ssize_t, Py_ssize_t, Py_ssize_t, int64_t, int64_t, Py_ssize_t)
     # returns -1 for the exception the C core left set (so Cython raises it)
     int bor_pyerr "bor_fail"() except -1
 
@@ -88,6 +102,12 @@ cdef int _push_get_c(PyObject* machine, Val* loc, int64_t* ins) except -1:
     return _push_get(<Machine>machine, loc, ins)
 
 
+cdef int _long_concat_c(PyObject* a, PyObject* b) except -1:
+    """The string limit on a long Concat (its UTF-8 size), for the C core."""
+    _check_str_len(_utf8_len(<object>a) + _utf8_len(<object>b))
+    return 0
+
+
 cdef bint _take_field_c(PyObject* machine, Val* a, Val* loc, int64_t* ins) noexcept:
     """vm/reuse.pxi's field take-out, for the C core's GetField."""
     return _take_field(<Machine>machine, a, loc, ins)
@@ -116,6 +136,10 @@ cdef object _core_error(Machine self, BorRun* st, int rc):
         return _conversion_error()
     if rc == BOR_X_FIELD:
         return verr.type_error("valid field index", "out of bounds")
+    if rc == BOR_X_WORK:
+        return _work_error(self)
+    if rc == BOR_X_NOMATCH:
+        return verr.match_exhausted()
     if rc == BOR_X_TYPE:
         err = verr.type_error(_CORE_WANTS[st.want], vtype_name(st.bad))
         for k in range(st.drop):
@@ -227,6 +251,16 @@ cdef object _loop(Machine self, int64_t budget):
     st.take_field = _take_field_c
     st.builtin = _builtin_c
     st.push_get = _push_get_c
+    st.work = &self.work
+    st.max_work = self.max_work
+    st.map_in_place = MAP_IN_PLACE
+    st.long_concat = _long_concat_c
+    st.sb = &self.sb
+    st.fn_tables = self.fn_tables
+    st.fn_ntables = self.fn_ntables
+    st.tbl_start = self.tbl_start
+    st.tbl_len = self.tbl_len
+    st.arms = self.arms
 
     try:
         while True:
@@ -292,79 +326,6 @@ cdef object _loop(Machine self, int64_t budget):
                 a.tag = T_BOOL
                 a.i = c
                 st.sp -= 1
-            elif op == OP_CONCAT:
-                if st.sp < 2:
-                    err = verr.stack_underflow()
-                    break
-                a = &stack[st.sp - 2]
-                b = &stack[st.sp - 1]
-                if a.tag != T_OBJ or type(<object>a.o) is not str:
-                    err = verr.type_error("String", vtype_name(a))
-                    break
-                if b.tag != T_OBJ or type(<object>b.o) is not str:
-                    err = verr.type_error("String", vtype_name(b))
-                    break
-                n = PyUnicode_GET_LENGTH(<object>a.o) + PyUnicode_GET_LENGTH(<object>b.o)
-                rc = _str_concat(self, a, b, n)    # into a String builder (string_builders.pxi)
-                if rc:
-                    if rc == 2:
-                        err = _work_error(self)
-                        break
-                    vclear(b)
-                    st.sp -= 1
-                    if self.alloc_bytes >= self.next_walk:
-                        self.sp = st.sp
-                        _memory_walk(self)
-                    continue
-                self.work += n
-                if self.work > self.max_work:
-                    err = _work_error(self)
-                    break
-                if n > C_MAX_STR_CHARS_FAST:
-                    _check_str_len(_utf8_len(<object>a.o) + _utf8_len(<object>b.o))
-                # the charge: what the live values grow by, the right String when the left
-                # one is let go (nothing else holds it), else the whole new String
-                if bor_sbld_alone(&self.sb, a.o):
-                    r = PyUnicode_GET_LENGTH(<object>b.o)
-                else:
-                    r = 49 + n
-                o = PyUnicode_Concat(<object>a.o, <object>b.o)
-                vclear(a)
-                vclear(b)
-                st.sp -= 1
-                a.tag = T_OBJ
-                a.o = <PyObject*>o
-                _incref(a.o)
-                o = None
-                self.alloc_bytes += r
-                if self.alloc_bytes >= self.next_walk:
-                    self.sp = st.sp
-                    _memory_walk(self)
-            elif op == OP_MAKEENUM:
-                if st.sp <= 0:
-                    err = verr.stack_underflow()
-                    break
-                a = &stack[st.sp - 1]
-                o = new_enum(ins[1], ins[2], a)
-                a.tag = T_OBJ
-                a.o = <PyObject*>o
-                _incref(a.o)
-                o = None
-                self.alloc_bytes += 64
-            elif op == OP_MATCH:
-                if st.sp <= 0:
-                    err = verr.stack_underflow()
-                    break
-                k = ins[1]
-                if k >= self.fn_ntables[st.func]:
-                    err = verr.match_exhausted()
-                    break
-                a = &stack[st.sp - 1]
-                target = _match(self, a, self.fn_tables[st.func] + k)
-                if target < 0:
-                    err = verr.match_exhausted()
-                    break
-                st.ip = target
             elif op == OP_LISTLEN or op == OP_LISTGET:
                 # ListLen, and ListGet but for the C core's fast path (vm/lists.pxi)
                 self.sp = st.sp
@@ -412,51 +373,6 @@ cdef object _loop(Machine self, int64_t budget):
     if err is not None:
         raise err
     return status
-
-
-cdef int64_t _match(Machine self, Val* v, int64_t table) except? -2:
-    """Pop v and push its unwrapped value; returns the arm target or -1 (no match)."""
-    # a value without a tag of its own hits only the catch-all arms
-    cdef int64_t tag = MATCH_ANY, k, start, n, at, t, code
-    cdef int64_t itag = MATCH_ANY   # exact Int tag (codegen.match_tag_int), else none
-    cdef object payload = None
-    cdef PyObject* p
-    cdef PyObject* t_
-    cdef int64_t etype = -1, evar = -1
-    if v.tag == T_BOOL:
-        tag = 1 if v.i else 0
-    elif v.tag == T_INT:
-        if 0 <= v.i < INT_TAG_LIMIT_C:
-            itag = -INT_TAG_BASE_C - v.i
-    elif v.tag == T_OBJ:
-        p = v.o
-        t_ = Py_TYPE_raw(p)
-        if t_ == ENUM_T:
-            tag = slot_int(p, ENUM_VAR_OFF, "variant")
-            etype = slot_int(p, ENUM_TID_OFF, "type_id")
-            evar = tag
-            payload = slot_get(p, ENUM_PAY_OFF, "payload")
-        elif t_ == NONE_T:
-            tag = MATCH_NONE
-        elif t_ == SOME_T or t_ == OK_T or t_ == ERR_T:
-            tag = MATCH_SOME if t_ == SOME_T else (MATCH_OK if t_ == OK_T else MATCH_ERR)
-            payload = slot_get(p, WRAP_VAL_OFF, "value")
-    start = self.tbl_start[table]
-    n = self.tbl_len[table]
-    for k in range(n):
-        at = self.arms[2 * (start + k)]
-        if at == tag or at == MATCH_ANY or at == itag:
-            break
-        if at <= -EXACT_TAG_BASE and etype >= 0:
-            code = -at - EXACT_TAG_BASE
-            if code // VARIANTS_PER_TYPE == etype and code % VARIANTS_PER_TYPE == evar:
-                break
-    else:
-        return -1
-    if tag == MATCH_SOME or tag == MATCH_OK or tag == MATCH_ERR or etype >= 0:
-        vclear(v)
-        from_py(v, payload)
-    return self.arms[2 * (start + k) + 1]
 
 
 cdef int _equal(Machine self, Val* a, Val* b) except -1:

@@ -139,6 +139,10 @@ cdef Py_ssize_t MAP_UNSORTED_OFF = bor_slot_offset(MapValue.__dict__["_unsorted"
 if MAP_UNSORTED_OFF < 0:
     raise ImportError("boruna.core.values: MapValue needs a plain `_unsorted` slot")
 
+# the classes, slots and type ids the C core's MakeEnum, Match and map builtins use
+bor_core_init(ENUM_T, SOME_T, OK_T, ERR_T, <PyObject*>NONE, ENUM_TID_OFF, ENUM_VAR_OFF,
+              ENUM_PAY_OFF, WRAP_VAL_OFF, SOME_TID, RESULT_TID, MAP_UNSORTED_OFF)
+
 
 cdef inline bint _take_field(Machine self, Val* a, Val* loc, int64_t* ins) noexcept:
     """GetField(ins[1]) on the record in `a`, taking the field out when nothing but `a` and

@@ -35,8 +35,10 @@ enum {
     BOR_X_BADFN = 9,        /* invalid function index n */
     BOR_X_CONV = 10,        /* an int outside i64 read from a List or a Record */
     BOR_X_FIELD = 11,       /* GetField: a field index past the record's fields */
-    BOR_X_WALK = 12         /* not an error: the op allocated past the next memory walk, which
+    BOR_X_WALK = 12,        /* not an error: the op allocated past the next memory walk, which
                                the Cython loop runs (vm/memory.pxi) before going on */
+    BOR_X_WORK = 13,        /* the work limit (the units are spent) */
+    BOR_X_NOMATCH = 14      /* Match: no arm for the value (or no such table) */
 };
 enum { BOR_OVF_ADD = 0, BOR_OVF_SUB = 1, BOR_OVF_MUL = 2, BOR_OVF_NEG = 3, BOR_OVF_DIV = 4,
        BOR_OVF_REM = 5 };
@@ -85,7 +87,337 @@ typedef struct {
     int64_t* fn_start;
     int64_t* fn_nlocals;
     int nfuncs;
+    /* the work units builtins spent and their limit (Concat, the map builtins), whether
+       MapSet/MapRemove may change a map in place (vm/maps.pxi MAP_IN_PLACE) */
+    int64_t* work;
+    int64_t max_work;
+    int map_in_place;
+    /* vm/loop.pxi's check of a long Concat's UTF-8 size (the string limit): 0, or -1 with
+       the limit's error set */
+    int (*long_concat)(PyObject* a, PyObject* b);
+    BorStrBuilders* sb;        /* the machine's String builders (core/strings.h) */
+    /* the match tables (vm/loading.pxi): per function its first table and their count; per
+       table its first arm and arm count; per arm (tag, target) */
+    int64_t* fn_tables;
+    int64_t* fn_ntables;
+    int64_t* tbl_start;
+    int64_t* tbl_len;
+    int64_t* arms;
 } BorRun;
+
+/* the value classes the core builds and reads through their __slots__ (vm/values.pxi, set
+   once by bor_core_init): Enum, Some / Ok / Err, the None singleton, their slots' offsets,
+   the reserved type ids of Option and Result, and MapValue's `_unsorted` slot */
+static PyObject *bor_enum_t, *bor_some_t, *bor_ok_t, *bor_errw_t, *bor_none_obj;
+static Py_ssize_t bor_enum_tid_off, bor_enum_var_off, bor_enum_pay_off, bor_wrap_off;
+static Py_ssize_t bor_map_unsorted_off;
+static int64_t bor_some_tid, bor_result_tid;
+
+static void bor_core_init(PyObject* enum_t, PyObject* some_t, PyObject* ok_t, PyObject* err_t,
+                          PyObject* none_obj, Py_ssize_t tid_off, Py_ssize_t var_off,
+                          Py_ssize_t pay_off, Py_ssize_t wrap_off, int64_t some_tid,
+                          int64_t result_tid, Py_ssize_t unsorted_off) {
+    bor_enum_t = enum_t;
+    bor_some_t = some_t;
+    bor_ok_t = ok_t;
+    bor_errw_t = err_t;
+    bor_none_obj = none_obj;
+    bor_enum_tid_off = tid_off;
+    bor_enum_var_off = var_off;
+    bor_enum_pay_off = pay_off;
+    bor_wrap_off = wrap_off;
+    bor_some_tid = some_tid;
+    bor_result_tid = result_tid;
+    bor_map_unsorted_off = unsorted_off;
+}
+
+/* int slot `name` (at `off`) of o, read as the Cython side's slot_int reads it (an unset
+   slot: the attribute; then the int conversion): 0, or -1 with an exception set */
+static inline int bor_slot_int(PyObject* o, Py_ssize_t off, const char* name, int64_t* r) {
+    PyObject* p = *(PyObject**)((char*)o + off);
+    long long v;
+    if (p != NULL && PyLong_CheckExact(p) && bor_small_long(p, &v)) { *r = (int64_t)v; return 0; }
+    if (p != NULL) {
+        Py_INCREF(p);
+    } else {
+        p = PyObject_GetAttrString(o, name);
+        if (p == NULL) return -1;
+    }
+    v = PyLong_AsLongLong(p);
+    Py_DECREF(p);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *r = (int64_t)v;
+    return 0;
+}
+
+/* Match on `v` with table `table` (the arms tried in order: an arm's tag equal to the value's,
+   the catch-all, an Int's exact tag, an Enum's exact (type, variant) tag): the arm's target
+   with v unwrapped (a Some / Ok / Err or an Enum's payload); -1 when no arm matches
+   (touching nothing), -2 with an exception set, -3 when the payload is an int outside i64
+   (v is then Unit) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int64_t bor_match(BorRun* st, Val* v, int64_t table) {
+    int64_t tag = BOR_MATCH_ANY, itag = BOR_MATCH_ANY, etype = -1, evar = -1;
+    int64_t k, start, n, at, code;
+    PyObject* payload = NULL;
+    PyObject* p;
+    PyObject* t;
+    Val tmp;
+    int c;
+    if (v->tag == BOR_T_BOOL) {
+        tag = v->i ? 1 : 0;
+    } else if (v->tag == BOR_T_INT) {
+        if (0 <= v->i && v->i < BOR_INT_TAG_LIMIT) itag = -BOR_INT_TAG_BASE - v->i;
+    } else if (v->tag == BOR_T_OBJ) {
+        p = v->o;
+        t = (PyObject*)Py_TYPE(p);
+        if (t == bor_enum_t) {
+            if (bor_slot_int(p, bor_enum_var_off, "variant", &tag) < 0) return -2;
+            if (bor_slot_int(p, bor_enum_tid_off, "type_id", &etype) < 0) return -2;
+            evar = tag;
+            payload = *(PyObject**)((char*)p + bor_enum_pay_off);
+            if (payload == NULL) {
+                payload = PyObject_GetAttrString(p, "payload");
+                if (payload == NULL) return -2;
+                Py_DECREF(payload);     /* (a slot always set from here on) */
+            }
+        } else if (t == (PyObject*)bor_none_type) {
+            tag = BOR_MATCH_NONE;
+        } else if (t == bor_some_t || t == bor_ok_t || t == bor_errw_t) {
+            tag = t == bor_some_t ? BOR_MATCH_SOME : (t == bor_ok_t ? BOR_MATCH_OK : BOR_MATCH_ERR);
+            payload = *(PyObject**)((char*)p + bor_wrap_off);
+            if (payload == NULL) {
+                payload = PyObject_GetAttrString(p, "value");
+                if (payload == NULL) return -2;
+                Py_DECREF(payload);
+            }
+        }
+    }
+    start = st->tbl_start[table];
+    n = st->tbl_len[table];
+    for (k = 0; k < n; k++) {
+        at = st->arms[2 * (start + k)];
+        if (at == tag || at == BOR_MATCH_ANY || at == itag) break;
+        if (at <= -BOR_EXACT_TAG_BASE && etype >= 0) {
+            code = -at - BOR_EXACT_TAG_BASE;
+            if (code / BOR_VARIANTS_PER_TYPE == etype && code % BOR_VARIANTS_PER_TYPE == evar) break;
+        }
+    }
+    if (k == n) return -1;
+    if (payload != NULL && (tag == BOR_MATCH_SOME || tag == BOR_MATCH_OK || tag == BOR_MATCH_ERR
+                            || etype >= 0)) {
+        tmp.tag = BOR_T_UNIT;
+        c = bor_from_py(&tmp, payload);     /* (tmp holds its own reference to the payload) */
+        bor_vclear(v);
+        if (c) return -3;
+        *v = tmp;
+    }
+    return st->arms[2 * (start + k) + 1];
+}
+
+/* MapGet / MapContainsKey / MapLen on a Map and a String key (vm/maps.pxi `_map_fast`, the
+   same result; the caller charges its 48 bytes): the new stack top, -2 for other operands
+   (touching nothing), -1 with an exception set */
+static int bor_map_read(Val* stack, int sp, int64_t tag) {
+    int n = tag == BOR_OP_MAPLEN ? 1 : 2;
+    Val *mv, *kv;
+    PyObject* p;
+    int64_t r;
+    if (sp < n) return -2;
+    mv = &stack[sp - n];
+    if (mv->tag != BOR_T_OBJ || Py_TYPE(mv->o) != bor_map_type) return -2;
+    if (tag == BOR_OP_MAPLEN) {
+        r = PyDict_GET_SIZE(mv->o);
+        bor_vclear(mv);
+        mv->tag = BOR_T_INT;
+        mv->i = r;
+        return sp;
+    }
+    kv = &stack[sp - 1];
+    if (kv->tag != BOR_T_OBJ || !PyUnicode_CheckExact(kv->o)) return -2;
+    if (tag == BOR_OP_MAPGET) {
+        p = PyDict_GetItemWithError(mv->o, kv->o);
+        if (p == NULL) {
+            if (PyErr_Occurred()) return -1;
+            p = bor_none_obj;
+            Py_INCREF(p);
+        } else {
+            Py_INCREF(p);
+            p = bor_pooled_some(bor_some_t, bor_wrap_off, p);
+            if (p == NULL) return -1;
+        }
+        bor_vclear(kv);
+        bor_vclear(mv);
+        mv->tag = BOR_T_OBJ;
+        mv->o = p;
+    } else {
+        r = PyDict_Contains(mv->o, kv->o);
+        if (r < 0) return -1;
+        bor_vclear(kv);
+        bor_vclear(mv);
+        mv->tag = BOR_T_BOOL;
+        mv->i = r;
+    }
+    return sp - 1;
+}
+
+/* The helpers below run an op out of line (keeping bor_run's registers free) and return the
+   new stack top, ORed with BOR_WALKF when the op allocated past the next memory walk;
+   BOR_DECLINED when the operands are not theirs (touching nothing); -1 with an exception set;
+   or BOR_HX(code) for the error exit `code`. */
+#define BOR_WALKF (1 << 20)
+#define BOR_DECLINED (-2)
+#define BOR_HX(code) (-100 - (code))
+
+/* a charge of `n` bytes (vm/memory.pxi _charge): BOR_WALKF when a memory walk is due */
+static inline int bor_charge(BorRun* st, int64_t n) {
+    *st->alloc_bytes += n;
+    return *st->alloc_bytes >= *st->next_walk ? BOR_WALKF : 0;
+}
+
+/* MapSet in place (vm/reuse.pxi `_reuse_map`, its result, work and charge) on a Map only its
+   operand holds, a String key and a value that is not a heap value, when the map cannot
+   reach the length limit and the work limit is not reached; charged 100 bytes for a new key */
+static int bor_map_set(BorRun* st, Val* stack, int sp) {
+    Val *mv, *kv, *vv;
+    PyObject *mp, *kp, *vp, *old;
+    Py_ssize_t size0;
+    int64_t work;
+    int rc;
+    if (sp < 3 || !st->map_in_place) return BOR_DECLINED;
+    mv = &stack[sp - 3];
+    kv = &stack[sp - 2];
+    vv = &stack[sp - 1];
+    if (mv->tag != BOR_T_OBJ || kv->tag != BOR_T_OBJ || vv->tag == BOR_T_OBJ) return BOR_DECLINED;
+    mp = mv->o;
+    kp = kv->o;
+    if (Py_TYPE(mp) != bor_map_type || !PyUnicode_CheckExact(kp) || Py_REFCNT(mp) != 1)
+        return BOR_DECLINED;
+    size0 = PyDict_GET_SIZE(mp);
+    if (size0 + 1 > C_MAX_COLLECTION_LEN) return BOR_DECLINED;
+    work = PyUnicode_GET_LENGTH(kp);
+    if (*st->work + work > st->max_work) return BOR_DECLINED;
+    *st->work += work;
+    vp = bor_take_owned(vv);
+    if (vp == NULL) return -1;
+    rc = PyDict_SetItem(mp, kp, vp);
+    Py_DECREF(vp);
+    if (rc < 0) return -1;
+    bor_vclear(kv);
+    if (PyDict_GET_SIZE(mp) == size0) return sp - 2;
+    if (size0 > 0) {
+        old = *(PyObject**)((char*)mp + bor_map_unsorted_off);
+        if (old != Py_True) {
+            Py_INCREF(Py_True);
+            *(PyObject**)((char*)mp + bor_map_unsorted_off) = Py_True;
+            Py_XDECREF(old);
+        }
+    }
+    return (sp - 2) | bor_charge(st, 100);
+}
+
+/* the builtins the core runs itself, on a machine without a wall clock or cancellation
+   (which a builtin checks after it): MapGet / MapContainsKey / MapLen (charged 48 bytes, as
+   _map_fast) and MapSet in place; others BOR_DECLINED */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_builtin_fast(BorRun* st, const int64_t* ins, Val* stack, int sp) {
+    int64_t k = ins[1];
+    int c;
+    if (!st->plain) return BOR_DECLINED;
+    if (ins[0] == BOR_OP_COLD) {
+        if (k != BOR_OP_MAPGET && k != BOR_OP_MAPCONTAINSKEY && k != BOR_OP_MAPLEN)
+            return BOR_DECLINED;
+        c = bor_map_read(stack, sp, k);
+        if (c < 0) return c;
+        return c | bor_charge(st, 48);
+    }
+    if (k == BOR_OP_MAPSET) return bor_map_set(st, stack, sp);
+    return BOR_DECLINED;
+}
+
+/* Concat of two Strings (work: both lengths; a long result's UTF-8 size checked against the
+   string limit; charged 49 + n bytes) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_concat(BorRun* st, Val* stack, int sp) {
+    Val *a, *b;
+    PyObject* o;
+    int64_t n, charge;
+    int c;
+    if (sp < 2) return BOR_HX(BOR_X_UNDERFLOW);
+    a = &stack[sp - 2];
+    b = &stack[sp - 1];
+    if (a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o)
+            || b->tag != BOR_T_OBJ || !PyUnicode_CheckExact(b->o)) {
+        st->want = BOR_WANT_STRING;
+        st->bad = a->tag != BOR_T_OBJ || !PyUnicode_CheckExact(a->o) ? a : b;
+        st->drop = 0;
+        return BOR_HX(BOR_X_TYPE);
+    }
+    n = PyUnicode_GET_LENGTH(a->o) + PyUnicode_GET_LENGTH(b->o);
+    /* the charge: what the live values grow by, the right String when the left one is let go
+       (nothing but the operand holds it), else the whole new String */
+    charge = bor_sbld_alone(st->sb, a->o) ? PyUnicode_GET_LENGTH(b->o) : 49 + n;
+    /* appended into a String builder when the left String is only the operand's */
+    c = bor_str_concat(st->sb, a, b, n, C_MAX_STRING_BYTES, st->work, st->max_work);
+    if (c < 0) return -1;
+    if (c == 2) return BOR_HX(BOR_X_WORK);
+    if (c == 1) {
+        bor_vclear(b);
+        return (sp - 1) | bor_charge(st, charge);
+    }
+    *st->work += n;
+    if (*st->work > st->max_work) return BOR_HX(BOR_X_WORK);
+    if (n > C_MAX_STRING_BYTES / 4 && st->long_concat(a->o, b->o) < 0) return -1;
+    o = PyUnicode_Concat(a->o, b->o);
+    if (o == NULL) return -1;
+    bor_vclear(a);
+    bor_vclear(b);
+    a->tag = BOR_T_OBJ;
+    a->o = o;
+    return (sp - 1) | bor_charge(st, charge);
+}
+
+/* MakeEnum(type, variant) on the top value: Some / Ok / Err for their reserved type ids, else
+   an Enum (charged 64 bytes, no memory walk: as the Cython loop always did) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_make_enum(BorRun* st, const int64_t* ins, Val* stack, int sp) {
+    PyObject *t, *o, *p1, *p2;
+    Val* a;
+    if (sp <= 0) return BOR_HX(BOR_X_UNDERFLOW);
+    a = &stack[sp - 1];
+    t = bor_enum_t;
+    if (ins[1] == bor_some_tid && ins[2] == 1) t = bor_some_t;
+    else if (ins[1] == bor_result_tid && ins[2] == 0) t = bor_ok_t;
+    else if (ins[1] == bor_result_tid && ins[2] == 1) t = bor_errw_t;
+    o = ((PyTypeObject*)t)->tp_alloc((PyTypeObject*)t, 0);
+    if (o == NULL) return -1;
+    if (t == bor_enum_t) {
+        p1 = PyLong_FromLongLong((long long)ins[1]);
+        p2 = p1 == NULL ? NULL : PyLong_FromLongLong((long long)ins[2]);
+        if (p2 == NULL) { Py_XDECREF(p1); Py_DECREF(o); return -1; }
+        *(PyObject**)((char*)o + bor_enum_tid_off) = p1;
+        *(PyObject**)((char*)o + bor_enum_var_off) = p2;
+        p1 = bor_take_owned(a);
+        if (p1 == NULL) { Py_DECREF(o); return -1; }
+        *(PyObject**)((char*)o + bor_enum_pay_off) = p1;
+    } else {
+        p1 = bor_take_owned(a);
+        if (p1 == NULL) { Py_DECREF(o); return -1; }
+        *(PyObject**)((char*)o + bor_wrap_off) = p1;
+    }
+    a->tag = BOR_T_OBJ;
+    a->o = o;
+    *st->alloc_bytes += 64;
+    return sp;
+}
 
 /* the function index of FnRef `o`, as reading its `index` attribute would (-1 and an
    exception set on failure) */
@@ -231,6 +563,9 @@ static int bor_run(BorRun* st) {
         [BOR_OP_SUPER_TESTJ] = &&op_super_testj,
         [BOR_OP_SUPER_JMP2] = &&op_super_jmp2,
         [BOR_OP_SUPER_PUSHL] = &&op_super_pushl,
+        [BOR_OP_CONCAT] = &&op_concat,
+        [BOR_OP_MAKEENUM] = &&op_makeenum,
+        [BOR_OP_MATCH] = &&op_match,
     };
 #define TARGET(label, tag) label:
 #define DISPATCH() goto *labels[op]
@@ -246,6 +581,12 @@ static int bor_run(BorRun* st) {
         FETCH(); DISPATCH(); } while (0)
 #define FETCH() do { steps++; ins = cur + ip * BOR_W; op = (int)ins[0]; ip++; } while (0)
 #define EXIT(code) do { rc = (code); goto out; } while (0)
+    /* the end of an op run by a helper (its result `c`: see BOR_WALKF) */
+#define HELPER_DONE(c) do { \
+        if ((c) < 0) EXIT((c) == -1 ? -1 : -100 - (c)); \
+        sp = (c) & (BOR_WALKF - 1); \
+        if ((c) & BOR_WALKF) EXIT(BOR_X_WALK); \
+        NEXT(); } while (0)
 
     FETCH();
     DISPATCH();
@@ -719,6 +1060,8 @@ dispatch_switch:
     /* the builtins: run in Cython (vm/cold.pxi, vm/reuse.pxi) without leaving the core */
     TARGET(op_cold, BOR_OP_COLD)
     TARGET(op_push_store, BOR_OP_PUSH_STORE) {
+        c = bor_builtin_fast(st, ins, stack, sp);
+        if (c != BOR_DECLINED) HELPER_DONE(c);
         *st->nframes = nframes;
         *st->locals = locals;
         *st->lp = lp;
@@ -726,6 +1069,25 @@ dispatch_switch:
         c = st->builtin(st->machine, ins, loc, sp);
         if (c < 0) EXIT(-1);
         sp = c;
+        NEXT();
+    }
+
+    /* Concat and MakeEnum (bor_concat, bor_make_enum) */
+    TARGET(op_concat, BOR_OP_CONCAT) {
+        c = bor_concat(st, stack, sp);
+        HELPER_DONE(c);
+    }
+    TARGET(op_makeenum, BOR_OP_MAKEENUM) {
+        c = bor_make_enum(st, ins, stack, sp);
+        HELPER_DONE(c);
+    }
+    /* Match on the top value with the function's table ins[1] (bor_match) */
+    TARGET(op_match, BOR_OP_MATCH) {
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        if (ins[1] >= st->fn_ntables[func]) EXIT(BOR_X_NOMATCH);
+        r = bor_match(st, &stack[sp - 1], st->fn_tables[func] + ins[1]);
+        if (r < 0) EXIT(r == -1 ? BOR_X_NOMATCH : r == -2 ? -1 : BOR_X_CONV);
+        ip = r;
         NEXT();
     }
 
@@ -1096,6 +1458,7 @@ out:
 #undef NEXT
 #undef FETCH
 #undef EXIT
+#undef HELPER_DONE
 }
 
 #endif

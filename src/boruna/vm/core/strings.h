@@ -111,11 +111,11 @@ static inline void bor_sbld_release(BorStrBuilders* sb, int all) {
    In the room of a's builder: spends b's length as work. Otherwise, for a result of
    BOR_SBLD_MIN characters or more, a new builder with room for the result plus as much again
    (at most BOR_SBLD_STEP more) takes a's place, spending the copy's work (the result's length).
-   Either way it charges the allocation accounting b's length, as any Concat onto a String
-   only the operand holds does, so memory walks fall where the copying VM's do. */
+   The caller charges the allocation accounting b's length either way, as for any Concat onto
+   a String only the operand holds (bor_sbld_alone), so memory walks fall where the copying
+   VM's do. */
 static inline int bor_str_concat(BorStrBuilders* sb, Val* a, Val* b, int64_t n,
-                                 int64_t max_len, int64_t* work, int64_t max_work,
-                                 int64_t* alloc) {
+                                 int64_t max_len, int64_t* work, int64_t max_work) {
     PyObject* s = a->o;
     PyObject* t = b->o;
     PyObject* nb;
@@ -146,7 +146,6 @@ static inline int bor_str_concat(BorStrBuilders* sb, Val* a, Val* b, int64_t n,
     }
     sb->clock += 1;
     sb->use[k] = sb->clock;
-    *alloc += PyUnicode_GET_LENGTH(t);
     return 1;
 }
 

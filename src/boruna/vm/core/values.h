@@ -132,10 +132,18 @@ static inline int bor_str_order(PyObject* a, PyObject* b) {
     int c;
     if (a == b) return 0;
     if (PyUnicode_KIND(a) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == PyUnicode_1BYTE_KIND) {
+        const unsigned char* pa = PyUnicode_1BYTE_DATA(a);
+        const unsigned char* pb = PyUnicode_1BYTE_DATA(b);
+        Py_ssize_t m;
         la = PyUnicode_GET_LENGTH(a);
         lb = PyUnicode_GET_LENGTH(b);
-        c = memcmp(PyUnicode_1BYTE_DATA(a), PyUnicode_1BYTE_DATA(b), (size_t)(la < lb ? la : lb));
-        if (c != 0) return c < 0 ? -1 : 1;
+        m = la < lb ? la : lb;
+        /* the first characters inline (one-character strings: no memcmp call) */
+        if (m > 0 && pa[0] != pb[0]) return pa[0] < pb[0] ? -1 : 1;
+        if (m > 1) {
+            c = memcmp(pa + 1, pb + 1, (size_t)(m - 1));
+            if (c != 0) return c < 0 ? -1 : 1;
+        }
         return la < lb ? -1 : (la > lb ? 1 : 0);
     }
     c = PyUnicode_Compare(a, b);
