@@ -519,6 +519,11 @@ static int bor_fail(void) { return -1; }
 #define BOR_THREADED 0
 #endif
 
+/* GCC merges the identical dispatch tails of the ops into one indirect jump (cross-jumping,
+   and GCSE hoisting the fetch), which undoes the threading: each op keeps its own */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-crossjumping", "no-gcse")))
+#endif
 static int bor_run(BorRun* st) {
     Val* stack = st->stack;
     int sp = st->sp;
