@@ -14,7 +14,8 @@ import pytest
 
 from boruna import _vm
 from boruna.bytecode import opcodes
-from boruna.bytecode.module import Function, Module
+from boruna.bytecode.module import Function, MatchArm, Module
+from boruna.core.values import Enum, Err, Ok, Some, SOME_TYPE_ID as SOME_TID, RESULT_TYPE_ID as RESULT_TID
 from boruna.compiler import compile_source
 
 VM = Path(_vm.__file__).resolve().parent / "vm"
@@ -22,6 +23,12 @@ VM = Path(_vm.__file__).resolve().parent / "vm"
 
 def M(consts, code, nlocals=2, extra=()):
     return Module("m", constants=list(consts), functions=[Function("main", 0, nlocals, code), *extra])
+
+
+def MT(consts, code, tables, nlocals=2):
+    """A main with match tables: (tag, target) pairs per table."""
+    return Module("m", constants=list(consts), functions=[Function(
+        "main", 0, nlocals, code, match_tables=[[MatchArm(*a) for a in t] for t in tables])])
 
 
 BYTECODE = {
@@ -59,6 +66,24 @@ BYTECODE = {
  "inttostr_min": M([-9223372036854775807, 1], [("PushConst", 0), ("PushConst", 1), ("Sub",), ("IntToString",), ("Ret",)]),
  "listlen_str": M(["abc"], [("PushConst", 0), ("ListLen",), ("Ret",)]),
  "eq_str": M(["ab", "ab"], [("PushConst", 0), ("PushConst", 1), ("Neq",), ("Ret",)]),
+ # Concat, MakeEnum and Match (in the core since issue 25's fourth round)
+ "concat_int_left": M([1, "x"], [("PushConst", 0), ("PushConst", 1), ("Concat",), ("Ret",)]),
+ "concat_int_right": M(["x", 1], [("PushConst", 0), ("PushConst", 1), ("Concat",), ("Ret",)]),
+ "concat_underflow": M(["x"], [("PushConst", 0), ("Concat",), ("Ret",)]),
+ "concat_ok": M(["ab", "c\u00e9"], [("PushConst", 0), ("PushConst", 1), ("Concat",), ("PushConst", 0), ("Concat",), ("Ret",)]),
+ "makeenum_underflow": M([], [("MakeEnum", 5, 1), ("Ret",)]),
+ "makeenum_some": M([7], [("PushConst", 0), ("MakeEnum", 0, 0), ("MakeEnum", 5, 2), ("MakeEnum", SOME_TID, 1), ("MakeEnum", RESULT_TID, 0), ("MakeEnum", RESULT_TID, 1), ("Ret",)]),
+ "match_underflow": MT([], [("Match", 0), ("Ret",)], [[(-1, 1)]]),
+ "match_no_table": MT([1], [("PushConst", 0), ("Match", 3), ("Ret",)], [[(-1, 2)]]),
+ "match_no_arm": MT([True], [("PushConst", 0), ("Match", 0), ("Ret",)], [[(0, 2)]]),
+ "match_bool": MT([True, 10, 20], [("PushConst", 0), ("Match", 0), ("PushConst", 1), ("Ret",), ("PushConst", 2), ("Ret",)], [[(0, 2), (1, 4)]]),
+ "match_int_tag": MT([7, 10, 20], [("PushConst", 0), ("Match", 0), ("Pop",), ("PushConst", 1), ("Ret",), ("Pop",), ("PushConst", 2), ("Ret",)], [[(-(1073741824 + 3), 2), (-(1073741824 + 7), 5)]]),
+ "match_enum_payload": MT([41, 1], [("PushConst", 0), ("MakeEnum", 9, 2), ("Match", 0), ("PushConst", 1), ("Add",), ("Ret",)], [[(0, 6), (2, 3)]]),
+ "match_exact_tag": MT([41, 1], [("PushConst", 0), ("MakeEnum", 9, 2), ("Match", 0), ("PushConst", 1), ("Add",), ("Ret",)], [[(-(1000 + 9 * 256 + 1), 6), (-(1000 + 9 * 256 + 2), 3)]]),
+ "match_some_huge": MT([Some(2**70)], [("PushConst", 0), ("Match", 0), ("Ret",)], [[(-3, 2)]]),
+ "match_enum_huge": MT([Enum(4, 1, 2**70)], [("PushConst", 0), ("Match", 0), ("Ret",)], [[(1, 2)]]),
+ "match_enum_of_option_type": MT([5, 6], [("PushConst", 0), ("MakeEnum", SOME_TID, 0), ("Match", 0), ("PushConst", 1), ("Ret",), ("Pop",), ("PushConst", 0), ("Ret",)], [[(-3, 5), (-2, 3)]]),
+ "match_catch_all_some": MT([5], [("PushConst", 0), ("MakeEnum", 0, 1), ("Match", 0), ("Ret",)], [[(-1, 3)]]),
 }
 
 
@@ -97,6 +122,23 @@ EXPECTED = {
     'inttostr_min': ('-9223372036854775808', None, 6, None),
     'listlen_str': (None, 'type error: expected List, got String', 2, 'type_error'),
     'eq_str': (False, None, 5, None),
+'concat_int_left': (None, 'type error: expected String, got Int', 3, 'type_error'),
+    'concat_int_right': (None, 'type error: expected String, got Int', 3, 'type_error'),
+    'concat_underflow': (None, 'stack underflow', 2, 'stack_underflow'),
+    'concat_ok': ('abcéab', None, 7, None),
+    'makeenum_underflow': (None, 'stack underflow', 1, 'stack_underflow'),
+    'makeenum_some': (Err(Ok(Some(Enum(5, 2, Enum(0, 0, 7))))), None, 8, None),
+    'match_underflow': (None, 'stack underflow', 1, 'stack_underflow'),
+    'match_no_table': (None, 'no match found for value', 2, 'match_exhausted'),
+    'match_no_arm': (None, 'no match found for value', 2, 'match_exhausted'),
+    'match_bool': (20, None, 5, None),
+    'match_int_tag': (20, None, 6, None),
+    'match_enum_payload': (42, None, 7, None),
+    'match_exact_tag': (42, None, 7, None),
+    'match_some_huge': (None, 'integer overflow in conversion', 2, 'overflow'),
+    'match_enum_huge': (None, 'integer overflow in conversion', 2, 'overflow'),
+    'match_enum_of_option_type': (None, 'no match found for value', 3, 'match_exhausted'),
+    'match_catch_all_some': (5, None, 5, None),
 }
 
 SOURCES = {
@@ -209,3 +251,60 @@ def test_an_op_of_the_core_is_not_also_in_the_cython_chain():
     # the operands the core hands over: Eq/Neq but on two Ints, ListGet/ListLen but on a List
     handed_over = {"OP_EQ", "OP_NEQ", "OP_LISTGET", "OP_LISTLEN"}
     assert {op for op, _ in table} & in_chain == handed_over
+
+
+# The builtins the core runs itself on a machine without a wall clock or cancellation (map
+# reads, MapSet and ListPush in place) against the Cython paths a machine with a wall clock
+# takes: the same result, steps, work, and memory or work error at the same step.
+FAST_BUILTINS = """fn main(m0: Map<String, Int>) -> Int {
+    let mut m = m0
+    let mut xs = []
+    let mut seen = 0
+    let mut i = 0
+    while i < 400 {
+        let k = "k" ++ __builtin_int_to_string(i % 37)
+        let n = match __builtin_map_get(m, k) { Some(v) => v, None => 0 }
+        if __builtin_map_contains_key(m, "k3") { seen = seen + 1 }
+        m = __builtin_map_set(m, k, n + i)
+        xs = list_push(xs, n)
+        seen = seen + __builtin_map_len(m)
+        i = i + 1
+    }
+    seen + list_len(xs) + list_get(xs, 399)
+}
+"""
+
+
+# (result, error, steps, work) of the session-start VM under each cap
+FAST_BUILTINS_EXPECTED = {
+    "none": (16885, None, 19169, 2180),
+    "memory_3000": (None, "memory limit exceeded: live values use more than 3000 bytes", 72, 6),
+    "memory_20000": (None, "memory limit exceeded: live values use more than 20000 bytes", 10216,
+                     1164),
+    "work_900": (None, "work limit exceeded: builtins processed more than 900 characters or "
+                 "elements", 7956, 902),
+    "steps_5000": (None, "max execution steps exceeded (5000)", 5001, 570),
+}
+FAST_BUILTINS_CAPS = {"none": {}, "memory_3000": {"max_value_memory": 3000},
+                      "memory_20000": {"max_value_memory": 20000}, "work_900": {"max_work": 900},
+                      "steps_5000": {"max_steps": 5000}}
+
+
+@pytest.mark.parametrize("name", sorted(FAST_BUILTINS_CAPS))
+def test_core_builtins_equal_the_cython_paths(name):
+    caps = FAST_BUILTINS_CAPS[name]
+    from boruna.core.values import MapValue
+    module = compile_source(FAST_BUILTINS)
+    main = next(i for i, f in enumerate(module.functions) if f.name == "main")
+    outs = []
+    for wall in (None, 10**9):
+        for slice_steps in (0, 7):
+            m = _vm.Machine(module, max_wall_ms=wall, **caps)
+            m.set_entry(main, (MapValue({}),))
+            if slice_steps:
+                while m.execute_bounded(slice_steps) == _vm.PAUSED:
+                    pass
+            else:
+                m.run()
+            outs.append((m.result, m.error, m.steps, m.work))
+    assert outs == [FAST_BUILTINS_EXPECTED[name]] * 4

@@ -209,6 +209,7 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_JMP2", "Jmp(a) to a Jmp(b): 2 steps"),
     ("OP_SUPER_PUSHL", "LoadLocal(a) LoadLocal(b) OP_PUSH_STORE(ListPush, a) StoreLocal(a): "
                        "4 steps"),
+    ("OP_SUPER_STLD", "StoreLocal(a) and the plain LoadLocal after it: 2 steps"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the

@@ -133,7 +133,9 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
     ListGet(l, i))` (6); LoadLocal, LoadLocal, Lt/Lte/Gt/Gte with no JmpIfNot after (3), two
     of them and And/Or + JmpIfNot (8); a compare of two LoadLocal-LoadLocal-ListGet (7); a Jmp
     to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3); `i < ListLen(xs)` + JmpIfNot, a
-    for loop's header (5, as OP_SUPER_CMPJ_L with c = ListLen).
+    for loop's header (5, as OP_SUPER_CMPJ_L with c = ListLen); a StoreLocal and a plain
+    LoadLocal (2). The Add/Sub + StoreLocal superinstructions also run a plain Jmp right
+    after them (a loop's back edge: 5 steps).
     A LoadLocal that moves (`mf`, vm/reuse.pxi) moves in the superinstruction too (its heap
     value is let go where the single ops would; a declined one runs it as a move), and a
     GetField that may take its field takes it; `x = ListPush(x, ListGet(l, i))` and the
@@ -228,6 +230,12 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
                      or w[6 * W] == OP_GTE)):
             w[0] = OP_SUPER_LISTCMP      # a compare of two list elements: 7 steps
             w[3] = w[6 * W]
+    # last: a StoreLocal and a LoadLocal no other superinstruction took (the StoreLocal stays
+    # the same op to the superinstructions that run it inline: its operands are unchanged)
+    for j in range(flen - 1):
+        w = &code[j * W]
+        if w[0] == OP_STORELOCAL and w[W] == OP_LOADLOCAL:
+            w[0] = OP_SUPER_STLD         # store, then load: 2 steps
     return 0
 
 

@@ -65,6 +65,14 @@ cdef extern from "vm/core/dispatch.h":
         int64_t* tbl_start
         int64_t* tbl_len
         int64_t* arms
+        PyObject** bld
+        Py_ssize_t* bld_cap
+        int64_t* bld_sub
+        int64_t* bld_use
+        int64_t* bld_clock
+        int* bld_hint
+        int nbld
+        int push_mutates
     int bor_run(BorRun*) noexcept
     void bor_core_init(PyObject*, PyObject*, PyObject*, PyObject*, PyObject*, Py_ssize_t,
                        Py_ssize_t, Py_ssize_t, Py_ssize_t, int64_t, int64_t, Py_ssize_t)
@@ -261,6 +269,14 @@ cdef object _loop(Machine self, int64_t budget):
     st.tbl_start = self.tbl_start
     st.tbl_len = self.tbl_len
     st.arms = self.arms
+    st.bld = self.bld
+    st.bld_cap = self.bld_cap
+    st.bld_sub = self.bld_sub
+    st.bld_use = self.bld_use
+    st.bld_clock = &self.bld_clock
+    st.bld_hint = &self.bld_hint
+    st.nbld = BLD_SLOTS
+    st.push_mutates = self.push_mutates
 
     try:
         while True:

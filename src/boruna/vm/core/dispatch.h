@@ -103,6 +103,17 @@ typedef struct {
     int64_t* tbl_start;
     int64_t* tbl_len;
     int64_t* arms;
+    /* the machine's list builders (vm/lists.pxi: the lists grown in place, their capacity,
+       their items' size for the memory walk, when each was last grown, the clock, the slot
+       found last) and whether pushes may grow a list in place (PUSH_IN_PLACE) */
+    PyObject** bld;
+    Py_ssize_t* bld_cap;
+    int64_t* bld_sub;
+    int64_t* bld_use;
+    int64_t* bld_clock;
+    int* bld_hint;
+    int nbld;
+    int push_mutates;
 } BorRun;
 
 /* the value classes the core builds and reads through their __slots__ (vm/values.pxi, set
@@ -318,9 +329,50 @@ static int bor_map_set(BorRun* st, Val* stack, int sp) {
     return (sp - 2) | bor_charge(st, 100);
 }
 
+/* ListPush / ListAppend of an Int onto a non-empty List only its operand and its builder
+   hold, with room left in the builder and no memory walk due (vm/reuse.pxi `_reuse_list` and
+   vm/lists.pxi `_bld_append` on their in-place path: the same list, builder bookkeeping
+   and charge `_push_charge(n)`) */
+static int bor_list_push(BorRun* st, Val* stack, int sp) {
+    Val *lv, *vv;
+    PyObject *t, *v;
+    Py_ssize_t n;
+    int64_t charge;
+    int k;
+    if (sp < 2 || !st->push_mutates) return BOR_DECLINED;
+    lv = &stack[sp - 2];
+    vv = &stack[sp - 1];
+    if (lv->tag != BOR_T_OBJ || vv->tag != BOR_T_INT || !PyTuple_CheckExact(lv->o))
+        return BOR_DECLINED;
+    t = lv->o;
+    n = Py_SIZE(t);
+    if (n == 0 || n + 1 > C_MAX_COLLECTION_LEN || Py_REFCNT(t) != 2) return BOR_DECLINED;
+    k = *st->bld_hint;
+    if (st->bld[k] != t) {
+        for (k = 0; k < st->nbld && st->bld[k] != t; k++) {}
+        if (k == st->nbld) return BOR_DECLINED;
+    }
+    if (n >= st->bld_cap[k]) return BOR_DECLINED;
+    charge = n + 1 <= 16 || ((n + 1) & n) == 0 ? 56 + 8 * (n + 1) : 8;
+    if (*st->alloc_bytes + charge >= *st->next_walk) return BOR_DECLINED;
+    v = bor_box_int(vv->i);
+    if (v == NULL) return -1;
+    vv->tag = BOR_T_UNIT;
+    *st->bld_hint = k;
+    *st->bld_clock += 1;
+    st->bld_use[k] = *st->bld_clock;
+    PyTuple_SET_ITEM(t, n, v);
+    Py_SET_SIZE(t, n + 1);
+    if (st->bld_sub[k] >= 0) st->bld_sub[k] += 32;
+    *st->alloc_bytes += charge;
+    return sp - 1;
+}
+
 /* the builtins the core runs itself, on a machine without a wall clock or cancellation
    (which a builtin checks after it): MapGet / MapContainsKey / MapLen (charged 48 bytes, as
-   _map_fast) and MapSet in place; others BOR_DECLINED */
+   _map_fast), MapSet and ListPush / ListAppend in place; others BOR_DECLINED */
+#define BOR_FAST_BUILTIN(k) ((k) == BOR_OP_LISTPUSH || (k) == BOR_OP_LISTAPPEND \
+                             || ((k) >= BOR_OP_MAPGET && (k) <= BOR_OP_MAPLEN))
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
@@ -328,6 +380,7 @@ static int bor_builtin_fast(BorRun* st, const int64_t* ins, Val* stack, int sp) 
     int64_t k = ins[1];
     int c;
     if (!st->plain) return BOR_DECLINED;
+    if (k == BOR_OP_LISTPUSH || k == BOR_OP_LISTAPPEND) return bor_list_push(st, stack, sp);
     if (ins[0] == BOR_OP_COLD) {
         if (k != BOR_OP_MAPGET && k != BOR_OP_MAPCONTAINSKEY && k != BOR_OP_MAPLEN)
             return BOR_DECLINED;
@@ -457,7 +510,8 @@ __attribute__((noinline))
 static int bor_pushl_store(BorRun* st, int64_t* ins, Val* loc, int sp) {
     int64_t* w = ins + 3 * BOR_W;
     Val* v;
-    int c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
+    int c = st->plain ? bor_list_push(st, st->stack, sp) : BOR_DECLINED;
+    if (c == BOR_DECLINED) c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
     if (c < 0) return -1;
     c--;
     v = &loc[w[1]];
@@ -478,6 +532,11 @@ static int bor_fail(void) { return -1; }
 #define BOR_THREADED 0
 #endif
 
+/* GCC merges the identical dispatch tails of the ops into one indirect jump (cross-jumping,
+   and GCSE hoisting the fetch), which undoes the threading: each op keeps its own */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-crossjumping", "no-gcse")))
+#endif
 static int bor_run(BorRun* st) {
     Val* stack = st->stack;
     int sp = st->sp;
@@ -563,6 +622,7 @@ static int bor_run(BorRun* st) {
         [BOR_OP_SUPER_TESTJ] = &&op_super_testj,
         [BOR_OP_SUPER_JMP2] = &&op_super_jmp2,
         [BOR_OP_SUPER_PUSHL] = &&op_super_pushl,
+        [BOR_OP_SUPER_STLD] = &&op_super_stld,
         [BOR_OP_CONCAT] = &&op_concat,
         [BOR_OP_MAKEENUM] = &&op_makeenum,
         [BOR_OP_MATCH] = &&op_match,
@@ -618,6 +678,29 @@ dispatch_switch:
         bor_vclear(&loc[ins[1]]);
         if (ins[2]) bor_vclear(&stack[sp]);     /* a dead store (vm/reuse.pxi) */
         else loc[ins[1]] = stack[sp];
+        NEXT();
+    }
+    TARGET(op_super_stld, BOR_OP_SUPER_STLD) {
+        /* StoreLocal(a) and the plain LoadLocal after it (vm/loading.pxi), unless a
+           checkpoint falls on the LoadLocal; else StoreLocal(a) alone. The load pushes back
+           what the store popped: the stack has room */
+        if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
+        sp--;
+        bor_vclear(&loc[ins[1]]);
+        if (ins[2]) bor_vclear(&stack[sp]);     /* a dead store (vm/reuse.pxi) */
+        else loc[ins[1]] = stack[sp];
+        if (steps < check_at) {
+            int64_t* w = ins + BOR_W;
+            steps++;
+            ip++;
+            if (w[3]) {
+                stack[sp] = loc[w[1]];
+                loc[w[1]].tag = BOR_T_UNIT;
+            } else {
+                bor_vcopy(&stack[sp], &loc[w[1]]);
+            }
+            sp++;
+        }
         NEXT();
     }
     TARGET(op_pop, BOR_OP_POP) {
@@ -1060,8 +1143,10 @@ dispatch_switch:
     /* the builtins: run in Cython (vm/cold.pxi, vm/reuse.pxi) without leaving the core */
     TARGET(op_cold, BOR_OP_COLD)
     TARGET(op_push_store, BOR_OP_PUSH_STORE) {
-        c = bor_builtin_fast(st, ins, stack, sp);
-        if (c != BOR_DECLINED) HELPER_DONE(c);
+        if (BOR_FAST_BUILTIN(ins[1])) {
+            c = bor_builtin_fast(st, ins, stack, sp);
+            if (c != BOR_DECLINED) HELPER_DONE(c);
+        }
         *st->nframes = nframes;
         *st->locals = locals;
         *st->lp = lp;
@@ -1168,6 +1253,12 @@ dispatch_switch:
                 v->tag = BOR_T_INT;
                 v->i = r;
                 ip += 3;
+                /* a plain Jmp after it (a loop's back edge) runs too, unless a checkpoint
+                   falls on it */
+                if (cur[ip * BOR_W] == BOR_OP_JMP && steps < check_at) {
+                    steps++;
+                    ip = cur[ip * BOR_W + 1];
+                }
                 NEXT();
             }
         }
