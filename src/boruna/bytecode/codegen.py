@@ -170,6 +170,14 @@ class _ModuleInfo:
         self.field_slot: dict[str, Optional[int]] = {
             name: positions[0] if len(set(positions)) == 1 else None
             for name, positions in self.field_positions.items()}
+        # variant name -> its match-table tags: its one index when every enum declaring it
+        # has it there, else an exact tag per declaring enum
+        self.variant_tags: dict[str, tuple[int, ...]] = {}
+        for name, sites in self.variant_sites.items():
+            if all(idx == sites[0][1] for _, idx in sites):
+                self.variant_tags[name] = (sites[0][1],)
+            else:
+                self.variant_tags[name] = tuple(match_tag_exact(tid, idx) for tid, idx in sites)
 
 
 # ---------------------------------------------------------------- function emitter
@@ -684,21 +692,28 @@ class _FnGen:
 
     # -- match
     def match_expr(self, e: ast.Match, ctx: int) -> bool:
-        if expr_leaves_value(e, self.leaves_memo) or ctx == VALUE:
+        if ctx == VALUE or expr_leaves_value(e, self.leaves_memo):
             arm_ctx, left = VALUE, True
         else:
             arm_ctx, left = (DISCARD if ctx == DISCARD else TAIL), False
-        chain = False       # string arms or integer arms beyond the table: an Eq chain
+        # one pass for the kind of match: string arms or integer arms beyond the table make
+        # an Eq chain (whatever else the arms hold), else a pattern checking something inside
+        # its payload makes it nested, else one table
+        chain = nested = False
         for arm in e.arms:
             pat = arm.pattern
-            if isinstance(pat, ast.StringPat) or (isinstance(pat, ast.IntPat)
-                                                  and not _table_int(pat.value)):
+            t = type(pat)
+            if t is ast.StringPat or (t is ast.IntPat and not _table_int(pat.value)):
                 chain = True
                 break
+            if not nested and t in _PAYLOAD_PATTERNS and _is_nested(pat):
+                nested = True
         self.expr(e.value, VALUE)
         self.mark(e)
         if chain:
             self.match_chain(e, arm_ctx)
+        elif nested:
+            self.match_nested(e, arm_ctx)
         else:
             self.match_table(e, arm_ctx)
         return left
@@ -710,39 +725,52 @@ class _FnGen:
         if self.expr(body, arm_ctx) and arm_ctx == DISCARD:
             self.code.append(_POP)
 
+    def bound_arm_body(self, binder: str, body, arm_ctx: int) -> None:
+        """`arm_body` with `binder` bound to the value on top of the stack for the body only.
+        Whatever the body binds goes out of scope inside it (blocks, arms and loops restore
+        the names they add), so restoring `binder`'s previous slot restores the scope."""
+        previous = self.names.get(binder)
+        self.bind(binder)
+        self.arm_body(body, arm_ctx)
+        if previous is None:
+            del self.names[binder]
+        else:
+            self.names[binder] = previous
+
     def match_chain(self, e: ast.Match, arm_ctx: int) -> None:
         scrut = self.alloc()
-        self.emit("StoreLocal", scrut)
+        code = self.code
+        code.append(_local("StoreLocal", scrut))
+        load_scrut = _local("LoadLocal", scrut)
         end_jumps: list[int] = []
         pending_fail: Optional[int] = None
         has_catchall = False
         last = len(e.arms) - 1
         for i, arm in enumerate(e.arms):
             if pending_fail is not None:
-                self.patch(pending_fail, len(self.code))
+                self.patch(pending_fail, len(code))
                 pending_fail = None
             pat = arm.pattern
-            saved = dict(self.names)
-            if isinstance(pat, (ast.StringPat, ast.IntPat, ast.BoolPat, ast.NonePat)):
+            t = type(pat)
+            if t in _LITERAL_PATTERNS:
                 # Bool/None literal arms: rule-3 fix (the reference treats them as catch-alls)
-                self.emit("LoadLocal", scrut)
-                self.emit("PushConst", self.const(NONE if isinstance(pat, ast.NonePat)
-                                                  else pat.value))
-                self.emit("Eq")
+                code.append(load_scrut)
+                code.append(("PushConst", self.const(NONE if t is ast.NonePat else pat.value)))
+                code.append(_EQ)
                 pending_fail = self.jump("JmpIfNot")
                 self.arm_body(arm.body, arm_ctx)
                 if i != last:
                     end_jumps.append(self.jump("Jmp"))
             else:
-                if isinstance(pat, ast.IdentPat):
-                    self.emit("LoadLocal", scrut)
-                    self.bind(pat.name)
-                self.arm_body(arm.body, arm_ctx)
+                if t is ast.IdentPat:
+                    code.append(load_scrut)
+                    self.bound_arm_body(pat.name, arm.body, arm_ctx)
+                else:
+                    self.arm_body(arm.body, arm_ctx)
                 # rule-3 fix: a catch-all ends the match instead of falling into later arms
                 if i != last:
                     end_jumps.append(self.jump("Jmp"))
                 has_catchall = True
-            self.names = saved
         if pending_fail is not None:
             if has_catchall:
                 end_jumps.append(pending_fail)
@@ -752,52 +780,54 @@ class _FnGen:
                 self.tables.append([])
                 self.stubs.append(([("jump", pending_fail, 0)],
                                    [("LoadLocal", scrut), ("Match", table)], e))
-        end = len(self.code)
+        end = len(code)
         for j in end_jumps:
-            self.patch(j, end)
+            code[j] = (code[j][0], end)
 
     def match_table(self, e: ast.Match, arm_ctx: int) -> None:
-        for arm in e.arms:
-            if _is_nested(arm.pattern):
-                self.match_nested(e, arm_ctx)
-                return
-        table_index = len(self.tables)
+        """A match whose arms all check one level: one table (`match_expr` decides)."""
+        code = self.code
         table: list[MatchArm] = []
+        code.append(("Match", len(self.tables)))
         self.tables.append(table)
-        self.emit("Match", table_index)
         end_jumps: list[int] = []
         last = len(e.arms) - 1
         for i, arm in enumerate(e.arms):
-            start = len(self.code)
-            for tag in self.pattern_tags(arm.pattern):
-                table.append(MatchArm(tag, start))
-            saved = dict(self.names)
-            self.bind_or_pop(arm.pattern)
-            self.arm_body(arm.body, arm_ctx)
-            self.names = saved
+            start = len(code)
+            pat = arm.pattern
+            for tag in self.pattern_tags(pat):
+                table.append(_new_tuple(MatchArm, (tag, start)))
+            binder = pattern_binding(pat)
+            if binder is None:
+                code.append(_POP)
+                self.arm_body(arm.body, arm_ctx)
+            else:
+                self.bound_arm_body(binder, arm.body, arm_ctx)
             if i != last:
-                end_jumps.append(self.jump("Jmp"))
-        end = len(self.code)
+                code.append(("Jmp", 0))
+                end_jumps.append(len(code) - 1)
+        end = len(code)
         for j in end_jumps:
-            self.patch(j, end)
+            code[j] = ("Jmp", end)
 
     def match_nested(self, e: ast.Match, arm_ctx: int) -> None:
         """Rule-3 fix: patterns nested deeper than one level (`Some(Circle(r))`, `Ok(true)`)
         are checked level by level; when an inner level fails, the remaining arms are tried
         (`LoadLocal(Ls); Match(table of the later arms)`, out of line)."""
         scrut = self.alloc()
-        self.emit("StoreLocal", scrut)
-        self.emit("LoadLocal", scrut)
+        code = self.code
+        code.append(_local("StoreLocal", scrut))
+        code.append(_local("LoadLocal", scrut))
         n = len(e.arms)
         # tables[first + i] = arms i.. (table 0 of the match holds every arm)
         first = len(self.tables)
         for _ in range(n + 1):
             self.tables.append([])
-        self.emit("Match", first)
+        code.append(("Match", first))
         end_jumps: list[int] = []
         starts: list[int] = []
         for i, arm in enumerate(e.arms):
-            starts.append(len(self.code))
+            starts.append(len(code))
             saved = dict(self.names)
             fixups: list[tuple] = []
             pat = arm.pattern
@@ -813,26 +843,28 @@ class _FnGen:
                 # offset 0: a value is still on the stack; offset 1: the stack is clean
                 self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
                                             ("Match", first + i + 1)], e))
-        arm_tags = [[MatchArm(tag, starts[i]) for tag in self.pattern_tags(arm.pattern)]
-                    for i, arm in enumerate(e.arms)]
-        for k in range(n + 1):
-            table = self.tables[first + k]
-            for i in range(k, n):
-                table.extend(arm_tags[i])
-        end = len(self.code)
+        # table first + k: the arms k.. (each arm's entries built once, the lists their own)
+        tables = self.tables
+        later: list[MatchArm] = []
+        for k in range(n - 1, -1, -1):
+            start = starts[k]
+            later = [_new_tuple(MatchArm, (tag, start))
+                     for tag in self.pattern_tags(e.arms[k].pattern)] + later
+            tables[first + k] = later
+        end = len(code)
         for j in end_jumps:
-            self.patch(j, end)
+            code[j] = ("Jmp", end)
 
     def inner_pattern(self, p, fixups: list) -> None:
         """Check and bind pattern `p` against the value on top of the stack (consumed)."""
-        if isinstance(p, ast.IdentPat):
+        t = type(p)
+        if t is ast.IdentPat:
             self.bind(p.name)
             return
-        if isinstance(p, ast.WildcardPat):
+        if t is ast.WildcardPat:
             self.code.append(_POP)
             return
-        if isinstance(p, ast.StringPat) or (isinstance(p, ast.IntPat)
-                                             and not _table_int(p.value)):
+        if t is ast.StringPat or (t is ast.IntPat and not _table_int(p.value)):
             self.emit("PushConst", self.const(p.value))
             self.emit("Eq")
             fixups.append(("jump", self.jump("JmpIfNot"), 1))
@@ -843,47 +875,54 @@ class _FnGen:
         self.emit("Match", table_index)
         ok = len(self.code)
         for tag in self.pattern_tags(p):
-            table.append(MatchArm(tag, ok))
+            table.append(_new_tuple(MatchArm, (tag, ok)))
         table.append(MatchArm(MATCH_ANY, 0))
         fixups.append(("arm", table_index, len(table) - 1, 0))
         inner = getattr(p, "inner", None)
-        if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat)) and inner is not None:
+        if t in _PAYLOAD_PATTERNS and inner is not None:
             self.inner_pattern(inner, fixups)
         else:
             self.code.append(_POP)
 
-    def pattern_tags(self, p) -> list[int]:
-        if isinstance(p, (ast.WildcardPat, ast.IdentPat, ast.StringPat)):
-            return [MATCH_ANY]
-        if isinstance(p, ast.BoolPat):
-            return [1 if p.value else 0]
-        if isinstance(p, ast.NonePat):
-            return [MATCH_NONE]
-        if isinstance(p, ast.SomePat):
-            return [MATCH_SOME]
-        if isinstance(p, ast.OkPat):
-            return [MATCH_OK]
-        if isinstance(p, ast.ErrPat):
-            return [MATCH_ERR]
-        if isinstance(p, ast.IntPat):
+    def pattern_tags(self, p) -> tuple[int, ...]:
+        """The match-table tags of pattern `p`'s own level (shared tuples)."""
+        t = type(p)
+        tags = _FIXED_TAGS.get(t)
+        if tags is not None:
+            return tags
+        if t is ast.VariantPat:
+            return self.info.variant_tags.get(p.name, _ANY_TAGS)
+        if t is ast.BoolPat:
+            return _TRUE_TAGS if p.value else _FALSE_TAGS
+        if t is ast.IntPat:
             # the reference's tag (hit by a Bool or an enum variant with that index) and the
             # exact Int tag (rule-3 fix: equal integers match)
-            return [p.value, match_tag_int(p.value)]
-        if isinstance(p, ast.VariantPat):
-            sites = self.info.variant_sites.get(p.name)
-            if not sites:
-                return [MATCH_ANY]
-            if all(idx == sites[0][1] for _, idx in sites):
-                return [sites[0][1]]
-            return [match_tag_exact(tid, idx) for tid, idx in sites]
-        return [MATCH_ANY]
+            return (p.value, match_tag_int(p.value))
+        return _ANY_TAGS
+
+
+# the tags of the patterns whose tags do not depend on their values
+_ANY_TAGS = (MATCH_ANY,)
+_FIXED_TAGS = {ast.WildcardPat: _ANY_TAGS, ast.IdentPat: _ANY_TAGS, ast.StringPat: _ANY_TAGS,
+               ast.NonePat: (MATCH_NONE,), ast.SomePat: (MATCH_SOME,), ast.OkPat: (MATCH_OK,),
+               ast.ErrPat: (MATCH_ERR,)}
+_TRUE_TAGS, _FALSE_TAGS = (1,), (0,)
+# the patterns with a payload pattern; those a payload may be without checking anything
+_PAYLOAD_PATTERNS = frozenset((ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat))
+_BINDING_PATTERNS = frozenset((ast.IdentPat, ast.WildcardPat))
+# the patterns a string/integer match compares with Eq
+_LITERAL_PATTERNS = frozenset((ast.StringPat, ast.IntPat, ast.BoolPat, ast.NonePat))
+_EQ = _BARE["Eq"]
+_new_tuple = tuple.__new__      # MatchArm(tag, target) without its Python-level __new__
 
 
 def _is_nested(p) -> bool:
     """A Some/Ok/Err/variant pattern whose payload pattern checks something itself."""
-    if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat)) or (
-            isinstance(p, ast.VariantPat) and p.inner is not None):
-        return not isinstance(p.inner, (ast.IdentPat, ast.WildcardPat))
+    t = type(p)
+    if t is ast.VariantPat:
+        return p.inner is not None and type(p.inner) not in _BINDING_PATTERNS
+    if t in _PAYLOAD_PATTERNS:
+        return type(p.inner) not in _BINDING_PATTERNS
     return False
 
 
