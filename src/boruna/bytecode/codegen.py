@@ -142,10 +142,8 @@ def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
 # ---------------------------------------------------------------- module-level tables
 
 class _ModuleInfo:
-    def __init__(self, program: ast.Program):
-        self.fn_ids: dict[str, int] = {}
-        for i, f in enumerate(program.functions()):
-            self.fn_ids[f.name] = i
+    def __init__(self, program: ast.Program, functions: list[ast.FnDef]):
+        self.fn_ids: dict[str, int] = {f.name: i for i, f in enumerate(functions)}
         self.types: list[TypeInfo] = []
         self.type_ids: dict[str, int] = {}
         for t in program.type_defs():
@@ -324,8 +322,18 @@ class _FnGen:
                     table = self.tables[fix[1]]
                     table[fix[2]] = MatchArm(table[fix[2]].tag, start + fix[3])
             self.code.extend(stub)
-        return Function(fn.name, len(fn.params), self.next_local, self.code, self.caps,
-                        fn.intent, self.tables, self.lines)
+        # Function(name, arity, locals, code, capabilities, intent, match_tables, lines),
+        # its fields set in their order without the dataclass __init__ (one per function)
+        function = _new_object(Function)
+        function.name = fn.name
+        function.arity = len(fn.params)
+        function.locals = self.next_local
+        function.code = self.code
+        function.capabilities = self.caps
+        function.intent = fn.intent
+        function.match_tables = self.tables
+        function.lines = self.lines
+        return function
 
     def _retarget(self, old: int, new: int) -> None:
         for k, ins in enumerate(self.code):
@@ -544,13 +552,13 @@ class _FnGen:
 
     def call(self, e: ast.Call) -> None:
         n = len(e.args)
-        if self.arities is not None and type(e.func) is ast.Ident:
-            # the name check's arity rule (locals here are a subset of the checker's)
-            arity = self.arities.get(e.func.name)
-            if arity is not None and arity != n and e.func.name not in self.names:
-                raise NameCheckNeeded()
-        if isinstance(e.func, ast.Ident):
+        if type(e.func) is ast.Ident:
             name = e.func.name
+            if self.arities is not None:
+                # the name check's arity rule (locals here are a subset of the checker's)
+                arity = self.arities.get(name)
+                if arity is not None and arity != n and name not in self.names:
+                    raise NameCheckNeeded()
             builtin = BUILTIN_TABLE.get(name)
             if (builtin is not None and builtin.arity == n
                     and not (name in ADDED_BUILTINS and name in self.info.fn_ids)):
@@ -575,7 +583,7 @@ class _FnGen:
                     raise _err(f"call to `{name}` has {n} arguments; max 255", e,
                                ErrorKind.OVER_255)
                 self.mark(e)
-                self.emit("Call", fid, n)
+                self.code.append(("Call", fid, n))
                 return
         for a in e.args:
             self.expr(a, VALUE)
@@ -925,6 +933,7 @@ _BINDING_PATTERNS = frozenset((ast.IdentPat, ast.WildcardPat))
 _LITERAL_PATTERNS = frozenset((ast.StringPat, ast.IntPat, ast.BoolPat, ast.NonePat))
 _EQ = _BARE["Eq"]
 _new_tuple = tuple.__new__      # MatchArm(tag, target) without its Python-level __new__
+_new_object = object.__new__
 
 
 def _is_nested(p) -> bool:
@@ -943,16 +952,16 @@ class _Gen:
     def __init__(self, program: ast.Program, name: str, names_checked: bool):
         self.program = program
         self.name = name
-        self.info = _ModuleInfo(program)
+        self.functions = program.functions()
+        self.info = _ModuleInfo(program, self.functions)
         self.constants: list = []
         self.arities: Optional[dict[str, int]] = None
         if not names_checked:
             self.arities = dict(BUILTIN_ARITIES)
-            for f in program.functions():
-                self.arities[f.name] = len(f.params)
+            self.arities.update({f.name: len(f.params) for f in self.functions})
 
     def generate(self) -> Module:
-        functions = [_FnGen(self, f).generate() for f in self.program.functions()]
+        functions = [_FnGen(self, f).generate() for f in self.functions]
         entry = self.info.fn_ids.get("main", 0)
         return Module(name=self.name, constants=self.constants, globals=[],
                       types=self.info.types, functions=functions, entry=entry)
