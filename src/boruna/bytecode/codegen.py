@@ -104,9 +104,10 @@ def block_leaves_value(block: ast.Block, memo: Optional[dict] = None) -> bool:
     if not block.stmts:
         return False
     last = block.stmts[-1]
-    if isinstance(last, ast.ExprStmt):
+    kind = type(last)
+    if kind is ast.ExprStmt:
         return expr_leaves_value(last.expr, memo)
-    return isinstance(last, ast.Return)
+    return kind is ast.Return
 
 
 # the expressions whose code may leave no value (every other one leaves exactly one)
@@ -121,19 +122,20 @@ def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
         known = memo.get(id(e))
         if known is not None:
             return known
-    if isinstance(e, ast.If):
+    kind = type(e)
+    if kind is ast.If:
         leaves = (e.else_block is not None and block_leaves_value(e.then_block, memo)
                   and block_leaves_value(e.else_block, memo))
-    elif isinstance(e, ast.Match):
+    elif kind is ast.Match:
         leaves = True
         for arm in e.arms:
             if not expr_leaves_value(arm.body, memo):
                 leaves = False
                 break
-    elif isinstance(e, ast.BlockExpr):
+    elif kind is ast.BlockExpr:
         leaves = block_leaves_value(e.block, memo)
     else:
-        leaves = not isinstance(e, ast.Send)
+        leaves = False      # Send
     if memo is not None:
         memo[id(e)] = leaves
     return leaves
@@ -320,7 +322,7 @@ class _FnGen:
                     self.patch(fix[1], start + fix[2])
                 else:                      # ("arm", table, arm, offset)
                     table = self.tables[fix[1]]
-                    table[fix[2]] = MatchArm(table[fix[2]].tag, start + fix[3])
+                    table[fix[2]] = _new_tuple(MatchArm, (table[fix[2]].tag, start + fix[3]))
             self.code.extend(stub)
         # Function(name, arity, locals, code, capabilities, intent, match_tables, lines),
         # its fields set in their order without the dataclass __init__ (one per function)
@@ -366,13 +368,14 @@ class _FnGen:
 
     def stmts(self, stmts: list, ctx: int) -> bool:
         """Emit statements; returns True if a value was left on the stack."""
-        for s in stmts[:-1]:
-            if type(s) is ast.ExprStmt:
-                if self.expr(s.expr, DISCARD):
-                    self.code.append(_POP)
-            else:
-                self.stmt(s)
-        if not stmts:
+        if len(stmts) > 1:
+            for s in stmts[:-1]:
+                if type(s) is ast.ExprStmt:
+                    if self.expr(s.expr, DISCARD):
+                        self.code.append(_POP)
+                else:
+                    self.stmt(s)
+        elif not stmts:
             if ctx == VALUE:
                 self.push_unit()
                 return True
@@ -684,7 +687,7 @@ class _FnGen:
     # -- if
     def if_expr(self, e: ast.If, ctx: int) -> bool:
         self.expr(e.condition, VALUE)
-        if expr_leaves_value(e, self.leaves_memo) or ctx == VALUE:
+        if ctx == VALUE or expr_leaves_value(e, self.leaves_memo):
             jf = self.jump("JmpIfNot")
             self.block(e.then_block, VALUE)
             if e.else_block is None:
@@ -895,7 +898,7 @@ class _FnGen:
         ok = len(self.code)
         for tag in self.pattern_tags(p):
             table.append(_new_tuple(MatchArm, (tag, ok)))
-        table.append(MatchArm(MATCH_ANY, 0))
+        table.append(_ANY_ARM)      # MatchArm(MATCH_ANY, 0): patched to the fail stub
         fixups.append(("arm", table_index, len(table) - 1, 0))
         inner = getattr(p, "inner", None)
         if t in _PAYLOAD_PATTERNS and inner is not None:
@@ -934,6 +937,7 @@ _LITERAL_PATTERNS = frozenset((ast.StringPat, ast.IntPat, ast.BoolPat, ast.NoneP
 _EQ = _BARE["Eq"]
 _new_tuple = tuple.__new__      # MatchArm(tag, target) without its Python-level __new__
 _new_object = object.__new__
+_ANY_ARM = MatchArm(MATCH_ANY, 0)
 
 
 def _is_nested(p) -> bool:
