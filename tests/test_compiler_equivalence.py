@@ -7,9 +7,17 @@ tables of nested matches as they were computed, patched into the generator for t
 reference run, and the compile through `call_deep` (a pool thread) instead of the caller's
 thread. `BORUNA_EQUIVALENCE_SEEDS=N` widens the random sample (the default suite runs 15
 seeds of each family).
+
+The second round (binary operands and expression statements read inline, nodes built
+without their __init__, match tags from tables) keeps its "before" in
+tests/compiler_reference.py: every program parses to the same nodes at the same positions,
+or the same error with the same attributes, also after random edits (the error paths), and
+compiles to the same module.
 """
 import dataclasses
+import operator
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -18,7 +26,10 @@ from boruna.bytecode import codegen
 from boruna.bytecode.module import MatchArm
 from boruna.compiler import compile_source
 from boruna.core.deep_stack import call_deep
+from boruna.language import ast, parser
 from boruna.language.errors import CompileError
+from boruna.language.lexer import lex
+from tests import compiler_reference as reference
 from tests.vm import vm_random_programs as random_programs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,7 +113,108 @@ def _corpus():
         ("tiny", "fn main() -> Int { 1 + 2 }"),
         ("tiny error", "fn main() -> Int { x }"),
     ]
+    programs += [
+        ("operators", "fn main() -> Int { let a = 1\n let b = -a * 2 + 3 - 4 % a\n"
+         " let c = a < b && b >= a || !(a == b) && a != 3\n a + f(b) * g(1, 2).x - h[0]\n"
+         " a +\n b - c.y ++ \"s\" + E::V(1) - R { x: 1 } * S::T }"),
+        ("assignments", "fn main() -> Int { let mut a = 1\n a = a + 1\n a\n = 2\n"
+         " let b: Int = a\n while a < 3 { a = a + 1 }\n for x in [1, 2] { b = b + x }\n"
+         " return a }"),
+        ("bad assignment", "fn main() -> Int { f(1) = 2 }"),
+        ("match kinds", "enum E { A(Int), B, A2(Option<Int>) }\nenum F { B, A(Int) }\n"
+         "fn main() -> Int { let v = match 3 { 1 => 1, 300 => 2, n => n }\n"
+         " let w = match \"s\" { \"t\" => 1, _ => 2 }\n"
+         " let x = match E::A(1) { A(n) => n, B => 0, A2(Some(k)) => k, A2(None) => 9 }\n"
+         " let y = match true { true => 1, false => 0 }\n"
+         " match Ok(1) { Ok(0) => 0, Ok(n) => n, Err(e) => 5 } }"),
+    ]
     return programs
+
+
+def _mutations(source: str, seed: int, count: int) -> list[str]:
+    """`count` edits of `source` (cut, deleted span, doubled span, inserted token): mostly
+    parse errors at every kind of place."""
+    rng = random.Random(seed)
+    tokens = ["(", ")", "{", "}", ",", "=>", "=", "let", "match", "if", "else", "->", ":",
+              "::", "!", "-", "+", "..", "Some", "x", "1", '"s"', "[", "]", "\n", "mut",
+              "return", "for", "in", "_", ".", "*"]
+    out = []
+    for _ in range(count):
+        i = rng.randrange(len(source) + 1)
+        j = min(len(source), i + rng.randrange(1, 12))
+        edit = rng.randrange(4)
+        if edit == 0:
+            out.append(source[:i])
+        elif edit == 1:
+            out.append(source[:i] + source[j:])
+        elif edit == 2:
+            out.append(source[:i] + source[i:j] + source[i:])
+        else:
+            out.append(source[:i] + " " + rng.choice(tokens) + " " + source[i:])
+    return out
+
+
+def _tree(node):
+    """A node as nested tuples with its class, every field and its position."""
+    if isinstance(node, ast.Node):
+        return (type(node).__name__,) + tuple(
+            _tree(getattr(node, f.name)) for f in dataclasses.fields(node))
+    if isinstance(node, (list, tuple)):
+        return tuple(_tree(x) for x in node)
+    return node
+
+
+def _parse_tree(source):
+    try:
+        stream = lex(source)
+    except CompileError:
+        return None
+    try:
+        return _tree(parser.parse_tokens(stream))
+    except CompileError as err:
+        return ("error", dict(vars(err)))
+
+
+def _parsed(source):
+    return call_deep(_parse_tree, source)      # deep trees: a deep stack for _tree too
+
+
+def _patch_reference(monkeypatch):
+    for name in ("parse_block", "parse_stmt", "parse_expr"):
+        monkeypatch.setattr(parser._Parser, name, getattr(reference, "old_" + name))
+    for name in ("match_expr", "match_chain", "match_table", "pattern_tags"):
+        monkeypatch.setattr(codegen._FnGen, name, getattr(reference, "old_" + name))
+
+
+def _deep_sources() -> list[tuple[str, str]]:
+    out = []
+    for depth in (50, 19_990, 20_001):
+        for label, text in (
+                ("parens", "(" * depth + "1" + ")" * depth),
+                ("blocks", "{ " * depth + "1" + " }" * depth),
+                ("negations", "-" * depth + "1"),
+                ("sums", "1" + " + 1" * depth),
+                ("calls", "f" + "(1)" * depth),
+                ("fields", "x" + ".a" * depth),
+                ("ifs", "if a { " * depth + "1" + " }" * depth)):
+            out.append((f"{label} {depth}", "fn main() -> Int { " + text + " }"))
+    return out
+
+
+def test_every_program_parses_as_before(monkeypatch):
+    corpus = [(label, source) for label, source in _corpus() if isinstance(source, str)]
+    sources = list(_deep_sources())
+    for k, (label, source) in enumerate(corpus):
+        sources.append((label, source))
+        sources += [(f"{label} edit {n}", edited)
+                    for n, edited in enumerate(_mutations(source, k, 4))]
+    now = [_parsed(source) for _, source in sources]
+    _patch_reference(monkeypatch)
+    errors = 0
+    for (label, source), new in zip(sources, now):
+        assert call_deep(operator.eq, _parsed(source), new), label    # deep: a deep stack
+        errors += new is not None and new[0] == "error"
+    assert errors >= len(corpus)     # the error paths are exercised too
 
 
 def test_corpus_is_broad():
@@ -116,5 +228,6 @@ def test_every_program_compiles_as_before(monkeypatch):
     now = [_outcome(compile_source, source) for _, source in corpus]
     monkeypatch.setattr(codegen._FnGen, "field_access", _old_field_access)
     monkeypatch.setattr(codegen._FnGen, "match_nested", _old_match_nested)
+    _patch_reference(monkeypatch)
     for (label, source), new in zip(corpus, now):
         assert _outcome(_before, source) == new, label

@@ -104,9 +104,10 @@ def block_leaves_value(block: ast.Block, memo: Optional[dict] = None) -> bool:
     if not block.stmts:
         return False
     last = block.stmts[-1]
-    if isinstance(last, ast.ExprStmt):
+    kind = type(last)
+    if kind is ast.ExprStmt:
         return expr_leaves_value(last.expr, memo)
-    return isinstance(last, ast.Return)
+    return kind is ast.Return
 
 
 # the expressions whose code may leave no value (every other one leaves exactly one)
@@ -121,19 +122,20 @@ def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
         known = memo.get(id(e))
         if known is not None:
             return known
-    if isinstance(e, ast.If):
+    kind = type(e)
+    if kind is ast.If:
         leaves = (e.else_block is not None and block_leaves_value(e.then_block, memo)
                   and block_leaves_value(e.else_block, memo))
-    elif isinstance(e, ast.Match):
+    elif kind is ast.Match:
         leaves = True
         for arm in e.arms:
             if not expr_leaves_value(arm.body, memo):
                 leaves = False
                 break
-    elif isinstance(e, ast.BlockExpr):
+    elif kind is ast.BlockExpr:
         leaves = block_leaves_value(e.block, memo)
     else:
-        leaves = not isinstance(e, ast.Send)
+        leaves = False      # Send
     if memo is not None:
         memo[id(e)] = leaves
     return leaves
@@ -142,10 +144,8 @@ def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
 # ---------------------------------------------------------------- module-level tables
 
 class _ModuleInfo:
-    def __init__(self, program: ast.Program):
-        self.fn_ids: dict[str, int] = {}
-        for i, f in enumerate(program.functions()):
-            self.fn_ids[f.name] = i
+    def __init__(self, program: ast.Program, functions: list[ast.FnDef]):
+        self.fn_ids: dict[str, int] = {f.name: i for i, f in enumerate(functions)}
         self.types: list[TypeInfo] = []
         self.type_ids: dict[str, int] = {}
         for t in program.type_defs():
@@ -170,6 +170,14 @@ class _ModuleInfo:
         self.field_slot: dict[str, Optional[int]] = {
             name: positions[0] if len(set(positions)) == 1 else None
             for name, positions in self.field_positions.items()}
+        # variant name -> its match-table tags: its one index when every enum declaring it
+        # has it there, else an exact tag per declaring enum
+        self.variant_tags: dict[str, tuple[int, ...]] = {}
+        for name, sites in self.variant_sites.items():
+            if all(idx == sites[0][1] for _, idx in sites):
+                self.variant_tags[name] = (sites[0][1],)
+            else:
+                self.variant_tags[name] = tuple(match_tag_exact(tid, idx) for tid, idx in sites)
 
 
 # ---------------------------------------------------------------- function emitter
@@ -314,10 +322,20 @@ class _FnGen:
                     self.patch(fix[1], start + fix[2])
                 else:                      # ("arm", table, arm, offset)
                     table = self.tables[fix[1]]
-                    table[fix[2]] = MatchArm(table[fix[2]].tag, start + fix[3])
+                    table[fix[2]] = _new_tuple(MatchArm, (table[fix[2]].tag, start + fix[3]))
             self.code.extend(stub)
-        return Function(fn.name, len(fn.params), self.next_local, self.code, self.caps,
-                        fn.intent, self.tables, self.lines)
+        # Function(name, arity, locals, code, capabilities, intent, match_tables, lines),
+        # its fields set in their order without the dataclass __init__ (one per function)
+        function = _new_object(Function)
+        function.name = fn.name
+        function.arity = len(fn.params)
+        function.locals = self.next_local
+        function.code = self.code
+        function.capabilities = self.caps
+        function.intent = fn.intent
+        function.match_tables = self.tables
+        function.lines = self.lines
+        return function
 
     def _retarget(self, old: int, new: int) -> None:
         for k, ins in enumerate(self.code):
@@ -350,13 +368,14 @@ class _FnGen:
 
     def stmts(self, stmts: list, ctx: int) -> bool:
         """Emit statements; returns True if a value was left on the stack."""
-        for s in stmts[:-1]:
-            if type(s) is ast.ExprStmt:
-                if self.expr(s.expr, DISCARD):
-                    self.code.append(_POP)
-            else:
-                self.stmt(s)
-        if not stmts:
+        if len(stmts) > 1:
+            for s in stmts[:-1]:
+                if type(s) is ast.ExprStmt:
+                    if self.expr(s.expr, DISCARD):
+                        self.code.append(_POP)
+                else:
+                    self.stmt(s)
+        elif not stmts:
             if ctx == VALUE:
                 self.push_unit()
                 return True
@@ -445,9 +464,20 @@ class _FnGen:
             else:
                 raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
         elif t is ast.Binary:
-            self.expr(e.left, VALUE)
-            self.expr(e.right, VALUE)
+            # operands that are locals inline (what `expr` emits for them)
             code = self.code
+            operand = e.left
+            if type(operand) is ast.Ident and operand.name in self.names:
+                slot = self.names[operand.name]
+                code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS else ("LoadLocal", slot))
+            else:
+                self.expr(operand, VALUE)
+            operand = e.right
+            if type(operand) is ast.Ident and operand.name in self.names:
+                slot = self.names[operand.name]
+                code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS else ("LoadLocal", slot))
+            else:
+                self.expr(operand, VALUE)
             if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
                 self.last_line = line = e.line
                 self.last_col = col = e.col
@@ -525,13 +555,13 @@ class _FnGen:
 
     def call(self, e: ast.Call) -> None:
         n = len(e.args)
-        if self.arities is not None and type(e.func) is ast.Ident:
-            # the name check's arity rule (locals here are a subset of the checker's)
-            arity = self.arities.get(e.func.name)
-            if arity is not None and arity != n and e.func.name not in self.names:
-                raise NameCheckNeeded()
-        if isinstance(e.func, ast.Ident):
+        if type(e.func) is ast.Ident:
             name = e.func.name
+            if self.arities is not None:
+                # the name check's arity rule (locals here are a subset of the checker's)
+                arity = self.arities.get(name)
+                if arity is not None and arity != n and name not in self.names:
+                    raise NameCheckNeeded()
             builtin = BUILTIN_TABLE.get(name)
             if (builtin is not None and builtin.arity == n
                     and not (name in ADDED_BUILTINS and name in self.info.fn_ids)):
@@ -556,7 +586,7 @@ class _FnGen:
                     raise _err(f"call to `{name}` has {n} arguments; max 255", e,
                                ErrorKind.OVER_255)
                 self.mark(e)
-                self.emit("Call", fid, n)
+                self.code.append(("Call", fid, n))
                 return
         for a in e.args:
             self.expr(a, VALUE)
@@ -657,7 +687,7 @@ class _FnGen:
     # -- if
     def if_expr(self, e: ast.If, ctx: int) -> bool:
         self.expr(e.condition, VALUE)
-        if expr_leaves_value(e, self.leaves_memo) or ctx == VALUE:
+        if ctx == VALUE or expr_leaves_value(e, self.leaves_memo):
             jf = self.jump("JmpIfNot")
             self.block(e.then_block, VALUE)
             if e.else_block is None:
@@ -684,21 +714,28 @@ class _FnGen:
 
     # -- match
     def match_expr(self, e: ast.Match, ctx: int) -> bool:
-        if expr_leaves_value(e, self.leaves_memo) or ctx == VALUE:
+        if ctx == VALUE or expr_leaves_value(e, self.leaves_memo):
             arm_ctx, left = VALUE, True
         else:
             arm_ctx, left = (DISCARD if ctx == DISCARD else TAIL), False
-        chain = False       # string arms or integer arms beyond the table: an Eq chain
+        # one pass for the kind of match: string arms or integer arms beyond the table make
+        # an Eq chain (whatever else the arms hold), else a pattern checking something inside
+        # its payload makes it nested, else one table
+        chain = nested = False
         for arm in e.arms:
             pat = arm.pattern
-            if isinstance(pat, ast.StringPat) or (isinstance(pat, ast.IntPat)
-                                                  and not _table_int(pat.value)):
+            t = type(pat)
+            if t is ast.StringPat or (t is ast.IntPat and not _table_int(pat.value)):
                 chain = True
                 break
+            if not nested and t in _PAYLOAD_PATTERNS and _is_nested(pat):
+                nested = True
         self.expr(e.value, VALUE)
         self.mark(e)
         if chain:
             self.match_chain(e, arm_ctx)
+        elif nested:
+            self.match_nested(e, arm_ctx)
         else:
             self.match_table(e, arm_ctx)
         return left
@@ -710,39 +747,52 @@ class _FnGen:
         if self.expr(body, arm_ctx) and arm_ctx == DISCARD:
             self.code.append(_POP)
 
+    def bound_arm_body(self, binder: str, body, arm_ctx: int) -> None:
+        """`arm_body` with `binder` bound to the value on top of the stack for the body only.
+        Whatever the body binds goes out of scope inside it (blocks, arms and loops restore
+        the names they add), so restoring `binder`'s previous slot restores the scope."""
+        previous = self.names.get(binder)
+        self.bind(binder)
+        self.arm_body(body, arm_ctx)
+        if previous is None:
+            del self.names[binder]
+        else:
+            self.names[binder] = previous
+
     def match_chain(self, e: ast.Match, arm_ctx: int) -> None:
         scrut = self.alloc()
-        self.emit("StoreLocal", scrut)
+        code = self.code
+        code.append(_local("StoreLocal", scrut))
+        load_scrut = _local("LoadLocal", scrut)
         end_jumps: list[int] = []
         pending_fail: Optional[int] = None
         has_catchall = False
         last = len(e.arms) - 1
         for i, arm in enumerate(e.arms):
             if pending_fail is not None:
-                self.patch(pending_fail, len(self.code))
+                self.patch(pending_fail, len(code))
                 pending_fail = None
             pat = arm.pattern
-            saved = dict(self.names)
-            if isinstance(pat, (ast.StringPat, ast.IntPat, ast.BoolPat, ast.NonePat)):
+            t = type(pat)
+            if t in _LITERAL_PATTERNS:
                 # Bool/None literal arms: rule-3 fix (the reference treats them as catch-alls)
-                self.emit("LoadLocal", scrut)
-                self.emit("PushConst", self.const(NONE if isinstance(pat, ast.NonePat)
-                                                  else pat.value))
-                self.emit("Eq")
+                code.append(load_scrut)
+                code.append(("PushConst", self.const(NONE if t is ast.NonePat else pat.value)))
+                code.append(_EQ)
                 pending_fail = self.jump("JmpIfNot")
                 self.arm_body(arm.body, arm_ctx)
                 if i != last:
                     end_jumps.append(self.jump("Jmp"))
             else:
-                if isinstance(pat, ast.IdentPat):
-                    self.emit("LoadLocal", scrut)
-                    self.bind(pat.name)
-                self.arm_body(arm.body, arm_ctx)
+                if t is ast.IdentPat:
+                    code.append(load_scrut)
+                    self.bound_arm_body(pat.name, arm.body, arm_ctx)
+                else:
+                    self.arm_body(arm.body, arm_ctx)
                 # rule-3 fix: a catch-all ends the match instead of falling into later arms
                 if i != last:
                     end_jumps.append(self.jump("Jmp"))
                 has_catchall = True
-            self.names = saved
         if pending_fail is not None:
             if has_catchall:
                 end_jumps.append(pending_fail)
@@ -752,52 +802,54 @@ class _FnGen:
                 self.tables.append([])
                 self.stubs.append(([("jump", pending_fail, 0)],
                                    [("LoadLocal", scrut), ("Match", table)], e))
-        end = len(self.code)
+        end = len(code)
         for j in end_jumps:
-            self.patch(j, end)
+            code[j] = (code[j][0], end)
 
     def match_table(self, e: ast.Match, arm_ctx: int) -> None:
-        for arm in e.arms:
-            if _is_nested(arm.pattern):
-                self.match_nested(e, arm_ctx)
-                return
-        table_index = len(self.tables)
+        """A match whose arms all check one level: one table (`match_expr` decides)."""
+        code = self.code
         table: list[MatchArm] = []
+        code.append(("Match", len(self.tables)))
         self.tables.append(table)
-        self.emit("Match", table_index)
         end_jumps: list[int] = []
         last = len(e.arms) - 1
         for i, arm in enumerate(e.arms):
-            start = len(self.code)
-            for tag in self.pattern_tags(arm.pattern):
-                table.append(MatchArm(tag, start))
-            saved = dict(self.names)
-            self.bind_or_pop(arm.pattern)
-            self.arm_body(arm.body, arm_ctx)
-            self.names = saved
+            start = len(code)
+            pat = arm.pattern
+            for tag in self.pattern_tags(pat):
+                table.append(_new_tuple(MatchArm, (tag, start)))
+            binder = pattern_binding(pat)
+            if binder is None:
+                code.append(_POP)
+                self.arm_body(arm.body, arm_ctx)
+            else:
+                self.bound_arm_body(binder, arm.body, arm_ctx)
             if i != last:
-                end_jumps.append(self.jump("Jmp"))
-        end = len(self.code)
+                code.append(("Jmp", 0))
+                end_jumps.append(len(code) - 1)
+        end = len(code)
         for j in end_jumps:
-            self.patch(j, end)
+            code[j] = ("Jmp", end)
 
     def match_nested(self, e: ast.Match, arm_ctx: int) -> None:
         """Rule-3 fix: patterns nested deeper than one level (`Some(Circle(r))`, `Ok(true)`)
         are checked level by level; when an inner level fails, the remaining arms are tried
         (`LoadLocal(Ls); Match(table of the later arms)`, out of line)."""
         scrut = self.alloc()
-        self.emit("StoreLocal", scrut)
-        self.emit("LoadLocal", scrut)
+        code = self.code
+        code.append(_local("StoreLocal", scrut))
+        code.append(_local("LoadLocal", scrut))
         n = len(e.arms)
         # tables[first + i] = arms i.. (table 0 of the match holds every arm)
         first = len(self.tables)
         for _ in range(n + 1):
             self.tables.append([])
-        self.emit("Match", first)
+        code.append(("Match", first))
         end_jumps: list[int] = []
         starts: list[int] = []
         for i, arm in enumerate(e.arms):
-            starts.append(len(self.code))
+            starts.append(len(code))
             saved = dict(self.names)
             fixups: list[tuple] = []
             pat = arm.pattern
@@ -813,26 +865,28 @@ class _FnGen:
                 # offset 0: a value is still on the stack; offset 1: the stack is clean
                 self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
                                             ("Match", first + i + 1)], e))
-        arm_tags = [[MatchArm(tag, starts[i]) for tag in self.pattern_tags(arm.pattern)]
-                    for i, arm in enumerate(e.arms)]
-        for k in range(n + 1):
-            table = self.tables[first + k]
-            for i in range(k, n):
-                table.extend(arm_tags[i])
-        end = len(self.code)
+        # table first + k: the arms k.. (each arm's entries built once, the lists their own)
+        tables = self.tables
+        later: list[MatchArm] = []
+        for k in range(n - 1, -1, -1):
+            start = starts[k]
+            later = [_new_tuple(MatchArm, (tag, start))
+                     for tag in self.pattern_tags(e.arms[k].pattern)] + later
+            tables[first + k] = later
+        end = len(code)
         for j in end_jumps:
-            self.patch(j, end)
+            code[j] = ("Jmp", end)
 
     def inner_pattern(self, p, fixups: list) -> None:
         """Check and bind pattern `p` against the value on top of the stack (consumed)."""
-        if isinstance(p, ast.IdentPat):
+        t = type(p)
+        if t is ast.IdentPat:
             self.bind(p.name)
             return
-        if isinstance(p, ast.WildcardPat):
+        if t is ast.WildcardPat:
             self.code.append(_POP)
             return
-        if isinstance(p, ast.StringPat) or (isinstance(p, ast.IntPat)
-                                             and not _table_int(p.value)):
+        if t is ast.StringPat or (t is ast.IntPat and not _table_int(p.value)):
             self.emit("PushConst", self.const(p.value))
             self.emit("Eq")
             fixups.append(("jump", self.jump("JmpIfNot"), 1))
@@ -843,47 +897,56 @@ class _FnGen:
         self.emit("Match", table_index)
         ok = len(self.code)
         for tag in self.pattern_tags(p):
-            table.append(MatchArm(tag, ok))
-        table.append(MatchArm(MATCH_ANY, 0))
+            table.append(_new_tuple(MatchArm, (tag, ok)))
+        table.append(_ANY_ARM)      # MatchArm(MATCH_ANY, 0): patched to the fail stub
         fixups.append(("arm", table_index, len(table) - 1, 0))
         inner = getattr(p, "inner", None)
-        if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat)) and inner is not None:
+        if t in _PAYLOAD_PATTERNS and inner is not None:
             self.inner_pattern(inner, fixups)
         else:
             self.code.append(_POP)
 
-    def pattern_tags(self, p) -> list[int]:
-        if isinstance(p, (ast.WildcardPat, ast.IdentPat, ast.StringPat)):
-            return [MATCH_ANY]
-        if isinstance(p, ast.BoolPat):
-            return [1 if p.value else 0]
-        if isinstance(p, ast.NonePat):
-            return [MATCH_NONE]
-        if isinstance(p, ast.SomePat):
-            return [MATCH_SOME]
-        if isinstance(p, ast.OkPat):
-            return [MATCH_OK]
-        if isinstance(p, ast.ErrPat):
-            return [MATCH_ERR]
-        if isinstance(p, ast.IntPat):
+    def pattern_tags(self, p) -> tuple[int, ...]:
+        """The match-table tags of pattern `p`'s own level (shared tuples)."""
+        t = type(p)
+        tags = _FIXED_TAGS.get(t)
+        if tags is not None:
+            return tags
+        if t is ast.VariantPat:
+            return self.info.variant_tags.get(p.name, _ANY_TAGS)
+        if t is ast.BoolPat:
+            return _TRUE_TAGS if p.value else _FALSE_TAGS
+        if t is ast.IntPat:
             # the reference's tag (hit by a Bool or an enum variant with that index) and the
             # exact Int tag (rule-3 fix: equal integers match)
-            return [p.value, match_tag_int(p.value)]
-        if isinstance(p, ast.VariantPat):
-            sites = self.info.variant_sites.get(p.name)
-            if not sites:
-                return [MATCH_ANY]
-            if all(idx == sites[0][1] for _, idx in sites):
-                return [sites[0][1]]
-            return [match_tag_exact(tid, idx) for tid, idx in sites]
-        return [MATCH_ANY]
+            return (p.value, match_tag_int(p.value))
+        return _ANY_TAGS
+
+
+# the tags of the patterns whose tags do not depend on their values
+_ANY_TAGS = (MATCH_ANY,)
+_FIXED_TAGS = {ast.WildcardPat: _ANY_TAGS, ast.IdentPat: _ANY_TAGS, ast.StringPat: _ANY_TAGS,
+               ast.NonePat: (MATCH_NONE,), ast.SomePat: (MATCH_SOME,), ast.OkPat: (MATCH_OK,),
+               ast.ErrPat: (MATCH_ERR,)}
+_TRUE_TAGS, _FALSE_TAGS = (1,), (0,)
+# the patterns with a payload pattern; those a payload may be without checking anything
+_PAYLOAD_PATTERNS = frozenset((ast.SomePat, ast.OkPat, ast.ErrPat, ast.VariantPat))
+_BINDING_PATTERNS = frozenset((ast.IdentPat, ast.WildcardPat))
+# the patterns a string/integer match compares with Eq
+_LITERAL_PATTERNS = frozenset((ast.StringPat, ast.IntPat, ast.BoolPat, ast.NonePat))
+_EQ = _BARE["Eq"]
+_new_tuple = tuple.__new__      # MatchArm(tag, target) without its Python-level __new__
+_new_object = object.__new__
+_ANY_ARM = MatchArm(MATCH_ANY, 0)
 
 
 def _is_nested(p) -> bool:
     """A Some/Ok/Err/variant pattern whose payload pattern checks something itself."""
-    if isinstance(p, (ast.SomePat, ast.OkPat, ast.ErrPat)) or (
-            isinstance(p, ast.VariantPat) and p.inner is not None):
-        return not isinstance(p.inner, (ast.IdentPat, ast.WildcardPat))
+    t = type(p)
+    if t is ast.VariantPat:
+        return p.inner is not None and type(p.inner) not in _BINDING_PATTERNS
+    if t in _PAYLOAD_PATTERNS:
+        return type(p.inner) not in _BINDING_PATTERNS
     return False
 
 
@@ -893,16 +956,16 @@ class _Gen:
     def __init__(self, program: ast.Program, name: str, names_checked: bool):
         self.program = program
         self.name = name
-        self.info = _ModuleInfo(program)
+        self.functions = program.functions()
+        self.info = _ModuleInfo(program, self.functions)
         self.constants: list = []
         self.arities: Optional[dict[str, int]] = None
         if not names_checked:
             self.arities = dict(BUILTIN_ARITIES)
-            for f in program.functions():
-                self.arities[f.name] = len(f.params)
+            self.arities.update({f.name: len(f.params) for f in self.functions})
 
     def generate(self) -> Module:
-        functions = [_FnGen(self, f).generate() for f in self.program.functions()]
+        functions = [_FnGen(self, f).generate() for f in self.functions]
         entry = self.info.fn_ids.get("main", 0)
         return Module(name=self.name, constants=self.constants, globals=[],
                       types=self.info.types, functions=functions, entry=entry)

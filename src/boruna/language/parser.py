@@ -45,6 +45,13 @@ _POSTFIX = frozenset(("LParen", "Dot"))
 # after an identifier: a variant path or a record literal (parse_primary decides)
 _PATH_OR_RECORD = frozenset(("ColonColon", "LBrace"))
 _SPECIAL_TYPES = frozenset(("Option", "Result", "List", "Map", "Fn"))
+# the commonest nodes are built inline as `_new(cls)` and their slots (every field set):
+# the same objects as `cls(...)`, without a call of the dataclass __init__
+_new = object.__new__
+_Binary, _Ident, _IntLit, _Call = ast.Binary, ast.Ident, ast.IntLit, ast.Call
+_Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.MatchArm
+_IdentPat, _VariantPat = ast.IdentPat, ast.VariantPat
+_STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 
 
 class _Parser:
@@ -309,7 +316,11 @@ class _Parser:
         line, col = self.lines[p], self.cols[p]
         if name not in _SPECIAL_TYPES:
             self.depth -= 1
-            return ast.Named(name, line, col)
+            named = _new(_Named)            # ast.Named(name, line, col)
+            named.name = name
+            named.line = line
+            named.col = col
+            return named
         if name == "Fn":
             self.expect("LParen")
             params = []
@@ -359,14 +370,40 @@ class _Parser:
             if kinds[p] == NEWLINE:
                 p += 1
                 self.pos = p
-            if kinds[p] == "RBrace":
+            kind = kinds[p]
+            if kind == "RBrace":
                 break
-            stmts.append(self.parse_stmt())
+            if kind in _STATEMENT_KEYWORDS:
+                stmts.append(self.parse_stmt())
+                continue
+            # an expression statement or an assignment
+            expr = self.parse_expr()
+            q = self.pos
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] == "Eq":
+                self.pos = q + 1
+                if type(expr) is not ast.Ident:
+                    raise self.error("invalid assignment target")
+                stmts.append(ast.Assign(expr.name, self.parse_expr(), self.lines[p],
+                                        self.cols[p]))
+            else:
+                stmt = _new(_ExprStmt)      # ast.ExprStmt(expr, line, col)
+                stmt.expr = expr
+                stmt.line = self.lines[p]
+                stmt.col = self.cols[p]
+                stmts.append(stmt)
         self.pos += 1
         self.depth -= 1
-        return ast.Block(stmts, self.lines[start], self.cols[start])
+        block = _new(_Block)                # ast.Block(stmts, line, col)
+        block.stmts = stmts
+        block.line = self.lines[start]
+        block.col = self.cols[start]
+        return block
 
     def parse_stmt(self):
+        """A statement that starts with one of `_STATEMENT_KEYWORDS` (`parse_block` reads
+        expression statements and assignments itself)."""
         kinds = self.kinds
         p = self.pos
         if kinds[p] == NEWLINE:
@@ -415,16 +452,7 @@ class _Parser:
             self.expect("in")
             iterable = self.parse_expr()
             return ast.For(var, iterable, self.parse_block(), line, col)
-        expr = self.parse_expr()
-        p = self.pos
-        if kinds[p] == NEWLINE:
-            p += 1
-        if kinds[p] == "Eq":
-            self.pos = p + 1
-            if type(expr) is not ast.Ident:
-                raise self.error("invalid assignment target")
-            return ast.Assign(expr.name, self.parse_expr(), line, col)
-        return ast.ExprStmt(expr, line, col)
+        raise AssertionError(f"parse_stmt at {kind}")
 
     # ------------------------------------------------------------ expressions
 
@@ -464,11 +492,17 @@ class _Parser:
             r = q + 1 if kinds[q] == NEWLINE else q
             if kind == INT:
                 self.pos = q
-                left = ast.IntLit(self.values[p], self.lines[p], self.cols[p])
+                left = _new(_IntLit)        # ast.IntLit(value, line, col), built inline
+                left.value = self.values[p]
+                left.line = self.lines[p]
+                left.col = self.cols[p]
                 p, kind = r, kinds[r]
             elif kinds[r] not in _PATH_OR_RECORD:
                 self.pos = q
-                left = ast.Ident(self.values[p], self.lines[p], self.cols[p])
+                left = _new(_Ident)         # ast.Ident(name, line, col)
+                left.name = self.values[p]
+                left.line = self.lines[p]
+                left.col = self.cols[p]
                 p, kind = r, kinds[r]
         if left is None:
             self.depth = operand_depth
@@ -495,7 +529,12 @@ class _Parser:
                         self.expect("Comma")
                     args.append(self.parse_expr())
                 self.pos = p + 1
-                left = ast.Call(left, args, left.line, left.col)
+                call = _new(_Call)          # ast.Call(left, args, line, col)
+                call.func = left
+                call.args = args
+                call.line = left.line
+                call.col = left.col
+                left = call
             else:
                 field = self.values[self.expect_ident()]
                 left = ast.FieldAccess(left, field, left.line, left.col)
@@ -508,19 +547,47 @@ class _Parser:
             for q in reversed(prefix):
                 left = ast.Unary(_PREFIX[kinds[q]], left, lines[q], cols[q])
         binary = _BINARY_OR_NONE
-        info = binary[kind]
-        while info[0] >= min_prec:
-            self.pos = p + 1
+        prec, op = binary[kind]
+        while prec >= min_prec:
+            q = p + 1
+            self.pos = q
             depth += 1          # the left spine grows: count it as nesting too
             if depth > MAX_DEPTH:
                 raise self.error(NESTING_MESSAGE)
             self.depth = depth
-            right = self.parse_expr(info[0] + 1)
-            left = ast.Binary(info[1], left, right, left.line, left.col)
-            p = self.pos
-            if kinds[p] == NEWLINE:
-                p += 1
-            info = binary[kinds[p]]
+            # a right operand that is one identifier or integer followed by nothing binding
+            # tighter is built here: what `parse_expr(prec + 1)` would build, one call less
+            if kinds[q] == NEWLINE:
+                q += 1
+            right_kind = kinds[q]
+            right = None
+            if (right_kind == IDENT or right_kind == INT) and depth < MAX_DEPTH:
+                r = q + 2 if kinds[q + 1] == NEWLINE else q + 1
+                after = kinds[r]
+                if binary[after][0] <= prec and after not in _POSTFIX and (
+                        right_kind == INT or after not in _PATH_OR_RECORD):
+                    right = _new(_IntLit if right_kind == INT else _Ident)
+                    if right_kind == INT:
+                        right.value = self.values[q]
+                    else:
+                        right.name = self.values[q]
+                    right.line = self.lines[q]
+                    right.col = self.cols[q]
+                    self.pos = q + 1
+                    p = r
+            if right is None:
+                right = self.parse_expr(prec + 1)
+                p = self.pos
+                if kinds[p] == NEWLINE:
+                    p += 1
+            binary_node = _new(_Binary)     # ast.Binary(op, left, right, line, col)
+            binary_node.op = op
+            binary_node.left = left
+            binary_node.right = right
+            binary_node.line = left.line
+            binary_node.col = left.col
+            left = binary_node
+            prec, op = binary[kinds[p]]
         self.depth = entry_depth
         return left
 
@@ -666,8 +733,12 @@ class _Parser:
             if kinds[p] != "FatArrow":
                 self.expect("FatArrow")     # raises
             self.pos = p + 1
-            body = self.parse_expr()
-            arms.append(ast.MatchArm(pattern, body, pattern.line, pattern.col))
+            arm = _new(_MatchArm)           # ast.MatchArm(pattern, body, line, col)
+            arm.pattern = pattern
+            arm.body = self.parse_expr()
+            arm.line = pattern.line
+            arm.col = pattern.col
+            arms.append(arm)
             p = self.pos
             if kinds[p] == NEWLINE:
                 p += 1
@@ -695,9 +766,14 @@ class _Parser:
                     self.advance()
                     inner = self.parse_pattern()
                     self.expect("RParen")
-                result = ast.VariantPat(name, inner, line, col)
+                result = _new(_VariantPat)  # ast.VariantPat(name, inner, line, col)
+                result.name = name
+                result.inner = inner
             else:
-                result = ast.IdentPat(name, line, col)
+                result = _new(_IdentPat)    # ast.IdentPat(name, line, col)
+                result.name = name
+            result.line = line
+            result.col = col
         elif kind == "Underscore":
             self.pos = p + 1
             result = ast.WildcardPat(line, col)

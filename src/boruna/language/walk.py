@@ -124,9 +124,12 @@ def pattern_binding(pattern: A.Node) -> Optional[str]:
     """The name a pattern binds, if any: an identifier pattern, possibly inside
     `Some`/`Ok`/`Err`/`Variant(...)` (a pattern binds at most one name)."""
     while True:
-        if isinstance(pattern, A.IdentPat):
+        kind = type(pattern)
+        if kind is A.IdentPat:
             return pattern.name
-        if isinstance(pattern, (A.SomePat, A.OkPat, A.ErrPat, A.VariantPat)):
-            pattern = pattern.inner
-        else:
+        if kind not in _PAYLOAD_PATTERNS:
             return None
+        pattern = pattern.inner
+
+
+_PAYLOAD_PATTERNS = frozenset((A.SomePat, A.OkPat, A.ErrPat, A.VariantPat))
