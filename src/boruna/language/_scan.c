@@ -67,9 +67,11 @@ typedef struct {
 
 typedef struct {
     PyObject *src;
-    /* the tokens so far: owned references, four parallel arrays */
+    /* the token stream's four parallel lists, filled in place (their items are owned; each
+     * list's size is kept equal to `n` so that it is always a valid list) */
+    PyObject *lists[4];
+    PyObject **items[4];
     Py_ssize_t n, cap;
-    PyObject **kinds, **values, **lines, **cols;
     /* the int object of the line tokens are pushed on, and that line */
     PyObject *line_obj;
     Py_ssize_t line_of_obj;
@@ -81,23 +83,30 @@ typedef struct {
     PyObject *error;    /* (line, col, span) at the first bad span */
 } Scan;
 
+enum { KINDS, VALUES, LINES, COLS };
+
+/* room for `want` tokens or more in each list */
 static int
-grow_tokens(Scan *s)
+grow_tokens(Scan *s, Py_ssize_t want)
 {
-    Py_ssize_t cap = s->cap ? s->cap : 1024;
-    if (cap > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(PyObject *)) {
-        PyErr_NoMemory();
-        return -1;
+    Py_ssize_t cap = s->cap;
+    while (cap < want) {
+        if (cap > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(PyObject *)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        cap = cap < 64 ? 64 : cap * 2;
     }
-    cap *= s->cap ? 2 : 1;
-    PyObject ***arrays[4] = {&s->kinds, &s->values, &s->lines, &s->cols};
     for (int a = 0; a < 4; a++) {
-        PyObject **grown = PyMem_Realloc(*arrays[a], (size_t)cap * sizeof(PyObject *));
+        PyListObject *list = (PyListObject *)s->lists[a];
+        PyObject **grown = PyMem_Realloc(list->ob_item, (size_t)cap * sizeof(PyObject *));
         if (grown == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        *arrays[a] = grown;
+        list->ob_item = grown;
+        list->allocated = cap;
+        s->items[a] = grown;
     }
     s->cap = cap;
     return 0;
@@ -107,7 +116,7 @@ grow_tokens(Scan *s)
 static inline int
 push(Scan *s, PyObject *kind, PyObject *value, Py_ssize_t line, Py_ssize_t col)
 {
-    if (s->n == s->cap && grow_tokens(s) < 0)
+    if (s->n == s->cap && grow_tokens(s, s->n + 1) < 0)
         return -1;
     if (s->line_obj == NULL || s->line_of_obj != line) {
         PyObject *obj = PyLong_FromSsize_t(line);
@@ -121,12 +130,14 @@ push(Scan *s, PyObject *kind, PyObject *value, Py_ssize_t line, Py_ssize_t col)
         return -1;
     Py_ssize_t at = s->n++;
     Py_INCREF(kind);
-    s->kinds[at] = kind;
+    s->items[KINDS][at] = kind;
     Py_INCREF(value);
-    s->values[at] = value;
+    s->items[VALUES][at] = value;
     Py_INCREF(s->line_obj);
-    s->lines[at] = s->line_obj;
-    s->cols[at] = col_obj;
+    s->items[LINES][at] = s->line_obj;
+    s->items[COLS][at] = col_obj;
+    for (int a = 0; a < 4; a++)
+        Py_SET_SIZE(s->lists[a], s->n);
     return 0;
 }
 
@@ -199,35 +210,15 @@ set_error(Scan *s, Py_ssize_t line, Py_ssize_t col, Py_ssize_t start, Py_ssize_t
 static void
 release(Scan *s)
 {
-    for (Py_ssize_t k = 0; k < s->n; k++) {
-        Py_DECREF(s->kinds[k]);
-        Py_DECREF(s->values[k]);
-        Py_DECREF(s->lines[k]);
-        Py_DECREF(s->cols[k]);
-    }
-    s->n = 0;
-    PyMem_Free(s->kinds);
-    PyMem_Free(s->values);
-    PyMem_Free(s->lines);
-    PyMem_Free(s->cols);
+    for (int a = 0; a < 4; a++)
+        Py_CLEAR(s->lists[a]);
     if (s->names != NULL) {
         for (size_t k = 0; k < s->names_cap; k++)
             Py_XDECREF(s->names[k].text);
         PyMem_Free(s->names);
+        s->names = NULL;
     }
     Py_CLEAR(s->line_obj);
-}
-
-/* the array's `n` owned references moved into a new list */
-static PyObject *
-to_list(PyObject **items, Py_ssize_t n)
-{
-    PyObject *list = PyList_New(n);
-    if (list == NULL)
-        return NULL;
-    for (Py_ssize_t k = 0; k < n; k++)
-        PyList_SET_ITEM(list, k, items[k]);
-    return list;
 }
 
 static PyObject *
@@ -249,11 +240,23 @@ scan(PyObject *module, PyObject *args)
     Scan s;
     memset(&s, 0, sizeof(s));
     s.src = src;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(src);
+    for (int a = 0; a < 4; a++) {
+        s.lists[a] = PyList_New(0);
+        if (s.lists[a] == NULL) {
+            release(&s);
+            return NULL;
+        }
+    }
     s.names_cap = 256;
     s.names = PyMem_Calloc(s.names_cap, sizeof(Name));
-    if (s.names == NULL)
-        return PyErr_NoMemory();
-    Py_ssize_t n = PyUnicode_GET_LENGTH(src);
+    /* about one token per three characters in real programs: one allocation mostly */
+    if (s.names == NULL || grow_tokens(&s, n / 3 + 16) < 0) {
+        if (s.names == NULL)
+            PyErr_NoMemory();
+        release(&s);
+        return NULL;
+    }
     const void *data = PyUnicode_DATA(src);
     int done;
     switch (PyUnicode_KIND(src)) {
@@ -267,59 +270,32 @@ scan(PyObject *module, PyObject *args)
         done = scan_ucs4((const Py_UCS4 *)data, n, comments, &s);
         break;
     }
+    if (done == 0) {
+        /* the EOF sentinel: the last token's line and column objects, or 1 */
+        PyObject *last_line = s.n ? s.items[LINES][s.n - 1] : one;
+        PyObject *last_col = s.n ? s.items[COLS][s.n - 1] : one;
+        if (s.n == s.cap && grow_tokens(&s, s.n + 1) < 0)
+            done = -1;
+        else {
+            Py_ssize_t at = s.n++;
+            Py_INCREF(k_eof);
+            s.items[KINDS][at] = k_eof;
+            Py_INCREF(Py_None);
+            s.items[VALUES][at] = Py_None;
+            Py_INCREF(last_line);
+            s.items[LINES][at] = last_line;
+            Py_INCREF(last_col);
+            s.items[COLS][at] = last_col;
+            for (int a = 0; a < 4; a++)
+                Py_SET_SIZE(s.lists[a], s.n);
+        }
+    }
     if (done != 0) {
         release(&s);
         return done < 0 ? NULL : s.error;
     }
-    /* the EOF sentinel: the last token's line and column object, or 1 */
-    if (s.n == s.cap && grow_tokens(&s) < 0) {
-        release(&s);
-        return NULL;
-    }
-    PyObject *last_line = s.n ? s.lines[s.n - 1] : one;
-    PyObject *last_col = s.n ? s.cols[s.n - 1] : one;
-    Py_INCREF(k_eof);
-    Py_INCREF(Py_None);
-    Py_INCREF(last_line);
-    Py_INCREF(last_col);
-    Py_ssize_t at = s.n++;
-    s.kinds[at] = k_eof;
-    s.values[at] = Py_None;
-    s.lines[at] = last_line;
-    s.cols[at] = last_col;
-
-    PyObject *eof_line = PyLong_FromSsize_t(s.line);
-    PyObject *eof_col = PyLong_FromSsize_t(s.eof_col);
-    PyObject *result = NULL;
-    if (eof_line != NULL && eof_col != NULL)
-        result = PyTuple_New(6);
-    if (result == NULL) {
-        Py_XDECREF(eof_line);
-        Py_XDECREF(eof_col);
-        release(&s);
-        return NULL;
-    }
-    PyObject **arrays[4] = {s.kinds, s.values, s.lines, s.cols};
-    for (int a = 0; a < 4; a++) {
-        PyObject *list = PyList_New(s.n);
-        if (list == NULL) {
-            Py_DECREF(result);
-            Py_DECREF(eof_line);
-            Py_DECREF(eof_col);
-            release(&s);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(result, a, list);
-    }
-    /* nothing can fail from here: the references move into the lists */
-    for (int a = 0; a < 4; a++) {
-        PyObject *list = PyTuple_GET_ITEM(result, a);
-        for (Py_ssize_t k = 0; k < s.n; k++)
-            PyList_SET_ITEM(list, k, arrays[a][k]);
-    }
-    s.n = 0;
-    PyTuple_SET_ITEM(result, 4, eof_line);
-    PyTuple_SET_ITEM(result, 5, eof_col);
+    PyObject *result = Py_BuildValue("(OOOOnn)", s.lists[KINDS], s.lists[VALUES],
+                                     s.lists[LINES], s.lists[COLS], s.line, s.eof_col);
     release(&s);
     return result;
 }
