@@ -294,3 +294,38 @@ def test_scan_without_tables_and_bad_tables_are_refused():
 def test_the_lexer_module_holds_no_python_scanner():
     import boruna.language.lexer as lexer
     assert not hasattr(lexer, "re") and "boruna.language._scan" in sys.modules
+
+
+def test_a_failed_allocation_anywhere_is_a_memory_error_and_nothing_else():
+    testcapi = pytest.importorskip("_testcapi")
+    src = 'fn main() { let x = "a\\n" + 1.5 // c\n y 12 }\n' * 20 + 'é "ü" v0 @'
+    want = _scan.scan(src, True)
+    failures = 0
+    for start in range(600):
+        testcapi.set_nomemory(start, start + 1)
+        try:
+            got = _scan.scan(src, True)
+        except MemoryError:
+            got = None
+        finally:
+            testcapi.remove_mem_hooks()
+        if got is None:
+            failures += 1
+        else:
+            assert got == want
+    assert failures > 50
+
+
+@pytest.mark.parametrize("src", ['fn main() { x = "é" + 1 }\n' * 200 + "@",
+                                 "v1 v2 v3 1.5 \"s\\n\" // c\n" * 200])
+def test_scanning_again_and_again_keeps_no_memory(src):
+    def run():
+        for _ in range(200):
+            try:
+                lex(src, comments=True)
+            except CompileError:
+                pass
+    run()
+    before = sys.getallocatedblocks()
+    run()
+    assert sys.getallocatedblocks() - before < 100

@@ -56,7 +56,10 @@ typedef struct {
 static PunctFirst punct_first[128];
 
 static PyObject *k_ident, *k_int, *k_float, *k_string, *k_newline, *k_eof, *k_comment;
-static PyObject *one;           /* the int 1 */
+/* the ints 0 .. SMALL_COLS - 1, read without a call for the columns of most tokens */
+#define SMALL_COLS 256
+static PyObject *small_cols[SMALL_COLS];
+#define one (small_cols[1])
 
 /* ---- one scan ------------------------------------------------------------------------ */
 
@@ -67,8 +70,9 @@ typedef struct {
 
 typedef struct {
     PyObject *src;
-    /* the token stream's four parallel lists, filled in place (their items are owned; each
-     * list's size is kept equal to `n` so that it is always a valid list) */
+    /* the token stream's four parallel lists, filled in place: `n` items each, owned, their
+     * size set to `n` once the scan stops (until then it is 0 or less, which is always a
+     * valid list: nothing in the scan runs Python code that could read one) */
     PyObject *lists[4];
     PyObject **items[4];
     Py_ssize_t n, cap;
@@ -125,9 +129,13 @@ push(Scan *s, PyObject *kind, PyObject *value, Py_ssize_t line, Py_ssize_t col)
         Py_XSETREF(s->line_obj, obj);
         s->line_of_obj = line;
     }
-    PyObject *col_obj = PyLong_FromSsize_t(col);
-    if (col_obj == NULL)
+    PyObject *col_obj;
+    if (col >= 0 && col < SMALL_COLS) {
+        col_obj = small_cols[col];
+        Py_INCREF(col_obj);
+    } else if ((col_obj = PyLong_FromSsize_t(col)) == NULL) {
         return -1;
+    }
     Py_ssize_t at = s->n++;
     Py_INCREF(kind);
     s->items[KINDS][at] = kind;
@@ -136,8 +144,6 @@ push(Scan *s, PyObject *kind, PyObject *value, Py_ssize_t line, Py_ssize_t col)
     Py_INCREF(s->line_obj);
     s->items[LINES][at] = s->line_obj;
     s->items[COLS][at] = col_obj;
-    for (int a = 0; a < 4; a++)
-        Py_SET_SIZE(s->lists[a], s->n);
     return 0;
 }
 
@@ -286,10 +292,10 @@ scan(PyObject *module, PyObject *args)
             s.items[LINES][at] = last_line;
             Py_INCREF(last_col);
             s.items[COLS][at] = last_col;
-            for (int a = 0; a < 4; a++)
-                Py_SET_SIZE(s.lists[a], s.n);
         }
     }
+    for (int a = 0; a < 4; a++)
+        Py_SET_SIZE(s.lists[a], s.n);
     if (done != 0) {
         release(&s);
         return done < 0 ? NULL : s.error;
@@ -476,8 +482,8 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC
 PyInit__scan(void)
 {
-    one = PyLong_FromLong(1);
-    if (one == NULL)
-        return NULL;
+    for (int k = 0; k < SMALL_COLS; k++)
+        if (small_cols[k] == NULL && (small_cols[k] = PyLong_FromLong(k)) == NULL)
+            return NULL;
     return PyModule_Create(&module_def);
 }
