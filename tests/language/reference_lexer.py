@@ -19,7 +19,7 @@ from typing import Optional
 
 from boruna.core.unicode import debug_str
 from boruna.language.errors import CompileError
-from boruna.language.lexer import TokenStream
+from boruna.language.lexer import TokenStream, source_text
 from boruna.language.tokens import (COMMENT, EOF, FLOAT, IDENT, INT, KEYWORD_SET, NEWLINE,
                                     PUNCTUATION, STRING)
 
@@ -133,11 +133,7 @@ def lex(src: str, comments: bool = False) -> TokenStream:
     With `comments=True` line comments are kept as `Comment` tokens (value: the text after
     `//`) for tools such as a formatter; the parser never sees them.
     """
-    if isinstance(src, (bytes, bytearray)):
-        # bytes that are not UTF-8 become lone surrogates, reported as E001 below
-        src = bytes(src).decode("utf-8", "surrogateescape")
-    elif not isinstance(src, str):
-        raise CompileError("E001", "source must be text", 1, 1)
+    src = source_text(src)
     ascii_src = src.isascii()
     if ascii_src and not comments:
         stream = _lex_ascii(src)

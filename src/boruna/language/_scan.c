@@ -443,20 +443,13 @@ configure(PyObject *module, PyObject *args)
         if (add_punctuation(text, kind) < 0)
             goto fail;
     }
-    Py_INCREF(ident);
-    k_ident = ident;
-    Py_INCREF(int_);
-    k_int = int_;
-    Py_INCREF(float_);
-    k_float = float_;
-    Py_INCREF(string);
-    k_string = string;
-    Py_INCREF(newline);
-    k_newline = newline;
-    Py_INCREF(comment);
-    k_comment = comment;
-    Py_INCREF(eof);
-    k_eof = eof;        /* last: scan() checks it */
+    /* k_eof last: scan() checks it */
+    PyObject **kinds[] = {&k_ident, &k_int, &k_float, &k_string, &k_newline, &k_comment, &k_eof};
+    PyObject *given[] = {ident, int_, float_, string, newline, comment, eof};
+    for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++) {
+        Py_INCREF(given[k]);
+        *kinds[k] = given[k];
+    }
     Py_RETURN_NONE;
 fail:
     clear_tables();

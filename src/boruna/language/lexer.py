@@ -47,18 +47,23 @@ class TokenStream:
                 for i in range(n)]
 
 
+def source_text(src) -> str:
+    """`src` as the `str` the lexer reads: bytes that are not UTF-8 become lone surrogates
+    (reported as E001 by the scan); anything but text or bytes is E001 at once."""
+    if isinstance(src, (bytes, bytearray)):
+        return bytes(src).decode("utf-8", "surrogateescape")
+    if not isinstance(src, str):
+        raise CompileError("E001", "source must be text", 1, 1)
+    return src
+
+
 def lex(src: str, comments: bool = False) -> TokenStream:
     """Scan `src` into a `TokenStream`; raise `CompileError` E001 on the first bad span.
 
     With `comments=True` line comments are kept as `Comment` tokens (value: the text after
     `//`) for tools such as a formatter; the parser never sees them.
     """
-    if isinstance(src, (bytes, bytearray)):
-        # bytes that are not UTF-8 become lone surrogates, reported as E001 below
-        src = bytes(src).decode("utf-8", "surrogateescape")
-    elif not isinstance(src, str):
-        raise CompileError("E001", "source must be text", 1, 1)
-    scanned = _SCAN(src, bool(comments))
+    scanned = _SCAN(source_text(src), bool(comments))
     if len(scanned) == 3:
         line, col, span = scanned
         raise CompileError("E001", "unexpected character: " + debug_str(span), line, col)
