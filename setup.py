@@ -1,4 +1,5 @@
-"""Build script: compiles the interpreter loop (src/boruna/_vm.pyx) with Cython, and bundles
+"""Build script: compiles the interpreter loop (src/boruna/_vm.pyx) with Cython and the lexer's
+scanner (src/boruna/language/_scan.c) as plain C, and bundles
 the top-level `templates/` and `libs/` trees into the package as `boruna/_bundled/`.
 
 Before compiling, it writes the VM's opcode constants (`src/boruna/vm/opcodes.pxi`, generated,
@@ -66,7 +67,17 @@ _LINUX = sys.platform.startswith("linux")
 # (to measure the two against each other, docs/performance.md).
 _SWITCH = os.environ.get("BORUNA_SWITCH_DISPATCH") == "1"
 
+# The lexer's scanner (src/boruna/language/_scan.c) is plain C on the CPython API: it reads a
+# str's code units directly, which Cython would only wrap.
+
 extensions = [
+    Extension(
+        "boruna.language._scan",
+        ["src/boruna/language/_scan.c"],
+        depends=["src/boruna/language/_scan_body.h"],
+        extra_compile_args=["-O3"] + ([] if _KEEP_SYMBOLS else ["-g0"]),
+        extra_link_args=[] if _KEEP_SYMBOLS or not _LINUX else ["-s"],
+    ),
     Extension(
         "boruna._vm",
         ["src/boruna/_vm.pyx"],

@@ -195,31 +195,3 @@ def test_a_comment_wins_over_the_slash_and_words_know_their_kind():
         Token("ColonColon", None, 1, 8)]
     assert [(t.kind, t.col) for t in tokenize('"é" + x')] == [
         ("StringLit", 1), ("Plus", 6), ("Ident", 8)]
-
-
-@pytest.mark.parametrize("source", [
-    "fn main() -> Int {\n    let x = 1  +\t2 // two\n\n  x }",
-    "  \t x\r\n y\n\n\n// c\n// d\nz", "a/b / c /\td //e\n", "\"\" \"a b\"\t\"c\"",
-    "1.5 2 3.x 123456789012345678 0.0", "x.1.2 _ __ x_1 if_ fnx fn\tlet\r", "",
-    "\n", "  ", "// only", "a//b\nc",
-])
-def test_the_ascii_fast_path_gives_the_master_pattern_tokens(source):
-    from boruna.language import lexer
-    fast = lexer._lex_ascii(source)
-    # with comments kept the master pattern scans; its other tokens are the same
-    slow = lex(source, comments=True)
-    keep = [i for i, kind in enumerate(slow.kinds) if kind != "Comment"]
-    assert fast is not None
-    assert fast.kinds == [slow.kinds[i] for i in keep]
-    assert fast.values == [slow.values[i] for i in keep]
-    assert fast.lines == [slow.lines[i] for i in keep]
-    assert fast.cols == [slow.cols[i] for i in keep]
-    assert (fast.eof_line, fast.eof_col) == (slow.eof_line, slow.eof_col)
-
-
-@pytest.mark.parametrize("source", [
-    "x @ y", "a & b", "a | b", '"a\\nb"', '"a\nb"', '"open', "1234567890123456789", "\f",
-])
-def test_the_ascii_fast_path_hands_the_unusual_back(source):
-    from boruna.language import lexer
-    assert lexer._lex_ascii(source) is None
