@@ -30,6 +30,7 @@ from boruna import __version__
 from boruna.core.errors import ErrorKind
 from boruna.mcp.lanes import LaneBusy, Lanes, LaneTimeout, queue_wait_seconds
 from boruna.mcp.documents import Documents
+from boruna.mcp.inline_runs import begin_inline
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.responses import output_schema
 from boruna.mcp.results import tool_result
@@ -158,15 +159,29 @@ class BorunaServer:
                       handlers=self.handlers, sealer=self.sealer,
                       data_dir=Path(self.data_dir) if self.data_dir else None,
                       workflow_root=Path(self.workflow_root) if self.workflow_root else None)
-        work = functools.partial(self._invoke, tool, args, env)
+        lane = self.lanes.for_tool(tool.name)
+        begun = None
+        if tool.begin is not None and lane.has_idle_worker():
+            begun = begin_inline(tool, args, env)
+            if isinstance(begun, (types.CallToolResult, InvalidParams)):
+                return self._answer(begun)
+        if begun is not None:       # it continues on a worker, which is free: never queued
+            work, max_wait = begun, None
+        else:
+            work = functools.partial(self._invoke, tool, args, env)
+            max_wait = queue_wait_seconds(tool.name, args)
         try:
-            response = await self.lanes.for_tool(tool.name).run(
-                work, max_wait=queue_wait_seconds(tool.name, args))
+            response = await lane.run(work, max_wait=max_wait)
         except LaneBusy as busy:
             response = _busy(tool.name, busy)
         except anyio.get_cancelled_exc_class():
             env.cancel_event.set()  # the worker's VM stops at its next check
             raise
+        return self._answer(response)
+
+    @staticmethod
+    def _answer(response):
+        """The call's CallToolResult; InvalidParams is the MCP error."""
         if isinstance(response, InvalidParams):
             raise MCPError(code=types.INVALID_PARAMS, message=response.message)
         return response

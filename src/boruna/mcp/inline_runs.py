@@ -1,0 +1,106 @@
+"""A small `boruna_run` begins on the event loop, and goes to a run worker only if it does not
+end within a bounded slice.
+
+Handing a call to a lane worker and its answer back costs two thread wake-ups and two
+hand-overs of the interpreter lock, several times what a tiny run itself takes. So when the
+run lane has a worker free (its call would start at once anyway), a `boruna_run` the loop can
+begin cheaply (`may_begin_inline`) is compiled and its machine built on the loop, which then
+takes its steps one at a time (`PendingRun.advance`) until the machine stops, or it has taken
+INLINE_STEPS steps, spent more than INLINE_WORK work units or INLINE_SECONDS of time. A run
+that stopped within the work bound is settled and answered on the loop; any other continues
+on a run worker from the step it reached (the machine keeps its state: stepping is slicing,
+which changes no step count, result or trace), exactly as if it had started there.
+
+What the loop may hold, so no input blocks it for long:
+- the compile of a source of at most INLINE_SOURCE_CHARS characters without `import`: no
+  library file is read, and its recursion (~2 frames per character at worst) stays well
+  inside the loop thread's recursion limit, so the compile never falls back to the
+  deep-stack pool (which another call may keep busy);
+- a policy given as a name (`allow-all`, `deny-all`) or none: a policy object is validated
+  on the worker;
+- no progress token, no `output_schema` (its check runs on the deep-stack pool), no
+  delegated `handlers`, and a server without `--live`: capability calls are answered by the
+  deterministic mock, never by blocking I/O;
+- INLINE_SECONDS plus one VM step. A step costs at most what its builtin reads and builds,
+  and every value is capped (a string at 16 MB, a list or map at 1,000,000 elements): the
+  step that crosses INLINE_WORK is the last one taken here, and a run that crossed it is
+  settled (its result encoded) on the worker. Its worst case is a builtin building one
+  value at those caps from a small one (a few milliseconds); every other step is
+  microseconds.
+
+The lanes' rules are unchanged: the run counts as accepted in the run lane while it waits
+for or holds a worker; one begun on the loop had a free worker, and nothing else runs on the
+loop while it takes its slice, so its continuation starts at once (it is never queued, so it
+never ends `server_busy`). A cancel notification is read only between slices, so a run
+answered on the loop answers as one that ended before the cancel arrived; a continued run
+stops at its cancel event as any other. Its wall clock starts when its machine is built.
+"""
+from __future__ import annotations
+
+import functools
+
+INLINE_SOURCE_CHARS = 256
+INLINE_STEPS = 10_000
+INLINE_WORK = 65_536
+INLINE_SECONDS = 0.0002
+
+
+def may_begin_inline(args, env) -> bool:
+    """Whether this `boruna_run` call (RunParams, ToolEnv) may begin on the event loop."""
+    source = args.source
+    return (env.handlers is None and env.on_progress is None and not args.handlers
+            and args.output_schema is None
+            and (args.policy is None or type(args.policy) is str)
+            and type(source) is str and len(source) <= INLINE_SOURCE_CHARS
+            and "import" not in source)
+
+
+def begin_inline(tool, args, env):
+    """On the event loop: begin the call (`tool.begin`) and take its slice. The call's
+    CallToolResult (or InvalidParams) when it was answered here; else the worker's part, a
+    function returning the CallToolResult (what `BorunaServer._invoke` returns); None when
+    this call may not begin here (it then goes to the lane as any other)."""
+    from boruna.core.json_text import is_small_json
+    from boruna.mcp.results import tool_result
+    from boruna.service.boundary import internal_error
+    from boruna.service.errors import InvalidParams
+
+    try:
+        begun = tool.begin(args, env)
+        if begun is None:
+            return None
+        if type(begun) is dict:
+            response = begun
+        elif begun.advance(INLINE_STEPS, INLINE_WORK, INLINE_SECONDS):
+            response = begun.result().to_json()
+        else:
+            return functools.partial(_continue, begun)
+        if is_small_json(response):      # rendered without a deep stack or a long walk
+            return tool_result(response)
+        return functools.partial(_settled, response)
+    except InvalidParams as exc:
+        return exc
+    except Exception as exc:  # noqa: BLE001 - as the worker's boundary answers it
+        return tool_result(internal_error(exc))
+
+
+def _continue(pending):
+    """Worker: the rest of a run begun on the loop, as `BorunaServer._invoke` answers it."""
+    from boruna.mcp.results import tool_result
+    from boruna.service.boundary import internal_error
+
+    try:
+        return tool_result(pending.result().to_json())
+    except BaseException as exc:  # noqa: BLE001 - the server must keep serving
+        return tool_result(internal_error(exc))
+
+
+def _settled(response):
+    """Worker: the CallToolResult of a response settled on the loop."""
+    from boruna.mcp.results import tool_result
+    from boruna.service.boundary import internal_error
+
+    try:
+        return tool_result(response)
+    except BaseException as exc:  # noqa: BLE001 - the server must keep serving
+        return tool_result(internal_error(exc))
