@@ -39,6 +39,11 @@ from __future__ import annotations
 
 import functools
 
+from boruna.core.json_text import is_small_json
+from boruna.mcp.results import tool_result
+from boruna.service.boundary import internal_error
+from boruna.service.errors import InvalidParams
+
 INLINE_SOURCE_CHARS = 256
 INLINE_STEPS = 10_000
 INLINE_WORK = 65_536
@@ -60,11 +65,6 @@ def begin_inline(tool, args, env):
     CallToolResult (or InvalidParams) when it was answered here; else the worker's part, a
     function returning the CallToolResult (what `BorunaServer._invoke` returns); None when
     this call may not begin here (it then goes to the lane as any other)."""
-    from boruna.core.json_text import is_small_json
-    from boruna.mcp.results import tool_result
-    from boruna.service.boundary import internal_error
-    from boruna.service.errors import InvalidParams
-
     try:
         begun = tool.begin(args, env)
         if begun is None:
@@ -86,9 +86,6 @@ def begin_inline(tool, args, env):
 
 def _continue(pending):
     """Worker: the rest of a run begun on the loop, as `BorunaServer._invoke` answers it."""
-    from boruna.mcp.results import tool_result
-    from boruna.service.boundary import internal_error
-
     try:
         return tool_result(pending.result().to_json())
     except BaseException as exc:  # noqa: BLE001 - the server must keep serving
@@ -97,9 +94,6 @@ def _continue(pending):
 
 def _settled(response):
     """Worker: the CallToolResult of a response settled on the loop."""
-    from boruna.mcp.results import tool_result
-    from boruna.service.boundary import internal_error
-
     try:
         return tool_result(response)
     except BaseException as exc:  # noqa: BLE001 - the server must keep serving
