@@ -40,7 +40,7 @@ from __future__ import annotations
 import functools
 
 from boruna.core.json_text import is_small_json
-from boruna.mcp.results import tool_result
+from boruna.mcp.results import call_result, tool_result
 from boruna.service.boundary import internal_error
 from boruna.service.errors import InvalidParams
 
@@ -85,16 +85,10 @@ def begin_inline(tool, args, env):
 
 
 def _continue(pending):
-    """Worker: the rest of a run begun on the loop, as `BorunaServer._invoke` answers it."""
-    try:
-        return tool_result(pending.result().to_json())
-    except BaseException as exc:  # noqa: BLE001 - the server must keep serving
-        return tool_result(internal_error(exc))
+    """Worker: the rest of a run begun on the loop, answered as `BorunaServer._invoke`."""
+    return call_result(lambda: pending.result().to_json())
 
 
 def _settled(response):
     """Worker: the CallToolResult of a response settled on the loop."""
-    try:
-        return tool_result(response)
-    except BaseException as exc:  # noqa: BLE001 - the server must keep serving
-        return tool_result(internal_error(exc))
+    return call_result(lambda: response)

@@ -33,13 +33,12 @@ from boruna.mcp.documents import Documents
 from boruna.mcp.inline_runs import begin_inline
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.responses import output_schema
-from boruna.mcp.results import tool_result
+from boruna.mcp.results import call_result, tool_result
 from boruna.mcp.stdin_lines import SanitizedLines, screen_message
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
 from boruna.mcp.transport import StdinReader, StdoutWriter, claim_stdio
 from boruna.mcp.wire import InboundMessages, OutboundMessages
 from boruna.service import fail
-from boruna.service.boundary import internal_error
 from boruna.service.errors import InvalidParams, guard_source
 
 SERVER_NAME = "boruna-mcp"
@@ -189,12 +188,7 @@ class BorunaServer:
     @staticmethod
     def _invoke(tool, args, env: ToolEnv):
         """Worker-thread body: the service call as a CallToolResult, every failure a value."""
-        try:
-            return tool_result(tool.call(args, env))
-        except InvalidParams as exc:
-            return exc
-        except BaseException as exc:  # noqa: BLE001 - the server must keep serving
-            return tool_result(internal_error(exc))
+        return call_result(tool.call, args, env)
 
     def build(self) -> Server:
         docs = self.documents
