@@ -5,7 +5,9 @@ Transport and concurrency only; every tool's logic lives in `boruna.service`. St
 stdout have threads of their own (`transport.py`), handed to the SDK as its read and write
 streams by `wire.py` (each line decoded once); each call runs on a worker of its lane
 (`lanes.py`: runs in one, every other tool in another, both bounded), so long runs never stop
-the server reading requests or answering cheap ones; a cancelled request sets the call's
+the server reading requests or answering cheap ones (a small `boruna_run` begins on the loop
+while a run worker is free and goes to one only if it does not end within a bounded slice:
+`inline_runs.py`); a cancelled request sets the call's
 cancel event so its VM stops; `boruna_run` with `_meta.progressToken` streams
 `notifications/progress` through the SDK before it answers.
 """
