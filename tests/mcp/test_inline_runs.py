@@ -24,6 +24,8 @@ TINY = "fn main() -> Int { 1 + 2 }"
 LONG = "fn main() -> Int { let mut i = 0\n while i < 100000 { i = i + 1 }\n i }"
 LIST = ('fn main() -> List<Int> { let mut xs = []\n let mut i = 0\n'
         ' while i < 200 { xs = list_push(xs, i)\n i = i + 1 }\n xs }')
+HEAVY = ('fn main() -> Int { let mut s = "ab"\n let mut i = 0\n while i < 10 { s = s ++ s\n'
+         ' i = i + 1 }\n __builtin_string_len(__builtin_string_replace(s, "a", s)) }')
 RUN = TOOLS_BY_NAME["boruna_run"]
 
 
@@ -69,6 +71,7 @@ CASES = [
     {"source": 'fn main() -> String { let mut s = "ab"\n let mut i = 0\n'
                ' while i < 23 { s = s ++ s\n i = i + 1 }\n s }'},
     {"source": LIST},
+    {"source": HEAVY},
 ]
 
 
@@ -158,9 +161,10 @@ def test_paths_a_run_takes(monkeypatch):
         long = await _call(server, {"source": LONG})
         listed = await _call(server, {"source": LIST})
         policy = await _call(server, {"source": TINY, "policy": {}})
-        return tiny, long, listed, policy
+        heavy = await _call(server, {"source": HEAVY})
+        return tiny, long, listed, policy, heavy
 
-    tiny, long, listed, policy = asyncio.run(main())
+    tiny, long, listed, policy, heavy = asyncio.run(main())
     assert tiny.structured_content["result"] == 3
     assert long.structured_content["result"] == 100000
     assert listed.structured_content["result"] == list(range(200))
@@ -168,7 +172,9 @@ def test_paths_a_run_takes(monkeypatch):
     # tiny: answered on the loop; long: its slice, then a worker (free: no queue wait);
     # listed: ended on the loop, but its answer is over the small-JSON bound, so a worker
     # renders it; a policy object: the worker path as before (with its queue wait)
-    assert handed == [None, None, 30.0]
+    assert heavy.structured_content["result"] == 1024 * 2048 + 1024
+    # heavy: its doubling crossed INLINE_WORK before the replace, which a worker takes
+    assert handed == [None, None, 30.0, None]
     assert server.lanes.run.accepted == 0
 
 

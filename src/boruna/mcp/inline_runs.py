@@ -21,19 +21,24 @@ What the loop may hold, so no input blocks it for long:
 - no progress token, no `output_schema` (its check runs on the deep-stack pool), no
   delegated `handlers`, and a server without `--live`: capability calls are answered by the
   deterministic mock, never by blocking I/O;
-- INLINE_SECONDS plus one VM step. A step costs at most what its builtin reads and builds,
-  and every value is capped (a string at 16 MB, a list or map at 1,000,000 elements): the
-  step that crosses INLINE_WORK is the last one taken here, and a run that crossed it is
-  settled (its result encoded) on the worker. Its worst case is a builtin building one
-  value at those caps from a small one (a few milliseconds); every other step is
-  microseconds.
+- INLINE_SECONDS plus one VM step. A step costs what its builtin reads and builds, and only
+  builtins that spend work (a unit per character or element read or built) make values
+  larger than the source's constants, so before the last step taken here every value is
+  within INLINE_WORK units plus the source; the step that crosses INLINE_WORK is the last
+  one, and a run that crossed it is settled (its result encoded) on the worker. The dearest
+  such step builds one value from operands of a few thousand characters: a
+  `string_replace` of every character of a 2,048-character string by that string (4 M
+  characters) took 0.9 ms here, and every value stays within the VM's caps (a string of
+  16 MB, a list or map of 1,000,000 elements). Every other step takes microseconds.
 
 The lanes' rules are unchanged: the run counts as accepted in the run lane while it waits
-for or holds a worker; one begun on the loop had a free worker, and nothing else runs on the
-loop while it takes its slice, so its continuation starts at once (it is never queued, so it
-never ends `server_busy`). A cancel notification is read only between slices, so a run
-answered on the loop answers as one that ended before the cancel arrived; a continued run
-stops at its cancel event as any other. Its wall clock starts when its machine is built.
+for or holds a worker. One begun on the loop had a free worker, and nothing else runs on the
+loop while it takes its slice, so its continuation takes that worker at once (only a
+worker still stopping a cancelled run could delay it). Having started, the continuation is
+never refused `server_busy` nor timed out in the queue; its wall clock, running since its
+first step, bounds it as any run's. A cancel notification is read only between slices, so
+a run answered on the loop answers as one that ended before the cancel arrived; a continued
+run stops at its cancel event as any other.
 """
 from __future__ import annotations
 
@@ -46,7 +51,7 @@ from boruna.service.errors import InvalidParams
 
 INLINE_SOURCE_CHARS = 256
 INLINE_STEPS = 10_000
-INLINE_WORK = 65_536
+INLINE_WORK = 4_096
 INLINE_SECONDS = 0.0002
 
 
