@@ -16,8 +16,8 @@ What the loop may hold, so no input blocks it for long:
   library file is read, and its recursion (~2 frames per character at worst) stays well
   inside the loop thread's recursion limit, so the compile never falls back to the
   deep-stack pool (which another call may keep busy);
-- a policy given as a name (`allow-all`, `deny-all`) or none: a policy object is validated
-  on the worker;
+- a policy given as a name (SHORTHAND_POLICIES) or none: a policy object, or any other
+  string (refused with a message quoting it), is dealt with on the worker;
 - no progress token, no `output_schema` (its check runs on the deep-stack pool), no
   delegated `handlers`, and a server without `--live`: capability calls are answered by the
   deterministic mock, never by blocking I/O;
@@ -53,6 +53,7 @@ INLINE_SOURCE_CHARS = 256
 INLINE_STEPS = 10_000
 INLINE_WORK = 4_096
 INLINE_SECONDS = 0.0002
+SHORTHAND_POLICIES = ("allow-all", "deny-all")
 
 
 def may_begin_inline(args, env) -> bool:
@@ -60,7 +61,7 @@ def may_begin_inline(args, env) -> bool:
     source = args.source
     return (env.handlers is None and env.on_progress is None and not args.handlers
             and args.output_schema is None
-            and (args.policy is None or type(args.policy) is str)
+            and (args.policy is None or args.policy in SHORTHAND_POLICIES)
             and type(source) is str and len(source) <= INLINE_SOURCE_CHARS
             and "import" not in source)
 
