@@ -3,8 +3,11 @@
 A real stdio client of the official `mcp` SDK (`ClientSession` over `stdio_client`) drives
 three servers started as subprocesses, the calls interleaved (one call to each in turn):
 - `boruna-mcp` (`python -m boruna.mcp`), `boruna_run` of `fn main() -> Int { 1 + 2 }`
-  (after the first call its module comes from the service's module cache), and again with
-  another source each call (`1 + k`: compiled every call);
+  (after the first call its module comes from the service's module cache; begun and
+  answered on the event loop, `mcp/inline_runs.py`), again with another source each call
+  (`1 + k`: compiled every call), and again with the policy given as an object (`{}`, the
+  same allow-all answer): such a call is not begun on the loop, so it takes the lane hop
+  to a run worker and back;
 - the SDK floor (`mcp_floor_server.py sdk`): the SDK's low-level server on its own stdio
   transport, a tool that answers an empty text at once;
 - boruna's floor (`mcp_floor_server.py boruna`): `boruna-mcp`'s own server and transport,
@@ -38,6 +41,9 @@ SERVERS = {
     # another source every call (`1 + k`): compiled every time, never from the module cache
     "boruna_run (new source per call)": (["-m", "boruna.mcp"], "boruna_run",
                                          lambda k: {"source": f"fn main() -> Int {{ 1 + {k} }}"}),
+    # a policy object is validated on a worker: the call takes the lane hop (same answer)
+    "boruna_run (on a worker)": (["-m", "boruna.mcp"], "boruna_run", {"source": TINY,
+                                                                     "policy": {}}),
     "sdk floor (no-op tool)": ([FLOOR, "sdk"], "noop", {}),
     "boruna floor (no-op tool)": ([FLOOR, "boruna"], "noop", {}),
 }

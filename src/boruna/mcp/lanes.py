@@ -126,6 +126,10 @@ class Lane:
         """Calls the lane accepts at once (none when not one worker could be started)."""
         return self.workers + self.queue_limit if self.workers else 0
 
+    def has_idle_worker(self) -> bool:
+        """Whether a call accepted now would start at once (fewer calls than workers)."""
+        return self.accepted < self.workers
+
     def _work(self) -> None:
         while True:
             job = self._jobs.get()

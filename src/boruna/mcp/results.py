@@ -15,6 +15,8 @@ import mcp_types as types
 
 from boruna.service import render
 from boruna.core.json_text import deeper_than, is_small_json
+from boruna.service.boundary import internal_error
+from boruna.service.errors import InvalidParams
 
 STRUCTURED_DEPTH = 128
 SMALL_TEXT = 4096
@@ -39,3 +41,15 @@ def tool_result(response: dict) -> types.CallToolResult:
             fields["structured_content"] = parsed
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 is_error=not text.startswith(SUCCESS_PREFIX), **fields)
+
+
+def call_result(fn, *args):
+    """Worker side: `tool_result(fn(*args))`, every failure a value: InvalidParams comes back
+    as it is (the server makes it the MCP error), any other exception as the internal_error
+    response, so the worker and the server keep serving."""
+    try:
+        return tool_result(fn(*args))
+    except InvalidParams as exc:
+        return exc
+    except BaseException as exc:  # noqa: BLE001 - the server must keep serving
+        return tool_result(internal_error(exc))

@@ -5,7 +5,9 @@ Transport and concurrency only; every tool's logic lives in `boruna.service`. St
 stdout have threads of their own (`transport.py`), handed to the SDK as its read and write
 streams by `wire.py` (each line decoded once); each call runs on a worker of its lane
 (`lanes.py`: runs in one, every other tool in another, both bounded), so long runs never stop
-the server reading requests or answering cheap ones; a cancelled request sets the call's
+the server reading requests or answering cheap ones (a small `boruna_run` begins on the loop
+while a run worker is free and goes to one only if it does not end within a bounded slice:
+`inline_runs.py`); a cancelled request sets the call's
 cancel event so its VM stops; `boruna_run` with `_meta.progressToken` streams
 `notifications/progress` through the SDK before it answers.
 """
@@ -30,15 +32,15 @@ from boruna import __version__
 from boruna.core.errors import ErrorKind
 from boruna.mcp.lanes import LaneBusy, Lanes, LaneTimeout, queue_wait_seconds
 from boruna.mcp.documents import Documents
+from boruna.mcp.inline_runs import begin_inline
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.responses import output_schema
-from boruna.mcp.results import tool_result
+from boruna.mcp.results import call_result, tool_result
 from boruna.mcp.stdin_lines import SanitizedLines, screen_message
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
 from boruna.mcp.transport import StdinReader, StdoutWriter, claim_stdio
 from boruna.mcp.wire import InboundMessages, OutboundMessages
 from boruna.service import fail
-from boruna.service.boundary import internal_error
 from boruna.service.errors import InvalidParams, guard_source
 
 SERVER_NAME = "boruna-mcp"
@@ -158,15 +160,29 @@ class BorunaServer:
                       handlers=self.handlers, sealer=self.sealer,
                       data_dir=Path(self.data_dir) if self.data_dir else None,
                       workflow_root=Path(self.workflow_root) if self.workflow_root else None)
-        work = functools.partial(self._invoke, tool, args, env)
+        lane = self.lanes.for_tool(tool.name)
+        begun = None
+        if tool.begin is not None and lane.has_idle_worker():
+            begun = begin_inline(tool, args, env)
+            if isinstance(begun, (types.CallToolResult, InvalidParams)):
+                return self._answer(begun)
+        if begun is not None:       # it continues on a worker, which is free: never queued
+            work, max_wait = begun, None
+        else:
+            work = functools.partial(self._invoke, tool, args, env)
+            max_wait = queue_wait_seconds(tool.name, args)
         try:
-            response = await self.lanes.for_tool(tool.name).run(
-                work, max_wait=queue_wait_seconds(tool.name, args))
+            response = await lane.run(work, max_wait=max_wait)
         except LaneBusy as busy:
             response = _busy(tool.name, busy)
         except anyio.get_cancelled_exc_class():
             env.cancel_event.set()  # the worker's VM stops at its next check
             raise
+        return self._answer(response)
+
+    @staticmethod
+    def _answer(response):
+        """The call's CallToolResult; InvalidParams is the MCP error."""
         if isinstance(response, InvalidParams):
             raise MCPError(code=types.INVALID_PARAMS, message=response.message)
         return response
@@ -174,12 +190,7 @@ class BorunaServer:
     @staticmethod
     def _invoke(tool, args, env: ToolEnv):
         """Worker-thread body: the service call as a CallToolResult, every failure a value."""
-        try:
-            return tool_result(tool.call(args, env))
-        except InvalidParams as exc:
-            return exc
-        except BaseException as exc:  # noqa: BLE001 - the server must keep serving
-            return tool_result(internal_error(exc))
+        return call_result(tool.call, args, env)
 
     def build(self) -> Server:
         docs = self.documents

@@ -14,6 +14,7 @@ from typing import Callable, Optional
 
 from boruna import service
 from boruna.mcp import params as p
+from boruna.mcp.inline_runs import may_begin_inline
 
 
 @dataclass
@@ -43,6 +44,10 @@ class Tool:
     executes_capabilities: bool = False
     # True for the tools that write the workflow run journal (never read-only or idempotent)
     writes_state: bool = False
+    # for a tool whose call may begin on the event loop (`mcp/inline_runs.py`):
+    # `begin(args, env)` is None when this call may not, else what `service.begin_run_tool`
+    # returns (the response dict, or a PendingRun)
+    begin: Optional[Callable[[object, ToolEnv], object]] = None
 
     def annotations(self, live: bool = False) -> dict:
         """The MCP `annotations` object (camelCase keys as on the wire). Without --live no
@@ -151,7 +156,11 @@ TOOLS: tuple[Tool, ...] = (
              trace=bool(a.trace), limits=None if a.limits is None else a.limits.model_dump(),
              output_schema=a.output_schema, libs_dir=env.libs_dir,
              on_progress=env.on_progress, cancel_event=env.cancel_event, live=env.handlers),
-         executes_capabilities=True),
+         executes_capabilities=True, begin=lambda a, env: service.begin_run_tool(
+             a.source, policy=a.policy, max_steps=a.max_steps, trace=bool(a.trace),
+             limits=None if a.limits is None else a.limits.model_dump(),
+             libs_dir=env.libs_dir, cancel_event=env.cancel_event) if may_begin_inline(a, env)
+         else None),
     Tool("boruna_resume", "Answer a paused run",
          "Use after boruna_run (with handlers, e.g. {\"llm.call\": \"client\"}) answered "
          "status input_required: give your result for its request {capability, args} and the "

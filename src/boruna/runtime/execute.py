@@ -92,6 +92,53 @@ def _failed(message: str, module) -> RunOutcome:
 def _start(module: Module, fn_index, args, policy, handler, event_log, max_steps, trace,
            max_wall_ms, trace_limit, slice_steps, on_progress, cancel_event) -> RunOutcome:
     """Build a machine for `module.functions[fn_index](*args)`, drive it, report the outcome."""
+    started = _build(module, fn_index, args, policy, handler, event_log, max_steps, trace,
+                     max_wall_ms, trace_limit, cancel_event)
+    if isinstance(started, RunOutcome):
+        return started
+    return started.finish(slice_steps, on_progress, cancel_event)
+
+
+class Started:
+    """A machine built for a run and not yet driven to its end: `advance` takes a few steps
+    where the caller is (bounded in steps, work and time), `finish` drives the rest."""
+
+    __slots__ = ("machine", "module", "gateway", "stopped")
+
+    def __init__(self, machine, module, gateway):
+        self.machine, self.module, self.gateway = machine, module, gateway
+        self.stopped = False          # `advance` saw the machine stop
+
+    def advance(self, max_steps: int, max_work: int, seconds: float) -> bool:
+        """Take steps one at a time until the machine stops (True), or `max_steps` steps,
+        more than `max_work` work units since the run began, or `seconds` have passed
+        (False: it continues with `finish`). One step at a time changes no step count, result
+        or trace (slicing never does); the bound is the limits plus one step."""
+        from time import perf_counter
+
+        from boruna import _vm
+
+        machine = self.machine
+        deadline = perf_counter() + seconds
+        for _ in range(max_steps):
+            if machine.execute_bounded(1) != _vm.PAUSED:
+                self.stopped = True
+                return True
+            if machine.work > max_work or perf_counter() > deadline:
+                break
+        return False
+
+    def finish(self, slice_steps, on_progress, cancel_event) -> RunOutcome:
+        """Drive the machine until it stops (see `drive`) and report the outcome."""
+        cancelled = not self.stopped and drive(self.machine, slice_steps, on_progress,
+                                               cancel_event)
+        return _outcome(self.machine, self.module, self.gateway, cancelled)
+
+
+def _build(module: Module, fn_index, args, policy, handler, event_log, max_steps, trace,
+           max_wall_ms, trace_limit, cancel_event):
+    """The run's machine, set to call `module.functions[fn_index](*args)` (a `Started`), or
+    the failed outcome of a module no machine can be built for."""
     from boruna import _vm
     from boruna.runtime.deadline import RunClock
     from boruna.runtime.gateway import CapabilityGateway
@@ -107,8 +154,18 @@ def _start(module: Module, fn_index, args, policy, handler, event_log, max_steps
     except Exception as exc:   # a malformed hand-built module
         return _failed(f"bytecode error: {exc}", module)
     machine.set_entry(fn_index, tuple(args))
-    cancelled = drive(machine, slice_steps, on_progress, cancel_event)
-    return _outcome(machine, module, gateway, cancelled)
+    return Started(machine, module, gateway)
+
+
+def start(module: Module, policy="allow-all", max_steps: int = DEFAULT_MAX_STEPS,
+          trace: bool = False, max_wall_ms: Optional[int] = None, cancel_event=None,
+          handler=None, trace_limit: int = TRACE_LIMIT, event_log=None):
+    """`run` in two parts: the entry's machine built (a `Started`, whose `finish` gives what
+    `run` returns), or the failed `RunOutcome` when no machine could be built."""
+    if not isinstance(module, Module):
+        raise TypeError("runtime.execute.start takes a compiled Module")
+    return _build(module, module.entry, (), policy, handler, event_log, max_steps, trace,
+                  max_wall_ms, trace_limit, cancel_event)
 
 
 def run(module: Module, policy="allow-all", max_steps: int = DEFAULT_MAX_STEPS,

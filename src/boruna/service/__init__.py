@@ -33,6 +33,9 @@ become `error_kind: "internal_error"` responses, never tracebacks.
             every 0.1 s (the first at once, the last unsent one before the run returns)
         cancel_event: threading.Event; setting it stops the VM
         handlers: runtime.live.HandlerConfig (live handlers); None = the deterministic mock
+    begin_run_tool(...): run_tool's arguments; the response dict when it is known before
+        the run starts, else a PendingRun (`advance(steps, work, seconds)` takes a bounded
+        few steps where the caller is, `result().to_json()` is the response)
     run_sealed_tool(source, policy=None, max_steps=None, libs_dir=None, cancel_event=None,
                     handlers=None)
     run_delegating_tool(source, handlers, sealer, policy=None, ...)   boruna_run + handlers
@@ -96,6 +99,7 @@ _LAZY = {
     'RunRequest': 'boruna.service.running',
     'run': 'boruna.service.running',
     'run_tool': 'boruna.service.running',
+    'begin_run_tool': 'boruna.service.running',
     'run_sealed': 'boruna.service.sealed',
     'run_sealed_tool': 'boruna.service.sealed',
     'inspect_snapshot': 'boruna.service.suspended',
@@ -127,7 +131,8 @@ _LAZY = {
 
 __all__ = [
     "PROTOCOL_VERSION", "MAX_SOURCE_BYTES", "InvalidParams", "guard_source", "ok", "fail",
-    "render", "compile_tool", "ast_tool", "symbols_tool", "run_tool", "run_sealed_tool",
+    "render", "compile_tool", "ast_tool", "symbols_tool", "run_tool", "begin_run_tool",
+    "run_sealed_tool",
     "check_tool", "repair_tool", "validate_app_tool", "framework_test_tool",
     "workflow_validate_tool", "template_list_tool", "template_apply_tool",
     "capability_list_tool", "policy_validate_tool",

@@ -327,7 +327,14 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
     the run within 1,024 steps or one builtin (`error_kind: "cancelled"`).
     A `.axbc` image that cannot be read is `invalid_bytecode`.
     """
-    from boruna.runtime.execute import run as execute
+    started = begin(request, on_progress, cancel_event)
+    return started if isinstance(started, Failure) else started.result()
+
+
+def begin(request: RunRequest, on_progress=None, cancel_event=None):
+    """`run` in two parts: the checks before the run and its machine built (a `PendingRun`,
+    whose `result()` is what `run` returns), or the `Failure` from before the run."""
+    from boruna.runtime.execute import Started, start
     from boruna.runtime.gateway import EventLog
 
     module, failure = prepare(request)
@@ -336,20 +343,48 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
 
     log = EventLog()
     handler, taping = _handler(request)
-    max_wall_ms, max_output_bytes = request.max_wall_ms, request.max_output_bytes
     relay = None if on_progress is None else ProgressRelay(on_progress, log)
-    outcome = execute(module, policy=request.policy, max_steps=request.max_steps,
-                      trace=request.trace, max_wall_ms=max_wall_ms, event_log=log,
-                      handler=handler, on_progress=relay, slice_steps=SLICE_STEPS, cancel_event=cancel_event)
-    if relay is not None and outcome.error_kind != ErrorKind.CANCELLED:
-        relay.finish()
-    ran = RunResult(outcome, module, request.trace, max_wall_ms,
-                    taping.calls if request.record else None, log)
-    if request.replay is not None:
-        mismatch = _replay_mismatch(ran, request.replay, taping)
-        if mismatch is not None:
-            return mismatch
-    return settle(ran, max_output_bytes, request.output_schema)
+    started = start(module, policy=request.policy, max_steps=request.max_steps,
+                    trace=request.trace, max_wall_ms=request.max_wall_ms, event_log=log,
+                    handler=handler, cancel_event=cancel_event)
+    if isinstance(started, Started):
+        return PendingRun(request, module, log, taping, relay, started, None, cancel_event)
+    return PendingRun(request, module, log, taping, relay, None, started, cancel_event)
+
+
+class PendingRun:
+    """A run whose machine is built (`begin`): `advance` takes a bounded few steps where the
+    caller is, `result()` drives the rest on the caller's thread and settles the outcome."""
+
+    def __init__(self, request, module, log, taping, relay, started, outcome, cancel_event):
+        self.request, self.module, self.log, self.taping = request, module, log, taping
+        self.relay, self.cancel_event = relay, cancel_event
+        self.started = started        # runtime.execute.Started, or None when no machine
+        self.outcome = outcome        # the failed RunOutcome when no machine could be built
+        self.stopped = started is None
+
+    def advance(self, max_steps: int, max_work: int, seconds: float) -> bool:
+        """Take steps here (see `runtime.execute.Started.advance`); True when the machine has
+        stopped having spent at most `max_work` work units, so `result()` only settles what
+        that little work built."""
+        if not self.stopped:
+            self.stopped = self.started.advance(max_steps, max_work, seconds)
+        return self.stopped and (self.started is None or self.started.machine.work <= max_work)
+
+    def result(self):
+        """The `RunResult` (settled: see `settle`) or `Failure`, as `run` answers."""
+        request, relay, outcome = self.request, self.relay, self.outcome
+        if outcome is None:
+            outcome = self.started.finish(SLICE_STEPS, relay, self.cancel_event)
+        if relay is not None and outcome.error_kind != ErrorKind.CANCELLED:
+            relay.finish()
+        ran = RunResult(outcome, self.module, request.trace, request.max_wall_ms,
+                        self.taping.calls if request.record else None, self.log)
+        if request.replay is not None:
+            mismatch = _replay_mismatch(ran, request.replay, self.taping)
+            if mismatch is not None:
+                return mismatch
+        return settle(ran, request.max_output_bytes, request.output_schema)
 
 
 def settle(ran: RunResult, max_output_bytes, output_schema):
@@ -420,12 +455,25 @@ def _replay_mismatch(ran: RunResult, tape: dict, replayer) -> Failure | None:
     return None
 
 
+def begin_run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
+                   output_schema=None, libs_dir=None, on_progress=None, cancel_event=None,
+                   handlers=None):
+    """`run_tool` in two parts: its response dict when it is known before the run starts,
+    else the `PendingRun` whose `result().to_json()` is the response. Raises InvalidParams
+    as `run_tool` does, and any unexpected exception (`run_tool`'s boundary answers those
+    `internal_error`)."""
+    request = RunRequest.of(source, policy, max_steps, trace, limits, output_schema, libs_dir,
+                            default_wall_ms=DEFAULT_MAX_WALL_MS, handlers=handlers)
+    started = begin(request, on_progress, cancel_event)
+    return started.to_json() if isinstance(started, Failure) else started
+
+
 @tool_boundary
 def run_tool(source: str, policy=None, max_steps=None, trace=False, limits=None,
              output_schema=None, libs_dir=None, on_progress=None, cancel_event=None,
              handlers=None) -> dict:
     """The `boruna_run` response for `source`; see `run`. Without `limits.max_wall_ms` the
     run has DEFAULT_MAX_WALL_MS of wall clock."""
-    request = RunRequest.of(source, policy, max_steps, trace, limits, output_schema, libs_dir,
-                            default_wall_ms=DEFAULT_MAX_WALL_MS, handlers=handlers)
-    return run(request, on_progress, cancel_event).to_json()
+    begun = begin_run_tool(source, policy, max_steps, trace, limits, output_schema, libs_dir,
+                           on_progress, cancel_event, handlers)
+    return begun if isinstance(begun, dict) else begun.result().to_json()
