@@ -130,6 +130,12 @@ def test_cancelling_the_call_cancels_the_run_and_resume_finishes_it(raw_server_f
             time.sleep(0.05)
         assert listed[0]["status"] == "cancelled"
         run_id = listed[0]["run_id"]
+        # the cancelled runner writes the status, then stops its step and lets go of the
+        # lease; a resume before that is refused with `lease_held` (docs/workflows.md)
+        for _ in range(400):
+            if Journal(tmp_path / "data").run(run_id)["lease_owner"] is None:
+                break
+            time.sleep(0.05)
         server.call(4, "boruna_workflow_resume", {"run_id": run_id})
         resumed = tool_payload(server.answers([4])[4])
         assert resumed["status"] == "completed"
