@@ -198,23 +198,59 @@ class _Parser:
                               keyword_suggestion(self.values[p]) if kind == IDENT else None)
 
     def parse_fn_def(self) -> ast.FnDef:
-        values = self.values
-        start = self.expect("fn")
-        name = values[self.expect_ident()]
-        self.expect("LParen")
+        # `fn NAME(NAME: TYPE, ...) -> TYPE` read inline: `q` is the position before the
+        # optional Newline, `p` the token after it; a token that is not the expected one is
+        # left to `expect*` at `q`, which raises the error
+        kinds, values = self.kinds, self.values
+        q = self.pos
+        p = q + 1 if kinds[q] == NEWLINE else q
+        if kinds[p] != "fn":
+            self.expect("fn")               # raises
+        start = p
+        q = p + 1
+        p = q + 1 if kinds[q] == NEWLINE else q
+        if kinds[p] != IDENT:
+            self.pos = q
+            self.expect_ident()             # raises
+        name = values[p]
+        q = p + 1
+        p = q + 1 if kinds[q] == NEWLINE else q
+        if kinds[p] != "LParen":
+            self.pos = q
+            self.expect("LParen")           # raises
+        q = p + 1
         params = []
-        while not self.check("RParen"):
+        while True:
+            p = q + 1 if kinds[q] == NEWLINE else q
+            if kinds[p] == "RParen":
+                break
             if params:
-                self.expect("Comma")
-            p = self.expect_ident()
-            self.expect("Colon")
-            params.append(ast.Param(values[p], self.parse_type(),
-                                    self.lines[p], self.cols[p]))
-        self.expect("RParen")
+                if kinds[p] != "Comma":
+                    self.pos = q
+                    self.expect("Comma")    # raises
+                q = p + 1
+                p = q + 1 if kinds[q] == NEWLINE else q
+            if kinds[p] != IDENT:
+                self.pos = q
+                self.expect_ident()         # raises
+            param = p
+            q = p + 1
+            p = q + 1 if kinds[q] == NEWLINE else q
+            if kinds[p] != "Colon":
+                self.pos = q
+                self.expect("Colon")        # raises
+            self.pos = p + 1
+            params.append(ast.Param(values[param], self.parse_type(),
+                                    self.lines[param], self.cols[param]))
+            q = self.pos
+        q = p + 1       # past the `)`
+        p = q + 1 if kinds[q] == NEWLINE else q
         return_type = None
-        if self.check("Arrow"):
-            self.advance()
+        if kinds[p] == "Arrow":
+            self.pos = p + 1
             return_type = self.parse_type(returned=True)
+        else:
+            self.pos = q
         capabilities = []
         caps_line = caps_col = 0
         if self.check("Bang"):
