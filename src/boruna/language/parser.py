@@ -50,7 +50,7 @@ _SPECIAL_TYPES = frozenset(("Option", "Result", "List", "Map", "Fn"))
 _new = object.__new__
 _Binary, _Ident, _IntLit, _Call = ast.Binary, ast.Ident, ast.IntLit, ast.Call
 _Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.MatchArm
-_IdentPat, _VariantPat = ast.IdentPat, ast.VariantPat
+_IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 
 
@@ -671,21 +671,41 @@ class _Parser:
             self.pos = p + 1
             return ast.NoneLit(line, col)
         if kind == "Some" or kind == "Ok" or kind == "Err":
-            self.pos = p + 1
-            self.expect("LParen")
-            inner = self.parse_expr()
-            self.expect("RParen")
-            cls = ast.SomeExpr if kind == "Some" else ast.OkExpr if kind == "Ok" else ast.ErrExpr
-            return cls(inner, line, col)
+            q = p + 1
+            self.pos = q
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] != "LParen":
+                self.expect("LParen")       # raises
+            self.pos = q + 1
+            node = _new(ast.SomeExpr if kind == "Some" else ast.OkExpr if kind == "Ok"
+                        else ast.ErrExpr)   # cls(inner, line, col)
+            node.expr = self.parse_expr()
+            q = self.pos
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] != "RParen":
+                self.expect("RParen")       # raises
+            self.pos = q + 1
+            node.line = line
+            node.col = col
+            return node
         if kind == "if":
             self.pos = p + 1
-            condition = self.parse_expr()
-            then_block = self.parse_block()
-            else_block = None
-            if self.check("else"):
-                self.advance()
-                else_block = self.parse_block()
-            return ast.If(condition, then_block, else_block, line, col)
+            node = _new(_If)                # ast.If(condition, then, else, line, col)
+            node.condition = self.parse_expr()
+            node.then_block = self.parse_block()
+            q = self.pos
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] == "else":
+                self.pos = q + 1
+                node.else_block = self.parse_block()
+            else:
+                node.else_block = None
+            node.line = line
+            node.col = col
+            return node
         if kind == "LBrace":
             return ast.BlockExpr(self.parse_block(), line, col)
         if kind == "LBracket":
