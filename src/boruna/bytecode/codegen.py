@@ -470,20 +470,9 @@ class _FnGen:
             else:
                 raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
         elif t is ast.Binary:
-            # operands that are locals inline (what `expr` emits for them)
+            self.expr(e.left, VALUE)
+            self.expr(e.right, VALUE)
             code = self.code
-            operand = e.left
-            if type(operand) is ast.Ident and operand.name in self.names:
-                slot = self.names[operand.name]
-                code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS else ("LoadLocal", slot))
-            else:
-                self.expr(operand, VALUE)
-            operand = e.right
-            if type(operand) is ast.Ident and operand.name in self.names:
-                slot = self.names[operand.name]
-                code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS else ("LoadLocal", slot))
-            else:
-                self.expr(operand, VALUE)
             if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
                 self.last_line = line = e.line
                 self.last_col = col = e.col
