@@ -151,21 +151,27 @@ class _ModuleInfo:
         for t in program.type_defs():
             self.type_ids.setdefault(t.name, len(self.types))
             if isinstance(t.kind, ast.RecordKind):
-                members = [(n, type_text(ty)) for n, ty in t.kind.fields]
+                members = [(n, ty.name if type(ty) is ast.Named else type_text(ty))
+                           for n, ty in t.kind.fields]
                 self.types.append(TypeInfo(t.name, "Record", members))
             else:
-                members = [(n, None if ty is None else type_text(ty))
+                members = [(n, None if ty is None else
+                            ty.name if type(ty) is ast.Named else type_text(ty))
                            for n, ty in t.kind.variants]
                 self.types.append(TypeInfo(t.name, "Enum", members))
+        # each type's member names (TypeInfo.member_names, once per module; never mutated)
+        self.member_names: list[list[str]] = [t.member_names() for t in self.types]
         # field name -> set of positions among record types; variant name -> [(tid, idx)]
         self.field_positions: dict[str, list[int]] = {}
         self.variant_sites: dict[str, list[tuple[int, int]]] = {}
+        field_positions, variant_sites = self.field_positions, self.variant_sites
         for tid, t in enumerate(self.types):
-            for pos, (name, _) in enumerate(t.members):
-                if t.is_record:
-                    self.field_positions.setdefault(name, []).append(pos)
-                else:
-                    self.variant_sites.setdefault(name, []).append((tid, pos))
+            if t.is_record:
+                for pos, name in enumerate(self.member_names[tid]):
+                    field_positions.setdefault(name, []).append(pos)
+            else:
+                for pos, name in enumerate(self.member_names[tid]):
+                    variant_sites.setdefault(name, []).append((tid, pos))
         # field name -> its position when every record type holding it has it there, else None
         self.field_slot: dict[str, Optional[int]] = {
             name: positions[0] if len(set(positions)) == 1 else None
@@ -464,20 +470,9 @@ class _FnGen:
             else:
                 raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
         elif t is ast.Binary:
-            # operands that are locals inline (what `expr` emits for them)
+            self.expr(e.left, VALUE)
+            self.expr(e.right, VALUE)
             code = self.code
-            operand = e.left
-            if type(operand) is ast.Ident and operand.name in self.names:
-                slot = self.names[operand.name]
-                code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS else ("LoadLocal", slot))
-            else:
-                self.expr(operand, VALUE)
-            operand = e.right
-            if type(operand) is ast.Ident and operand.name in self.names:
-                slot = self.names[operand.name]
-                code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS else ("LoadLocal", slot))
-            else:
-                self.expr(operand, VALUE)
             if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
                 self.last_line = line = e.line
                 self.last_col = col = e.col
@@ -615,7 +610,7 @@ class _FnGen:
             decl = None
         type_id = tid if tid is not None else 0
         if e.spread is not None:
-            fields = decl.member_names() if decl is not None else []
+            fields = info.member_names[tid] if decl is not None else []
             if len(fields) > 255:
                 raise _err(f"record literal has {len(fields)} fields; max 255", e,
                            ErrorKind.OVER_255)
@@ -637,7 +632,7 @@ class _FnGen:
             self.emit("MakeRecord", type_id, len(fields))
             return
         written = [f for f, _ in e.fields]
-        if decl is None or written == decl.member_names():
+        if decl is None or written == info.member_names[tid]:
             if len(e.fields) > 255:
                 raise _err(f"record literal has {len(e.fields)} fields; max 255", e,
                            ErrorKind.OVER_255)
@@ -646,7 +641,7 @@ class _FnGen:
             self.emit("MakeRecord", type_id, len(e.fields))
             return
         # rule-3 fix: evaluate in literal order, store in declaration order
-        declared = decl.member_names()
+        declared = info.member_names[tid]
         extra = [f for f in dict.fromkeys(written) if f not in declared]
         order = declared + extra
         if len(order) > 255:
@@ -672,7 +667,7 @@ class _FnGen:
         decl = info.types[tid]
         if not decl.is_enum:
             raise _err(f"'{e.enum_name}' is not an enum", e)
-        names = decl.member_names()
+        names = info.member_names[tid]
         if e.variant not in names:
             raise _err(f"enum '{e.enum_name}' has no variant '{e.variant}'", e)
         idx = names.index(e.variant)

@@ -50,7 +50,7 @@ _SPECIAL_TYPES = frozenset(("Option", "Result", "List", "Map", "Fn"))
 _new = object.__new__
 _Binary, _Ident, _IntLit, _Call = ast.Binary, ast.Ident, ast.IntLit, ast.Call
 _Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.MatchArm
-_IdentPat, _VariantPat = ast.IdentPat, ast.VariantPat
+_IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 
 
@@ -198,23 +198,59 @@ class _Parser:
                               keyword_suggestion(self.values[p]) if kind == IDENT else None)
 
     def parse_fn_def(self) -> ast.FnDef:
-        values = self.values
-        start = self.expect("fn")
-        name = values[self.expect_ident()]
-        self.expect("LParen")
+        # `fn NAME(NAME: TYPE, ...) -> TYPE` read inline: `q` is the position before the
+        # optional Newline, `p` the token after it; a token that is not the expected one is
+        # left to `expect*` at `q`, which raises the error
+        kinds, values = self.kinds, self.values
+        q = self.pos
+        p = q + 1 if kinds[q] == NEWLINE else q
+        if kinds[p] != "fn":
+            self.expect("fn")               # raises
+        start = p
+        q = p + 1
+        p = q + 1 if kinds[q] == NEWLINE else q
+        if kinds[p] != IDENT:
+            self.pos = q
+            self.expect_ident()             # raises
+        name = values[p]
+        q = p + 1
+        p = q + 1 if kinds[q] == NEWLINE else q
+        if kinds[p] != "LParen":
+            self.pos = q
+            self.expect("LParen")           # raises
+        q = p + 1
         params = []
-        while not self.check("RParen"):
+        while True:
+            p = q + 1 if kinds[q] == NEWLINE else q
+            if kinds[p] == "RParen":
+                break
             if params:
-                self.expect("Comma")
-            p = self.expect_ident()
-            self.expect("Colon")
-            params.append(ast.Param(values[p], self.parse_type(),
-                                    self.lines[p], self.cols[p]))
-        self.expect("RParen")
+                if kinds[p] != "Comma":
+                    self.pos = q
+                    self.expect("Comma")    # raises
+                q = p + 1
+                p = q + 1 if kinds[q] == NEWLINE else q
+            if kinds[p] != IDENT:
+                self.pos = q
+                self.expect_ident()         # raises
+            param = p
+            q = p + 1
+            p = q + 1 if kinds[q] == NEWLINE else q
+            if kinds[p] != "Colon":
+                self.pos = q
+                self.expect("Colon")        # raises
+            self.pos = p + 1
+            params.append(ast.Param(values[param], self.parse_type(),
+                                    self.lines[param], self.cols[param]))
+            q = self.pos
+        q = p + 1       # past the `)`
+        p = q + 1 if kinds[q] == NEWLINE else q
         return_type = None
-        if self.check("Arrow"):
-            self.advance()
+        if kinds[p] == "Arrow":
+            self.pos = p + 1
             return_type = self.parse_type(returned=True)
+        else:
+            self.pos = q
         capabilities = []
         caps_line = caps_col = 0
         if self.check("Bang"):
@@ -635,21 +671,41 @@ class _Parser:
             self.pos = p + 1
             return ast.NoneLit(line, col)
         if kind == "Some" or kind == "Ok" or kind == "Err":
-            self.pos = p + 1
-            self.expect("LParen")
-            inner = self.parse_expr()
-            self.expect("RParen")
-            cls = ast.SomeExpr if kind == "Some" else ast.OkExpr if kind == "Ok" else ast.ErrExpr
-            return cls(inner, line, col)
+            q = p + 1
+            self.pos = q
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] != "LParen":
+                self.expect("LParen")       # raises
+            self.pos = q + 1
+            node = _new(ast.SomeExpr if kind == "Some" else ast.OkExpr if kind == "Ok"
+                        else ast.ErrExpr)   # cls(inner, line, col)
+            node.expr = self.parse_expr()
+            q = self.pos
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] != "RParen":
+                self.expect("RParen")       # raises
+            self.pos = q + 1
+            node.line = line
+            node.col = col
+            return node
         if kind == "if":
             self.pos = p + 1
-            condition = self.parse_expr()
-            then_block = self.parse_block()
-            else_block = None
-            if self.check("else"):
-                self.advance()
-                else_block = self.parse_block()
-            return ast.If(condition, then_block, else_block, line, col)
+            node = _new(_If)                # ast.If(condition, then, else, line, col)
+            node.condition = self.parse_expr()
+            node.then_block = self.parse_block()
+            q = self.pos
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] == "else":
+                self.pos = q + 1
+                node.else_block = self.parse_block()
+            else:
+                node.else_block = None
+            node.line = line
+            node.col = col
+            return node
         if kind == "LBrace":
             return ast.BlockExpr(self.parse_block(), line, col)
         if kind == "LBracket":
