@@ -110,7 +110,9 @@ def test_invalid_params_and_internal_errors_are_the_workers():
     assert answer.structured_content["error_kind"] == "internal_error"
 
 
-def test_a_small_nested_source_compiles_on_the_loop_without_the_deep_pool(monkeypatch):
+@pytest.mark.parametrize("body", ["(" * 117 + "1" + ")" * 117, "{" * 117 + "1" + "}" * 117,
+                                  "-" * 234 + "1"])
+def test_a_small_nested_source_compiles_on_the_loop_without_the_deep_pool(monkeypatch, body):
     hops = []
 
     class NoPool:                   # a hop would wait for this pool: record it instead
@@ -119,9 +121,8 @@ def test_a_small_nested_source_compiles_on_the_loop_without_the_deep_pool(monkey
             return 0                # (`call_deep` then runs on the caller's stack)
 
     monkeypatch.setattr(deep_stack, "_pool", NoPool())
-    body = "(" * 110 + "1" + ")" * 110
     source = "fn main() -> Int { " + body + " }"
-    assert len(source) <= INLINE_SOURCE_CHARS
+    assert len(source) == INLINE_SOURCE_CHARS
 
     def nested(depth):             # the loop's own stack is shallow (~20 frames); be deeper
         if depth:
