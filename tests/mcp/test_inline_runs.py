@@ -26,6 +26,8 @@ LIST = ('fn main() -> List<Int> { let mut xs = []\n let mut i = 0\n'
         ' while i < 200 { xs = list_push(xs, i)\n i = i + 1 }\n xs }')
 HEAVY = ('fn main() -> Int { let mut s = "ab"\n let mut i = 0\n while i < 10 { s = s ++ s\n'
          ' i = i + 1 }\n __builtin_string_len(__builtin_string_replace(s, "a", s)) }')
+SHARED = ("enum T { Leaf, Node(List<T>) }\nfn main() -> T { let mut t = T::Leaf\n let mut i = 0\n"
+          " while i < 12 { t = T::Node([t, t])\n i = i + 1 }\n t }")
 RUN = TOOLS_BY_NAME["boruna_run"]
 
 
@@ -72,6 +74,7 @@ CASES = [
                ' while i < 23 { s = s ++ s\n i = i + 1 }\n s }'},
     {"source": LIST},
     {"source": HEAVY},
+    {"source": SHARED},
 ]
 
 
@@ -107,7 +110,9 @@ def test_invalid_params_and_internal_errors_are_the_workers():
     assert answer.structured_content["error_kind"] == "internal_error"
 
 
-def test_a_small_nested_source_compiles_on_the_loop_without_the_deep_pool(monkeypatch):
+@pytest.mark.parametrize("body", ["(" * 117 + "1" + ")" * 117, "{" * 117 + "1" + "}" * 117,
+                                  "-" * 234 + "1"])
+def test_a_small_nested_source_compiles_on_the_loop_without_the_deep_pool(monkeypatch, body):
     hops = []
 
     class NoPool:                   # a hop would wait for this pool: record it instead
@@ -116,9 +121,8 @@ def test_a_small_nested_source_compiles_on_the_loop_without_the_deep_pool(monkey
             return 0                # (`call_deep` then runs on the caller's stack)
 
     monkeypatch.setattr(deep_stack, "_pool", NoPool())
-    body = "(" * 110 + "1" + ")" * 110
     source = "fn main() -> Int { " + body + " }"
-    assert len(source) <= INLINE_SOURCE_CHARS
+    assert len(source) == INLINE_SOURCE_CHARS
 
     def nested(depth):             # the loop's own stack is shallow (~20 frames); be deeper
         if depth:
@@ -162,9 +166,10 @@ def test_paths_a_run_takes(monkeypatch):
         listed = await _call(server, {"source": LIST})
         policy = await _call(server, {"source": TINY, "policy": {}})
         heavy = await _call(server, {"source": HEAVY})
-        return tiny, long, listed, policy, heavy
+        shared = await _call(server, {"source": SHARED})
+        return tiny, long, listed, policy, heavy, shared
 
-    tiny, long, listed, policy, heavy = asyncio.run(main())
+    tiny, long, listed, policy, heavy, shared = asyncio.run(main())
     assert tiny.structured_content["result"] == 3
     assert long.structured_content["result"] == 100000
     assert listed.structured_content["result"] == list(range(200))
@@ -173,8 +178,11 @@ def test_paths_a_run_takes(monkeypatch):
     # listed: ended on the loop, but its answer is over the small-JSON bound, so a worker
     # renders it; a policy object: the worker path as before (with its queue wait)
     assert heavy.structured_content["result"] == 1024 * 2048 + 1024
-    # heavy: its doubling crossed INLINE_WORK before the replace, which a worker takes
-    assert handed == [None, None, 30.0, None]
+    assert shared.model_dump_json(by_alias=True, exclude_unset=True) == _worker_answer(
+        {"source": SHARED}).model_dump_json(by_alias=True, exclude_unset=True)
+    # heavy: its doubling crossed INLINE_WORK before the replace, which a worker takes;
+    # shared: no work, but its result encodes past INLINE_BYTES: a worker settles it
+    assert handed == [None, None, 30.0, None, None]
     assert server.lanes.run.accepted == 0
 
 

@@ -33,7 +33,7 @@ def _pending_answer(source, slices, **kwargs):
         return begun
     assert isinstance(begun, PendingRun)
     for steps in slices:
-        begun.advance(steps, 2**62, 60.0)
+        begun.advance(steps, 2**62, 60.0, 2**62)
     return begun.result().to_json()
 
 
@@ -48,20 +48,39 @@ def test_advanced_then_finished_answers_as_run_tool(source):
 
 def test_advance_reports_a_stop_only_within_the_work_bound():
     begun = begin_run_tool("fn main() -> Int { 1 + 2 }")
-    assert begun.advance(10_000, 0, 60.0) is True           # stopped, no work spent
+    assert begun.advance(10_000, 0, 60.0, 2**62) is True           # stopped, no work spent
     assert begun.result().to_json() == run_tool("fn main() -> Int { 1 + 2 }")
     heavy = 'fn main() -> Int { let s = "abc" ++ "def"\n __builtin_string_len(s) }'
     begun = begin_run_tool(heavy)
-    assert begun.advance(10_000, 0, 60.0) is False          # the `++` spent work: not cheap
+    assert begun.advance(10_000, 0, 60.0, 2**62) is False          # the `++` spent work: not cheap
     assert begun.result().to_json() == run_tool(heavy)
+
+
+SHARED = ("enum T { Leaf, Node(List<T>) }\nfn main() -> T { let mut t = T::Leaf\n let mut i = 0\n"
+          " while i < 12 { t = T::Node([t, t])\n i = i + 1 }\n t }")
+
+
+def test_advance_reports_a_stop_only_within_the_output_bound():
+    # a value sharing its parts spends no work, but its encoding doubles with every level
+    begun = begin_run_tool(SHARED)
+    assert begun.advance(10_000, 0, 60.0, 4096) is False
+    assert begun.started.machine.work == 0 and begun.started.machine.finished
+    assert begun.result().to_json() == run_tool(SHARED)
+    begun = begin_run_tool(SHARED)
+    assert begun.advance(10_000, 0, 60.0, 2**62) is True
+    assert begun.result().to_json() == run_tool(SHARED)
+    failed = 'fn main() -> Int { 1 / 0 }'
+    begun = begin_run_tool(failed)
+    assert begun.advance(10_000, 0, 60.0, 4096) is True
+    assert begun.result().to_json() == run_tool(failed)
 
 
 def test_advance_stops_at_its_step_bound():
     source = "fn main() -> Int { let mut i = 0\n while i < 300 { i = i + 1 }\n i }"
     begun = begin_run_tool(source)
-    assert begun.advance(10, 2**62, 60.0) is False
+    assert begun.advance(10, 2**62, 60.0, 2**62) is False
     assert begun.started.machine.steps == 10
-    assert begun.advance(0, 2**62, 60.0) is False
+    assert begun.advance(0, 2**62, 60.0, 2**62) is False
     assert begun.started.machine.steps == 10
     assert begun.result().to_json() == run_tool(source)
 

@@ -7,7 +7,8 @@ run lane has a worker free (its call would start at once anyway), a `boruna_run`
 begin cheaply (`may_begin_inline`) is compiled and its machine built on the loop, which then
 takes its steps one at a time (`PendingRun.advance`) until the machine stops, or it has taken
 INLINE_STEPS steps, spent more than INLINE_WORK work units or INLINE_SECONDS of time. A run
-that stopped within the work bound is settled and answered on the loop; any other continues
+that stopped within the work bound, its values encoding within INLINE_BYTES, is settled and
+answered on the loop; any other continues
 on a run worker from the step it reached (the machine keeps its state: stepping is slicing,
 which changes no step count, result or trace), exactly as if it had started there.
 
@@ -25,9 +26,12 @@ What the loop may hold, so no input blocks it for long:
   builtins that spend work (a unit per character or element read or built) make values
   larger than the source's constants, so before the last step taken here every value is
   within INLINE_WORK units plus the source; the step that crosses INLINE_WORK is the last
-  one, and a run that crossed it is settled (its result encoded) on the worker. The dearest
+  one, and a run that crossed it is settled (its result encoded) on the worker, as is one
+  whose result and UI output do not encode within INLINE_BYTES (values sharing parts, such
+  as `t = Node([t, t])` in a loop, spend no work however large their encoding grows; the
+  check stops at the bound). The dearest
   such step builds one value from operands of a few thousand characters: a
-  `string_replace` of every character of a 2,048-character string by that string (4 M
+  `string_replace` of each `a` of a 2,048-character string by that string (2 M
   characters) took 0.9 ms here, and every value stays within the VM's caps (a string of
   16 MB, a list or map of 1,000,000 elements). Every other step takes microseconds.
 
@@ -53,6 +57,7 @@ INLINE_SOURCE_CHARS = 256
 INLINE_STEPS = 10_000
 INLINE_WORK = 4_096
 INLINE_SECONDS = 0.0002
+INLINE_BYTES = 4096
 SHORTHAND_POLICIES = ("allow-all", "deny-all")
 
 
@@ -77,7 +82,7 @@ def begin_inline(tool, args, env):
             return None
         if type(begun) is dict:
             response = begun
-        elif begun.advance(INLINE_STEPS, INLINE_WORK, INLINE_SECONDS):
+        elif begun.advance(INLINE_STEPS, INLINE_WORK, INLINE_SECONDS, INLINE_BYTES):
             response = begun.result().to_json()
         else:
             return functools.partial(_continue, begun)

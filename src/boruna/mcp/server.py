@@ -166,7 +166,7 @@ class BorunaServer:
             begun = begin_inline(tool, args, env)
             if isinstance(begun, (types.CallToolResult, InvalidParams)):
                 return self._answer(begun)
-        if begun is not None:       # it continues on a worker, which is free: never queued
+        if begun is not None:   # its rest takes the free worker (started: no queue wait)
             work, max_wait = begun, None
         else:
             work = functools.partial(self._invoke, tool, args, env)

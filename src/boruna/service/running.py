@@ -363,13 +363,31 @@ class PendingRun:
         self.outcome = outcome        # the failed RunOutcome when no machine could be built
         self.stopped = started is None
 
-    def advance(self, max_steps: int, max_work: int, seconds: float) -> bool:
+    def advance(self, max_steps: int, max_work: int, seconds: float,
+                max_bytes: int) -> bool:
         """Take steps here (see `runtime.execute.Started.advance`); True when the machine has
-        stopped having spent at most `max_work` work units, so `result()` only settles what
-        that little work built."""
+        stopped having spent at most `max_work` work units and its result and UI output
+        encode within `max_bytes` (values that share parts spend no work however large their
+        encoding grows), so `result()` is cheap."""
         if not self.stopped:
             self.stopped = self.started.advance(max_steps, max_work, seconds)
-        return self.stopped and (self.started is None or self.started.machine.work <= max_work)
+        if not self.stopped or self.started is None:
+            return self.stopped
+        machine = self.started.machine
+        return machine.work <= max_work and self._encodes_within(machine, max_bytes)
+
+    def _encodes_within(self, machine, max_bytes: int) -> bool:
+        from boruna.service.encoding import format_value
+
+        budget = OutputBudget(max_bytes)
+        try:
+            if machine.error is None:
+                format_value(machine.result, self.module, budget)
+            for tree in machine.ui_output:
+                format_value(tree, self.module, budget)
+        except Exception:   # over the bytes, or anything else: `result()` meets it as before
+            return False
+        return True
 
     def result(self):
         """The `RunResult` (settled: see `settle`) or `Failure`, as `run` answers."""
