@@ -641,6 +641,18 @@ static int bor_run(BorRun* st) {
         FETCH(); DISPATCH(); } while (0)
 #define FETCH() do { steps++; ins = cur + ip * BOR_W; op = (int)ins[0]; ip++; } while (0)
 #define EXIT(code) do { rc = (code); goto out; } while (0)
+/* LoadLocal(w[1]) onto the stack, moving the value when it is the slot's last read (w[3],
+   vm/reuse.pxi); StoreLocal(w[1]) of the popped top, dropping it for a dead store (w[2]).
+   The stack's bounds are the caller's to check. */
+#define LOAD_LOCAL(w) do { \
+    if ((w)[3]) { stack[sp] = loc[(w)[1]]; loc[(w)[1]].tag = BOR_T_UNIT; } \
+    else bor_vcopy(&stack[sp], &loc[(w)[1]]); \
+    sp++; } while (0)
+#define STORE_LOCAL(w) do { \
+    sp--; \
+    bor_vclear(&loc[(w)[1]]); \
+    if ((w)[2]) bor_vclear(&stack[sp]); \
+    else loc[(w)[1]] = stack[sp]; } while (0)
     /* the end of an op run by a helper (its result `c`: see BOR_WALKF) */
 #define HELPER_DONE(c) do { \
         if ((c) < 0) EXIT((c) == -1 ? -1 : -100 - (c)); \
@@ -657,13 +669,7 @@ dispatch_switch:
 
     TARGET(op_loadlocal, BOR_OP_LOADLOCAL) {
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
-        if (ins[3]) {       /* the slot's last read (vm/reuse.pxi): the value moves */
-            stack[sp] = loc[ins[1]];
-            loc[ins[1]].tag = BOR_T_UNIT;
-        } else {
-            bor_vcopy(&stack[sp], &loc[ins[1]]);
-        }
-        sp++;
+        LOAD_LOCAL(ins);
         NEXT();
     }
     TARGET(op_pushconst, BOR_OP_PUSHCONST) {
@@ -674,10 +680,7 @@ dispatch_switch:
     }
     TARGET(op_storelocal, BOR_OP_STORELOCAL) {
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
-        sp--;
-        bor_vclear(&loc[ins[1]]);
-        if (ins[2]) bor_vclear(&stack[sp]);     /* a dead store (vm/reuse.pxi) */
-        else loc[ins[1]] = stack[sp];
+        STORE_LOCAL(ins);
         NEXT();
     }
     TARGET(op_super_stld, BOR_OP_SUPER_STLD) {
@@ -685,21 +688,12 @@ dispatch_switch:
            checkpoint falls on the LoadLocal; else StoreLocal(a) alone. The load pushes back
            what the store popped: the stack has room */
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
-        sp--;
-        bor_vclear(&loc[ins[1]]);
-        if (ins[2]) bor_vclear(&stack[sp]);     /* a dead store (vm/reuse.pxi) */
-        else loc[ins[1]] = stack[sp];
+        STORE_LOCAL(ins);
         if (steps < check_at) {
             int64_t* w = ins + BOR_W;
             steps++;
             ip++;
-            if (w[3]) {
-                stack[sp] = loc[w[1]];
-                loc[w[1]].tag = BOR_T_UNIT;
-            } else {
-                bor_vcopy(&stack[sp], &loc[w[1]]);
-            }
-            sp++;
+            LOAD_LOCAL(w);
         }
         NEXT();
     }
