@@ -202,12 +202,7 @@ cdef extern from "vm/core/strings.h":
     bint bor_str_writable(PyObject*) noexcept
     bint bor_str_ascii(PyObject*) noexcept
     PyObject* bor_str_with_room(PyObject*, PyObject*, Py_ssize_t) except NULL
-    int bor_sbld_slot(BorStrBuilders*, PyObject*) noexcept
-    bint bor_sbld_alone(BorStrBuilders*, PyObject*) noexcept
-    int bor_sbld_victim(BorStrBuilders*) noexcept
     void bor_sbld_release(BorStrBuilders*, int) noexcept
-    int bor_str_concat(BorStrBuilders*, Val*, Val*, int64_t, int64_t, int64_t*,
-                       int64_t) except -1
 
 
 cdef class Machine:

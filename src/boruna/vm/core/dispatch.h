@@ -401,7 +401,7 @@ static int bor_concat(BorRun* st, Val* stack, int sp) {
     Val *a, *b;
     PyObject* o;
     int64_t n, charge;
-    int c;
+    int c, k;
     if (sp < 2) return BOR_HX(BOR_X_UNDERFLOW);
     a = &stack[sp - 2];
     b = &stack[sp - 1];
@@ -415,9 +415,15 @@ static int bor_concat(BorRun* st, Val* stack, int sp) {
     n = PyUnicode_GET_LENGTH(a->o) + PyUnicode_GET_LENGTH(b->o);
     /* the charge: what the live values grow by, the right String when the left one is let go
        (nothing but the operand holds it), else the whole new String */
-    charge = bor_sbld_alone(st->sb, a->o) ? PyUnicode_GET_LENGTH(b->o) : 49 + n;
-    /* appended into a String builder when the left String is only the operand's */
-    c = bor_str_concat(st->sb, a, b, n, C_MAX_STRING_BYTES, st->work, st->max_work);
+    k = bor_sbld_slot(st->sb, a->o);
+    if (Py_REFCNT(a->o) == (k >= 0 ? 2 : 1)) {
+        charge = PyUnicode_GET_LENGTH(b->o);
+        /* appended into a String builder (core/strings.h) when it can be */
+        c = bor_str_concat(st->sb, k, a, b, n, C_MAX_STRING_BYTES, st->work, st->max_work);
+    } else {
+        charge = 49 + n;
+        c = 0;
+    }
     if (c < 0) return -1;
     if (c == 2) return BOR_HX(BOR_X_WORK);
     if (c == 1) {

@@ -79,12 +79,6 @@ static inline int bor_sbld_slot(BorStrBuilders* sb, PyObject* s) {
     return -1;
 }
 
-/* Whether nothing but the operand (and its builder slot) holds the String s: a Concat onto
-   it lets it go, so the live values grow by the right String only. */
-static inline int bor_sbld_alone(BorStrBuilders* sb, PyObject* s) {
-    return Py_REFCNT(s) == (bor_sbld_slot(sb, s) >= 0 ? 2 : 1);
-}
-
 /* The slot a new builder takes: the first empty one or one whose String only the slot still
    holds (dead), else the least recently grown. */
 static inline int bor_sbld_victim(BorStrBuilders* sb) {
@@ -103,8 +97,9 @@ static inline void bor_sbld_release(BorStrBuilders* sb, int all) {
         if (sb->s[k] != NULL && (all || Py_REFCNT(sb->s[k]) == 1)) Py_CLEAR(sb->s[k]);
 }
 
-/* Concat of the Strings in a and b (type-checked; n the result's length, at most max_len) when
-   a is an ASCII String only the operand holds (and its builder slot) and b is ASCII: 1 with the
+/* Concat of the Strings in a and b (type-checked; n the result's length, at most max_len)
+   when nothing but the operand holds the ASCII String a (the caller found its builder slot k,
+   or -1, and checked its reference count: 2 in a slot, else 1) and b is ASCII: 1 with the
    result in a (b untouched: the caller pops it), 2 when the work limit is met (the charge
    spent, nothing else changed), 0 when not taken (nothing changed), -1 with an exception.
 
@@ -112,19 +107,14 @@ static inline void bor_sbld_release(BorStrBuilders* sb, int all) {
    BOR_SBLD_MIN characters or more, a new builder with room for the result plus as much again
    (at most BOR_SBLD_STEP more) takes a's place, spending the copy's work (the result's length).
    The caller charges the allocation accounting b's length either way, as for any Concat onto
-   a String only the operand holds (bor_sbld_alone), so memory walks fall where the copying
-   VM's do. */
-static inline int bor_str_concat(BorStrBuilders* sb, Val* a, Val* b, int64_t n,
+   a String only the operand holds, so memory walks fall where the copying VM's do. */
+static inline int bor_str_concat(BorStrBuilders* sb, int k, Val* a, Val* b, int64_t n,
                                  int64_t max_len, int64_t* work, int64_t max_work) {
     PyObject* s = a->o;
     PyObject* t = b->o;
     PyObject* nb;
     Py_ssize_t cap;
-    int k;
-    if (!sb->on || n > max_len) return 0;
-    k = bor_sbld_slot(sb, s);
-    if (Py_REFCNT(s) != (k >= 0 ? 2 : 1) || !bor_str_writable(s) || !bor_str_ascii(t))
-        return 0;
+    if (!sb->on || n > max_len || !bor_str_writable(s) || !bor_str_ascii(t)) return 0;
     if (k >= 0 && n <= sb->cap[k]) {
         *work += n - PyUnicode_GET_LENGTH(s);
         if (*work > max_work) return 2;
