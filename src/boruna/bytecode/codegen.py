@@ -189,6 +189,10 @@ class _ModuleInfo:
 # ---------------------------------------------------------------- function emitter
 
 class _FnGen:
+    __slots__ = ("info", "constants", "arities", "fn", "code", "tables", "names", "next_local",
+                 "unit_slot", "caps", "stubs", "return_jumps", "leaves_memo", "lines",
+                 "last_line", "last_col")
+
     def __init__(self, mod: "_Gen", fn: ast.FnDef):
         self.info = mod.info
         self.constants = mod.constants      # the module's pool, shared by every function
@@ -279,9 +283,14 @@ class _FnGen:
     # -- function
     def generate(self) -> Function:
         fn = self.fn
-        self.mark(fn)
-        for p in fn.params:
-            self.names[p.name] = self.alloc()
+        self.last_line = fn.line        # self.mark(fn), the first entry of the line table
+        self.last_col = fn.col
+        if fn.line or fn.col:
+            self.lines = [0, fn.line, fn.col]
+        names = self.names
+        for slot, p in enumerate(fn.params):
+            names[p.name] = slot
+        self.next_local = len(fn.params)
         for i, clause in enumerate(fn.requires):
             self.expr(clause, VALUE)
             self.mark(clause)
@@ -290,7 +299,7 @@ class _FnGen:
         # with `ensures`, every `return` jumps to the postconditions (rule-3 fix: the
         # reference's early returns skip them); the jumps are patched below
         self.return_jumps = [] if fn.ensures else None
-        self.block_body(fn.body, VALUE if fn.ensures else TAIL)
+        self.stmts(fn.body.stmts, VALUE if fn.ensures else TAIL)   # names stay visible
         if fn.ensures:
             end = len(self.code)
             if end and end - 1 in self.return_jumps:
@@ -362,13 +371,17 @@ class _FnGen:
         return False
 
     # -- blocks and statements
-    def block_body(self, block: ast.Block, ctx: int) -> bool:
-        """The function body: names stay visible afterwards (for `ensures`)."""
-        return self.stmts(block.stmts, ctx)
-
     def block(self, block: ast.Block, ctx: int) -> bool:
+        stmts = block.stmts
+        for s in stmts:
+            if type(s) is ast.Let:
+                break
+        else:
+            # only a `let` of the block itself adds a name that outlives its statement
+            # (loops, arms and inner blocks restore the names they bind): nothing to restore
+            return self.stmts(stmts, ctx)
         saved = dict(self.names)
-        left = self.stmts(block.stmts, ctx)
+        left = self.stmts(stmts, ctx)
         self.names = saved
         return left
 
@@ -470,9 +483,20 @@ class _FnGen:
             else:
                 raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
         elif t is ast.Binary:
-            self.expr(e.left, VALUE)
-            self.expr(e.right, VALUE)
+            # an operand that is a local or an integer literal is emitted here, as the
+            # branches above would, one call less
             code = self.code
+            for operand in (e.left, e.right):
+                kind = type(operand)
+                if kind is ast.Ident and (slot := self.names.get(operand.name)) is not None:
+                    code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS
+                                else ("LoadLocal", slot))
+                elif kind is ast.IntLit:
+                    constants = self.constants
+                    constants.append(operand.value)
+                    code.append(("PushConst", len(constants) - 1))
+                else:
+                    self.expr(operand, VALUE)
             if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
                 self.last_line = line = e.line
                 self.last_col = col = e.col
@@ -580,8 +604,12 @@ class _FnGen:
                 if n > 255:
                     raise _err(f"call to `{name}` has {n} arguments; max 255", e,
                                ErrorKind.OVER_255)
-                self.mark(e)
-                self.code.append(("Call", fid, n))
+                code = self.code
+                if e.col != self.last_col or e.line != self.last_line:    # self.mark(e)
+                    self.last_line = line = e.line
+                    self.last_col = col = e.col
+                    self.lines += (len(code), line, col)
+                code.append(("Call", fid, n))
                 return
         for a in e.args:
             self.expr(a, VALUE)
@@ -681,38 +709,61 @@ class _FnGen:
 
     # -- if
     def if_expr(self, e: ast.If, ctx: int) -> bool:
+        # In TAIL context no analysis is needed: for an expression that leaves a value the
+        # TAIL code is the VALUE code (by induction over if/match/block: every other kind
+        # ignores the context), so the branches compile in TAIL whatever they leave, and a
+        # TAIL caller never reads the answer (the function's final expression)
         self.expr(e.condition, VALUE)
-        if ctx == VALUE or expr_leaves_value(e, self.leaves_memo):
-            jf = self.jump("JmpIfNot")
+        code = self.code
+        else_block = e.else_block
+        if ctx == VALUE or (ctx == DISCARD and expr_leaves_value(e, self.leaves_memo)):
+            inner = VALUE
+        elif ctx == TAIL and else_block is not None:
+            code.append(("JmpIfNot", 0))
+            jf = len(code) - 1
+            self.block(e.then_block, TAIL)
+            code.append(("Jmp", 0))
+            jend = len(code) - 1
+            code[jf] = ("JmpIfNot", len(code))
+            self.block(else_block, TAIL)
+            code[jend] = ("Jmp", len(code))
+            return False
+        else:
+            inner = ctx
+        code.append(("JmpIfNot", 0))
+        jf = len(code) - 1
+        if inner == VALUE:
             self.block(e.then_block, VALUE)
-            if e.else_block is None:
-                jend = self.jump("Jmp")
-                self.patch(jf, len(self.code))
+            code.append(("Jmp", 0))
+            jend = len(code) - 1
+            code[jf] = ("JmpIfNot", len(code))
+            if else_block is None:
                 self.push_unit()
             else:
-                jend = self.jump("Jmp")
-                self.patch(jf, len(self.code))
-                self.block(e.else_block, VALUE)
-            self.patch(jend, len(self.code))
+                self.block(else_block, VALUE)
+            code[jend] = ("Jmp", len(code))
             return True
-        inner = DISCARD if ctx == DISCARD else TAIL
-        jf = self.jump("JmpIfNot")
         self.block(e.then_block, inner)
-        if e.else_block is None:
-            self.patch(jf, len(self.code))
+        if else_block is None:
+            code[jf] = ("JmpIfNot", len(code))
         else:
-            jend = self.jump("Jmp")
-            self.patch(jf, len(self.code))
-            self.block(e.else_block, inner)
-            self.patch(jend, len(self.code))
+            code.append(("Jmp", 0))
+            jend = len(code) - 1
+            code[jf] = ("JmpIfNot", len(code))
+            self.block(else_block, inner)
+            code[jend] = ("Jmp", len(code))
         return False
 
     # -- match
     def match_expr(self, e: ast.Match, ctx: int) -> bool:
-        if ctx == VALUE or expr_leaves_value(e, self.leaves_memo):
+        if ctx == VALUE:
+            arm_ctx, left = VALUE, True
+        elif ctx == TAIL:       # as in `if_expr`: TAIL arms, whatever they leave
+            arm_ctx, left = TAIL, False
+        elif expr_leaves_value(e, self.leaves_memo):
             arm_ctx, left = VALUE, True
         else:
-            arm_ctx, left = (DISCARD if ctx == DISCARD else TAIL), False
+            arm_ctx, left = DISCARD, False
         # one pass for the kind of match: string arms or integer arms beyond the table make
         # an Eq chain (whatever else the arms hold), else a pattern checking something inside
         # its payload makes it nested, else one table

@@ -52,6 +52,7 @@ _Binary, _Ident, _IntLit, _Call = ast.Binary, ast.Ident, ast.IntLit, ast.Call
 _Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.MatchArm
 _IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
+_CLAUSES = frozenset(("intent", "requires", "ensures"))
 
 
 class _Parser:
@@ -170,18 +171,28 @@ class _Parser:
             self.advance()
             module_name = self.values[self.expect_ident()]
         items = []
-        while kinds[self.peek()] != EOF:
-            self.skip_newlines()
+        while True:
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+                self.pos = p
+            if kinds[p] == EOF:
+                break
             items.append(self.parse_item())
         return ast.Program(module_name, items, line, col)
 
     def parse_item(self):
-        exported = False
-        if self.check("export"):
-            self.advance()
-            exported = True
-        p = self.peek()
-        kind = self.kinds[p]
+        kinds = self.kinds
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        kind = kinds[p]
+        exported = kind == "export"
+        if exported:
+            self.pos = p = p + 1
+            if kinds[p] == NEWLINE:
+                p += 1
+            kind = kinds[p]
         if kind == "fn":
             fn = self.parse_fn_def()
             fn.exported = exported
@@ -251,30 +262,38 @@ class _Parser:
             return_type = self.parse_type(returned=True)
         else:
             self.pos = q
+        # `p`/`kind`: the next token past a Newline, read after each part
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        kind = kinds[p]
         capabilities = []
         caps_line = caps_col = 0
-        if self.check("Bang"):
-            caps_line, caps_col = self.lines[self.peek()], self.cols[self.peek()]
+        if kind == "Bang":
+            caps_line, caps_col = self.lines[p], self.cols[p]
             capabilities = self.parse_capability_set()
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            kind = kinds[p]
         intent = None
         requires = []
         ensures = []
-        while True:
-            kind = self.kinds[self.peek()]
+        while kind in _CLAUSES:
+            self.pos = p + 1
             if kind == "intent":
-                self.advance()
                 if intent is not None:
                     raise self.error("duplicate 'intent' clause: a function may declare at "
                                      "most one intent")
                 intent = values[self.expect_string()]
             elif kind == "requires":
-                self.advance()
                 requires.append(self.parse_expr())
-            elif kind == "ensures":
-                self.advance()
-                ensures.append(self.parse_expr())
             else:
-                break
+                ensures.append(self.parse_expr())
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            kind = kinds[p]
         body = self.parse_block()
         return ast.FnDef(name, params, return_type, capabilities, intent, requires, ensures,
                          body, False, self.lines[start], self.cols[start], caps_line, caps_col)
