@@ -51,6 +51,7 @@ _new = object.__new__
 _Binary, _Ident, _IntLit, _Call = ast.Binary, ast.Ident, ast.IntLit, ast.Call
 _Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.MatchArm
 _IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
+_WildcardPat, _IntPat = ast.WildcardPat, ast.IntPat
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 _CLAUSES = frozenset(("intent", "requires", "ensures"))
 
@@ -154,6 +155,16 @@ class _Parser:
             self.pos = p + 1
             return p
         raise self.unexpected("string literal", p)
+
+    def _close_paren(self) -> None:
+        """`self.expect("RParen")`, its commonest case inline."""
+        q = self.pos
+        kinds = self.kinds
+        if kinds[q] == NEWLINE:
+            q += 1
+        if kinds[q] != "RParen":
+            self.expect("RParen")           # raises
+        self.pos = q + 1
 
     def enter(self) -> None:
         self.depth += 1
@@ -833,14 +844,16 @@ class _Parser:
         kind = kinds[p]
         line, col = self.lines[p], self.cols[p]
         if kind == IDENT:
-            self.pos = p + 1
+            self.pos = q = p + 1
             name = self.values[p]
             if "A" <= name[0] <= "Z":
                 inner = None
-                if self.check("LParen"):
-                    self.advance()
+                if kinds[q] == NEWLINE:
+                    q += 1
+                if kinds[q] == "LParen":
+                    self.pos = q + 1
                     inner = self.parse_pattern()
-                    self.expect("RParen")
+                    self._close_paren()
                 result = _new(_VariantPat)  # ast.VariantPat(name, inner, line, col)
                 result.name = name
                 result.inner = inner
@@ -851,10 +864,15 @@ class _Parser:
             result.col = col
         elif kind == "Underscore":
             self.pos = p + 1
-            result = ast.WildcardPat(line, col)
+            result = _new(_WildcardPat)     # ast.WildcardPat(line, col)
+            result.line = line
+            result.col = col
         elif kind == INT:
             self.pos = p + 1
-            result = ast.IntPat(self.values[p], line, col)
+            result = _new(_IntPat)          # ast.IntPat(value, line, col)
+            result.value = self.values[p]
+            result.line = line
+            result.col = col
         elif kind == STRING:
             self.pos = p + 1
             result = ast.StringPat(self.values[p], line, col)
@@ -865,12 +883,20 @@ class _Parser:
             self.pos = p + 1
             result = ast.NonePat(line, col)
         elif kind == "Some" or kind == "Ok" or kind == "Err":
-            self.pos = p + 1
-            self.expect("LParen")
-            inner = self.parse_pattern()
-            self.expect("RParen")
-            cls = ast.SomePat if kind == "Some" else ast.OkPat if kind == "Ok" else ast.ErrPat
-            result = cls(inner, line, col)
+            q = p + 1
+            self.pos = q
+            if kinds[q] == NEWLINE:
+                q += 1
+            if kinds[q] != "LParen":
+                self.expect("LParen")       # raises
+            self.pos = q + 1
+            # cls(inner, line, col), built inline
+            result = _new(ast.SomePat if kind == "Some" else ast.OkPat if kind == "Ok"
+                          else ast.ErrPat)
+            result.inner = self.parse_pattern()
+            self._close_paren()
+            result.line = line
+            result.col = col
         else:
             raise self.unexpected("pattern", p)
         self.depth -= 1
