@@ -797,13 +797,20 @@ class _FnGen:
         """`arm_body` with `binder` bound to the value on top of the stack for the body only.
         Whatever the body binds goes out of scope inside it (blocks, arms and loops restore
         the names they add), so restoring `binder`'s previous slot restores the scope."""
-        previous = self.names.get(binder)
-        self.bind(binder)
-        self.arm_body(body, arm_ctx)
+        names = self.names
+        previous = names.get(binder)
+        slot = self.next_local          # self.bind(binder), inline
+        self.next_local = slot + 1
+        code = self.code
+        code.append(_STORE_LOCAL[slot] if slot < _SHARED_SLOTS else ("StoreLocal", slot))
+        names[binder] = slot
+        if self.expr(body, arm_ctx) and arm_ctx == DISCARD:     # self.arm_body(...)
+            code.append(_POP)
+        names = self.names      # a block in the body may have put back a copy
         if previous is None:
-            del self.names[binder]
+            del names[binder]
         else:
-            self.names[binder] = previous
+            names[binder] = previous
 
     def match_chain(self, e: ast.Match, arm_ctx: int) -> None:
         scrut = self.alloc()
@@ -868,7 +875,8 @@ class _FnGen:
             binder = pattern_binding(pat)
             if binder is None:
                 code.append(_POP)
-                self.arm_body(arm.body, arm_ctx)
+                if self.expr(arm.body, arm_ctx) and arm_ctx == DISCARD:    # self.arm_body
+                    code.append(_POP)
             else:
                 self.bound_arm_body(binder, arm.body, arm_ctx)
             if i != last:
@@ -903,10 +911,12 @@ class _FnGen:
                 self.inner_pattern(pat.inner, fixups)
             else:
                 self.bind_or_pop(pat)
-            self.arm_body(arm.body, arm_ctx)
+            if self.expr(arm.body, arm_ctx) and arm_ctx == DISCARD:    # self.arm_body(...)
+                code.append(_POP)
             self.names = saved
             if i != n - 1:
-                end_jumps.append(self.jump("Jmp"))
+                code.append(("Jmp", 0))
+                end_jumps.append(len(code) - 1)
             if fixups:
                 # offset 0: a value is still on the stack; offset 1: the stack is clean
                 self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
