@@ -315,24 +315,44 @@ class _Parser:
         is_record = self.kinds[start] == "type"
         name = values[self.expect_ident()]
         brace = self.expect("LBrace")
+        # read inline as in `parse_record`: `p` is the token past a Newline at `self.pos`
+        kinds = self.kinds
         entries = []
-        while not self.check("RBrace"):
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        while kinds[p] != "RBrace":
             if entries:
-                self.expect("Comma")
-                if self.check("RBrace"):
+                if kinds[p] != "Comma":
+                    self.expect("Comma")        # raises
+                self.pos = p = p + 1
+                if kinds[p] == NEWLINE:
+                    p += 1
+                if kinds[p] == "RBrace":
                     break
-            entry_name = values[self.expect_ident()]
+            if kinds[p] != IDENT:
+                self.expect_ident()             # raises
+            entry_name = values[p]
+            self.pos = p = p + 1
+            if kinds[p] == NEWLINE:
+                p += 1
             if is_record:
-                self.expect("Colon")
+                if kinds[p] != "Colon":
+                    self.expect("Colon")        # raises
+                self.pos = p + 1
                 entries.append((entry_name, self.parse_type()))
-            elif self.check("LParen"):
-                self.advance()
+            elif kinds[p] == "LParen":
+                self.pos = p + 1
                 payload = self.parse_type()
-                self.expect("RParen")
+                self._close_paren()
                 entries.append((entry_name, payload))
             else:
                 entries.append((entry_name, None))
-        self.expect("RBrace")
+                continue            # `p` is already the next token
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+        self.pos = p + 1
         kind_cls = ast.RecordKind if is_record else ast.EnumKind
         kind = kind_cls(entries, self.lines[brace], self.cols[brace])
         return ast.TypeDef(name, kind, False, self.lines[start], self.cols[start])
@@ -780,23 +800,48 @@ class _Parser:
         raise self.unexpected("expression", p)
 
     def parse_record(self, type_name: str, line: int, col: int) -> ast.RecordLit:
+        # read inline: `p` is always the token past a Newline at `self.pos`, so a token that
+        # is not the expected one is left to `expect*` at `self.pos`, which raises the error
+        kinds = self.kinds
         self.advance()      # {
         fields = []
         spread = None
-        if self.check("DotDot"):
-            self.advance()
+        p = self.pos
+        if kinds[p] == NEWLINE:
+            p += 1
+        if kinds[p] == "DotDot":
+            self.pos = p + 1
             spread = self.parse_expr()
-            if self.check("Comma"):
-                self.advance()
-        while not self.check("RBrace"):
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+            if kinds[p] == "Comma":
+                self.pos = p = p + 1
+                if kinds[p] == NEWLINE:
+                    p += 1
+        while kinds[p] != "RBrace":
             if fields:
-                self.expect("Comma")
-                if self.check("RBrace"):
+                if kinds[p] != "Comma":
+                    self.expect("Comma")        # raises
+                self.pos = p = p + 1
+                if kinds[p] == NEWLINE:
+                    p += 1
+                if kinds[p] == "RBrace":
                     break
-            name = self.values[self.expect_ident()]
-            self.expect("Colon")
+            if kinds[p] != IDENT:
+                self.expect_ident()             # raises
+            name = self.values[p]
+            self.pos = p = p + 1
+            if kinds[p] == NEWLINE:
+                p += 1
+            if kinds[p] != "Colon":
+                self.expect("Colon")            # raises
+            self.pos = p + 1
             fields.append((name, self.parse_expr()))
-        self.expect("RBrace")
+            p = self.pos
+            if kinds[p] == NEWLINE:
+                p += 1
+        self.pos = p + 1
         return ast.RecordLit(type_name, fields, spread, line, col)
 
     def parse_match(self, start: int) -> ast.Match:
