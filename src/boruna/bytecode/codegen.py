@@ -471,7 +471,8 @@ class _FnGen:
     # -- expressions
     def expr(self, e, ctx: int) -> bool:
         """Emit `e`; returns True if it left a value (always True for VALUE, and for every
-        expression but `if`, `match`, a block and `send`). The commonest kinds come first."""
+        expression but `if`, `match`, a block and `send`; in TAIL context an `if` with an
+        `else` and a `match` answer False, unread there). The commonest kinds come first."""
         t = type(e)
         if t is ast.Ident:
             slot = self.names.get(e.name)
