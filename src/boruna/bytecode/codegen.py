@@ -56,6 +56,7 @@ _SHARED_LOCALS: dict[str, tuple] = {
 _LOAD_LOCAL = _SHARED_LOCALS["LoadLocal"]
 _STORE_LOCAL = _SHARED_LOCALS["StoreLocal"]
 _POP = _BARE["Pop"]
+_Ident_ = ast.Ident
 # literals that compile to a PushConst of their value
 _VALUE_LITERALS = frozenset((ast.IntLit, ast.StringLit, ast.BoolLit, ast.FloatLit))
 
@@ -484,20 +485,21 @@ class _FnGen:
             else:
                 raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
         elif t is ast.Binary:
-            # an operand that is a local or an integer literal is emitted here, as the
-            # branches above would, one call less
+            # an operand that is a local in a shared slot is emitted here, as the Ident
+            # branch above would, one call less (a loop over both operands costs more)
             code = self.code
-            for operand in (e.left, e.right):
-                kind = type(operand)
-                if kind is ast.Ident and (slot := self.names.get(operand.name)) is not None:
-                    code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS
-                                else ("LoadLocal", slot))
-                elif kind is ast.IntLit:
-                    constants = self.constants
-                    constants.append(operand.value)
-                    code.append(("PushConst", len(constants) - 1))
-                else:
-                    self.expr(operand, VALUE)
+            operand = e.left
+            if type(operand) is _Ident_ and (slot := self.names.get(operand.name)) is not None \
+                    and slot < _SHARED_SLOTS:
+                code.append(_LOAD_LOCAL[slot])
+            else:
+                self.expr(operand, VALUE)
+            operand = e.right
+            if type(operand) is _Ident_ and (slot := self.names.get(operand.name)) is not None \
+                    and slot < _SHARED_SLOTS:
+                code.append(_LOAD_LOCAL[slot])
+            else:
+                self.expr(operand, VALUE)
             if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
                 self.last_line = line = e.line
                 self.last_col = col = e.col
