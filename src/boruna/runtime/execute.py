@@ -17,6 +17,7 @@ returned `RunOutcome`, never raised.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, Callable, Optional, Sequence
 
 from boruna.bytecode.module import Module
@@ -114,14 +115,13 @@ class Started:
         more than `max_work` work units since the run began, or `seconds` have passed
         (False: it continues with `finish`). One step at a time changes no step count, result
         or trace (slicing never does); the bound is the limits plus one step."""
-        from time import perf_counter
-
         from boruna import _vm
 
         machine = self.machine
+        execute, paused = machine.execute_bounded, _vm.PAUSED
         deadline = perf_counter() + seconds
         for _ in range(max_steps):
-            if machine.execute_bounded(1) != _vm.PAUSED:
+            if execute(1) != paused:
                 self.stopped = True
                 return True
             if machine.work > max_work or perf_counter() > deadline:

@@ -362,6 +362,10 @@ class PendingRun:
         self.started = started        # runtime.execute.Started, or None when no machine
         self.outcome = outcome        # the failed RunOutcome when no machine could be built
         self.stopped = started is None
+        # (result_json, ui_output_json, bytes) when `advance` encoded the stopped run's
+        # values within that many bytes: `result()` settles with them instead of encoding
+        # the same values again
+        self.encoded = None
 
     def advance(self, max_steps: int, max_work: int, seconds: float,
                 max_bytes: int) -> bool:
@@ -381,12 +385,12 @@ class PendingRun:
 
         budget = OutputBudget(max_bytes)
         try:
-            if machine.error is None:
-                format_value(machine.result, self.module, budget)
-            for tree in machine.ui_output:
-                format_value(tree, self.module, budget)
+            result = None if machine.error is not None else format_value(
+                machine.result, self.module, budget)
+            trees = [format_value(tree, self.module, budget) for tree in machine.ui_output]
         except Exception:   # over the bytes, or anything else: `result()` meets it as before
             return False
+        self.encoded = (result, trees, max_bytes)
         return True
 
     def result(self):
@@ -402,22 +406,30 @@ class PendingRun:
             mismatch = _replay_mismatch(ran, request.replay, self.taping)
             if mismatch is not None:
                 return mismatch
-        return settle(ran, request.max_output_bytes, request.output_schema)
+        return settle(ran, request.max_output_bytes, request.output_schema, self.encoded)
 
 
-def settle(ran: RunResult, max_output_bytes, output_schema):
+def settle(ran: RunResult, max_output_bytes, output_schema, encoded=None):
     """A finished run after its output checks: `ran` (encoded within the output budget), or
-    the output-limit or output-schema Failure; a failed run as it is."""
+    the output-limit or output-schema Failure; a failed run as it is.
+
+    `encoded` is `(result_json, ui_output_json, bytes)` when the run's values were already
+    encoded charging a budget of `bytes` (`PendingRun.advance`): with an output budget at
+    least that large they are taken as they are, since encoding them again would give the
+    same values and charge the same bytes, within it."""
     outcome = ran.outcome
     if not outcome.ok:
         return ran
     cap = DEFAULT_MAX_OUTPUT_BYTES
     if max_output_bytes is not None and max_output_bytes < cap:
         cap = max_output_bytes
-    try:
-        ran.encode(OutputBudget(cap))
-    except OutputLimitExceeded:
-        return failure_of(output_limit_failure(cap, outcome.steps))
+    if encoded is not None and cap >= encoded[2]:
+        ran.result_json, ran.ui_output_json = encoded[0], encoded[1]
+    else:
+        try:
+            ran.encode(OutputBudget(cap))
+        except OutputLimitExceeded:
+            return failure_of(output_limit_failure(cap, outcome.steps))
     if max_output_bytes is not None and exceeds_budget(max_output_bytes, ran.result_json,
                                                        ran.ui_output_json):
         return failure_of(output_limit_failure(max_output_bytes, outcome.steps))
