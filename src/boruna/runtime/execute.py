@@ -23,6 +23,8 @@ from typing import Any, Callable, Optional, Sequence
 from boruna.bytecode.module import Module
 from boruna.core.errors import ErrorKind
 from boruna.core.limits import DEFAULT_MAX_STEPS, SLICE_STEPS, TRACE_LIMIT
+from boruna.runtime.deadline import RunClock
+from boruna.runtime.gateway import CapabilityGateway
 
 
 @dataclass
@@ -140,12 +142,10 @@ def _build(module: Module, fn_index, args, policy, handler, event_log, max_steps
     """The run's machine, set to call `module.functions[fn_index](*args)` (a `Started`), or
     the failed outcome of a module no machine can be built for."""
     from boruna import _vm
-    from boruna.runtime.deadline import RunClock
-    from boruna.runtime.gateway import CapabilityGateway
-    from boruna.runtime.policy import parse_policy
+    import boruna.runtime.policy as runtime_policy   # not `from`: no __path__ lookup per run
 
     clock = RunClock(max_wall_ms, cancel_event)
-    gateway = CapabilityGateway(parse_policy(policy), handler, event_log, clock)
+    gateway = CapabilityGateway(runtime_policy.parse_policy(policy), handler, event_log, clock)
     try:
         machine = _vm.Machine(module, gateway=gateway,
                               max_steps=DEFAULT_MAX_STEPS if max_steps is None else max_steps,

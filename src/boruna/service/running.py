@@ -19,10 +19,15 @@ from boruna.core.errors import ErrorKind
 from boruna.core.limits import (
     DEFAULT_MAX_STEPS, DEFAULT_MAX_WALL_MS, MAX_WORK, SLICE_STEPS, TRACE_LIMIT, U64_MAX,
 )
+from boruna.language.errors import CompileError
+from boruna.runtime.execute import Started, start
+from boruna.runtime.gateway import EventLog
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
+from boruna.service.encoding import format_value
 from boruna.service.envelope import fail, ok
 from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
+from boruna.service.module_cache import compiled
 from boruna.service.output_budget import (
     DEFAULT_MAX_OUTPUT_BYTES, OutputBudget, OutputLimitExceeded, exceeds_budget,
     output_limit_failure,
@@ -179,22 +184,16 @@ class RunResult:
     @cached_property
     def result_json(self):
         """The result in the `boruna_run` JSON encoding."""
-        from boruna.service.encoding import format_value
-
         return format_value(self.outcome.result, self.module)
 
     @cached_property
     def ui_output_json(self) -> list:
         """The emitted UI trees in the `boruna_run` JSON encoding."""
-        from boruna.service.encoding import format_value
-
         return [format_value(tree, self.module) for tree in self.outcome.ui_output]
 
     def encode(self, budget) -> None:
         """Compute `result_json` and `ui_output_json` charging `budget` (an OutputBudget,
         which raises OutputLimitExceeded once they pass it)."""
-        from boruna.service.encoding import format_value
-
         self.result_json = format_value(self.outcome.result, self.module, budget)
         self.ui_output_json = [format_value(tree, self.module, budget)
                                for tree in self.outcome.ui_output]
@@ -223,9 +222,6 @@ def _module_of(source, bytecode, name, libs_dir):
         except Exception as exc:  # any reader failure is the image's fault
             detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
             return None, Failure(ErrorKind.INVALID_BYTECODE, detail)
-    from boruna.language.errors import CompileError
-    from boruna.service.module_cache import compiled
-
     try:
         return compiled(source, "module" if name is None else name, libs_dir), None
     except CompileError as err:
@@ -334,9 +330,6 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
 def begin(request: RunRequest, on_progress=None, cancel_event=None):
     """`run` in two parts: the checks before the run and its machine built (a `PendingRun`,
     whose `result()` is what `run` returns), or the `Failure` from before the run."""
-    from boruna.runtime.execute import Started, start
-    from boruna.runtime.gateway import EventLog
-
     module, failure = prepare(request)
     if failure is not None:
         return failure
@@ -381,8 +374,6 @@ class PendingRun:
         return machine.work <= max_work and self._encodes_within(machine, max_bytes)
 
     def _encodes_within(self, machine, max_bytes: int) -> bool:
-        from boruna.service.encoding import format_value
-
         budget = OutputBudget(max_bytes)
         try:
             result = None if machine.error is not None else format_value(
@@ -449,15 +440,16 @@ def settle(ran: RunResult, max_output_bytes, output_schema, encoded=None):
 
 def _handler(request: RunRequest):
     """The run's capability handler and the tape handler in it (or None)."""
-    from boruna.runtime.tape import RecordingHandler, TapeReplayHandler
-
     if request.replay is not None:
+        from boruna.runtime.tape import TapeReplayHandler
+
         handler = TapeReplayHandler(request.replay["calls"])
         return handler, handler
     config = request.handlers
     handler = config.handler(request.policy) if config is not None else None
     if request.record:
         from boruna.runtime.handlers import MockHandler
+        from boruna.runtime.tape import RecordingHandler
 
         handler = RecordingHandler(handler if handler is not None else MockHandler())
         return handler, handler
