@@ -28,6 +28,12 @@ HEAVY = ('fn main() -> Int { let mut s = "ab"\n let mut i = 0\n while i < 10 { s
          ' i = i + 1 }\n __builtin_string_len(__builtin_string_replace(s, "a", s)) }')
 SHARED = ("enum T { Leaf, Node(List<T>) }\nfn main() -> T { let mut t = T::Leaf\n let mut i = 0\n"
           " while i < 12 { t = T::Node([t, t])\n i = i + 1 }\n t }")
+STRING_3000 = ('fn main() -> String { let mut s = "abc"\n let mut i = 0\n'
+               ' while i < 999 { s = s ++ "abc"\n i = i + 1 }\n s }')
+STRING_512 = ('fn main() -> String { let mut s = "abcd"\n let mut i = 0\n'
+              ' while i < 7 { s = s ++ s\n i = i + 1 }\n s }')
+EMITS = ('type View { title: String, count: Int }\nfn main() -> Int {\n'
+         '    emit View { title: "hi", count: 1 }\n    emit "done"\n    2\n}\n')
 RUN = TOOLS_BY_NAME["boruna_run"]
 
 
@@ -75,6 +81,23 @@ CASES = [
     {"source": LIST},
     {"source": HEAVY},
     {"source": SHARED},
+    # the values the slice's bound check encoded are reused by settle only under an output
+    # budget at least INLINE_BYTES: budgets on either side of the answer's size
+    # (STRING_512 and EMITS end on the loop, their answers 514 and 105 bytes of values;
+    # STRING_3000 goes on to a worker)
+    *({"source": STRING_512, "limits": {"max_output_bytes": n}}
+      for n in (513, 514, 515, 4095, 4096, 4097, 10_000)),
+    *({"source": STRING_3000, "limits": {"max_output_bytes": n}}
+      for n in (3001, 3002, 4096)),
+    {"source": EMITS},
+    *({"source": EMITS, "limits": {"max_output_bytes": n}} for n in (1, 104, 105, 4096)),
+    {"source": EMITS, "trace": True, "max_steps": 7},
+    {"source": "fn main() -> Float { 1.5 / 3.0 }"},
+    {"source": 'fn main() -> String { "caf\u00e9 \U0001F600" }'},
+    {"source": TINY, "max_steps": 2},
+    {"source": TINY, "policy": "allow-all"},
+    {"source": "fn main( -> Int { 1 }"},
+    {"source": "fn main() -> Int { nope }"},
 ]
 
 
@@ -206,3 +229,37 @@ def test_a_full_lane_queues_the_call_as_before():
     queued, refused = asyncio.run(main())
     assert queued.structured_content["result"] == 3
     assert refused.structured_content["error_kind"] == "server_busy"
+
+
+def test_policies_and_cancel_events_shared_between_calls_change_no_answer(monkeypatch):
+    # the shorthand policies are built once and shared by every run; a call answered on the
+    # loop hands its (never set) cancel event to the next call; one taken by a worker keeps
+    # its own, and the next call gets a new one
+    monkeypatch.setattr(inline_runs, "INLINE_SECONDS", 60.0)   # no timing in the test
+    server = _server()
+    events = []
+    original = inline_runs.begin_inline
+
+    def recording(tool, args, env):
+        events.append(env.cancel_event)
+        return original(tool, args, env)
+
+    monkeypatch.setattr("boruna.mcp.server.begin_inline", recording)
+    deny = {"source": 'fn main() -> String !{net.fetch} { net_fetch("https://example.com") }',
+            "policy": "deny-all"}
+    allow = {**deny, "policy": "allow-all"}
+    calls = [deny, allow, deny, {"source": TINY}, {"source": LONG}, {"source": TINY}, allow]
+
+    async def main():
+        return [await _call(server, arguments) for arguments in calls]
+
+    answers = asyncio.run(main())
+    for arguments, answer in zip(calls, answers):
+        assert answer.model_dump_json(by_alias=True, exclude_unset=True) == \
+            _worker_answer(arguments).model_dump_json(by_alias=True, exclude_unset=True)
+    assert answers[0].structured_content["error_kind"] == "runtime_error"
+    assert answers[1].structured_content["success"] is True
+    # calls 1-4 share one event; LONG (call 5) went on to a worker with it; 6-7 a new one
+    assert [e is events[0] for e in events] == [True, True, True, True, True, False, False]
+    assert events[5] is events[6]
+    assert not any(e.is_set() for e in events)

@@ -87,7 +87,7 @@ def begin_inline(tool, args, env):
         else:
             return functools.partial(_continue, begun)
         if is_small_json(response):      # rendered without a deep stack or a long walk
-            return tool_result(response)
+            return tool_result(response, small=True)
         return functools.partial(_settled, response)
     except InvalidParams as exc:
         return exc

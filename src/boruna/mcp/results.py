@@ -26,11 +26,14 @@ SUCCESS_PREFIX = '{\n  "success": true,'
 """How every successful response's text starts (`success` first, pretty-printed)."""
 
 
-def tool_result(response: dict) -> types.CallToolResult:
-    """The result of one tools/call for a service response."""
-    text = render(response)
+def tool_result(response: dict, small=None) -> types.CallToolResult:
+    """The result of one tools/call for a service response; `small` is
+    `is_small_json(response)` when the caller knows it (None: measured here, once)."""
+    if small is None:
+        small = is_small_json(response)
+    text = render(response, small=small)
     fields = {}
-    if is_small_json(response):     # as shallow as its text: no depth to measure
+    if small:                       # as shallow as its text: no depth to measure
         fields["structured_content"] = json.loads(text)
     elif not deeper_than(response, STRUCTURED_DEPTH) or len(text) <= SMALL_TEXT:
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from pathlib import Path
 from typing import Optional
 
@@ -126,6 +127,8 @@ class BorunaServer:
         self._listing = _tool_listing(handlers is not None)
         self.lanes: Optional[Lanes] = None      # started by serve_stdio
         self.documents = Documents(templates_dir, libs_dir, self._run_quick)
+        # a cancel event no call holds (threading.Event() costs a few microseconds)
+        self._spare_event: Optional[threading.Event] = None
 
     async def _run_quick(self, fn):
         """`fn()` on the quick lane (resource reads, prompts); a full lane is an MCP error."""
@@ -155,8 +158,10 @@ class BorunaServer:
         meta = ctx.meta or {}
         token = meta.get("progressToken", meta.get("progress_token"))
         token_present = token is not None and tool.name in PROGRESS_TOOLS
+        cancel_event, self._spare_event = self._spare_event or threading.Event(), None
         env = ToolEnv(templates_dir=self.templates_dir, libs_dir=self.libs_dir,
                       on_progress=_progress_reporter(ctx, token_present),
+                      cancel_event=cancel_event,
                       handlers=self.handlers, sealer=self.sealer,
                       data_dir=Path(self.data_dir) if self.data_dir else None,
                       workflow_root=Path(self.workflow_root) if self.workflow_root else None)
@@ -165,6 +170,9 @@ class BorunaServer:
         if tool.begin is not None and lane.has_idle_worker():
             begun = begin_inline(tool, args, env)
             if isinstance(begun, (types.CallToolResult, InvalidParams)):
+                # answered on the loop before anything could cancel it: its cancel event
+                # was never set, and nothing that saw it outlives the call
+                self._spare_event = cancel_event
                 return self._answer(begun)
         if begun is not None:   # its rest takes the free worker (started: no queue wait)
             work, max_wait = begun, None

@@ -17,11 +17,14 @@ returned `RunOutcome`, never raised.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, Callable, Optional, Sequence
 
 from boruna.bytecode.module import Module
 from boruna.core.errors import ErrorKind
 from boruna.core.limits import DEFAULT_MAX_STEPS, SLICE_STEPS, TRACE_LIMIT
+from boruna.runtime.deadline import RunClock
+from boruna.runtime.gateway import CapabilityGateway
 
 
 @dataclass
@@ -114,14 +117,13 @@ class Started:
         more than `max_work` work units since the run began, or `seconds` have passed
         (False: it continues with `finish`). One step at a time changes no step count, result
         or trace (slicing never does); the bound is the limits plus one step."""
-        from time import perf_counter
-
         from boruna import _vm
 
         machine = self.machine
+        execute, paused = machine.execute_bounded, _vm.PAUSED
         deadline = perf_counter() + seconds
         for _ in range(max_steps):
-            if machine.execute_bounded(1) != _vm.PAUSED:
+            if execute(1) != paused:
                 self.stopped = True
                 return True
             if machine.work > max_work or perf_counter() > deadline:
@@ -140,12 +142,10 @@ def _build(module: Module, fn_index, args, policy, handler, event_log, max_steps
     """The run's machine, set to call `module.functions[fn_index](*args)` (a `Started`), or
     the failed outcome of a module no machine can be built for."""
     from boruna import _vm
-    from boruna.runtime.deadline import RunClock
-    from boruna.runtime.gateway import CapabilityGateway
-    from boruna.runtime.policy import parse_policy
+    import boruna.runtime.policy as runtime_policy   # not `from`: no __path__ lookup per run
 
     clock = RunClock(max_wall_ms, cancel_event)
-    gateway = CapabilityGateway(parse_policy(policy), handler, event_log, clock)
+    gateway = CapabilityGateway(runtime_policy.parse_policy(policy), handler, event_log, clock)
     try:
         machine = _vm.Machine(module, gateway=gateway,
                               max_steps=DEFAULT_MAX_STEPS if max_steps is None else max_steps,

@@ -472,6 +472,18 @@ def parse_policy_text(text: str) -> Policy:
     return validate_policy_value(doc)
 
 
+_SHORTHANDS = {"allow-all": Policy.allow_all, "deny-all": Policy.deny_all}
+_shorthand_policies: dict[str, Policy] = {}
+
+
+def _shorthand(name: str) -> Policy:
+    """The Policy of shorthand `name`, built once (a Policy is frozen: it can be shared)."""
+    policy = _shorthand_policies.get(name)
+    if policy is None:
+        policy = _shorthand_policies[name] = _SHORTHANDS[name]()
+    return policy
+
+
 def parse_policy(value: Any, default: Optional[Policy] = None) -> Policy:
     """Resolve an MCP `policy` argument (docs/spec/mcp.md §3.3).
 
@@ -480,12 +492,10 @@ def parse_policy(value: Any, default: Optional[Policy] = None) -> Policy:
     `PolicyError(ErrorKind.INVALID_POLICY, ...)`.
     """
     if value is None:
-        return default if default is not None else Policy.allow_all()
+        return default if default is not None else _shorthand("allow-all")
     if type(value) is str:
-        if value == "allow-all":
-            return Policy.allow_all()
-        if value == "deny-all":
-            return Policy.deny_all()
+        if value in _SHORTHANDS:
+            return _shorthand(value)
         raise PolicyError(
             ErrorKind.INVALID_POLICY,
             f"policy string must be 'allow-all' or 'deny-all' (got '{value}'); pass an object "

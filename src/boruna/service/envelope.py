@@ -91,7 +91,7 @@ def _render_carefully(response: Any) -> str:
     return marker.sub(lambda m: raw[int(m.group(1))], text)
 
 
-def render(response: Any, max_bytes: int = DEFAULT_MAX_OUTPUT_BYTES) -> str:
+def render(response: Any, max_bytes: int = DEFAULT_MAX_OUTPUT_BYTES, small=None) -> str:
     """Pretty JSON (indent 2, raw non-ASCII, insertion key order); non-finite floats -> null.
 
     When the text would exceed `max_bytes` bytes it is not built: the answer is then the
@@ -105,8 +105,11 @@ def render(response: Any, max_bytes: int = DEFAULT_MAX_OUTPUT_BYTES) -> str:
     is always valid UTF-8: a lone surrogate (from decoded input such as `"\\ud800"` inside
     a JSON argument) is written as the escape `\\ud800`, never as raw text no transport
     could encode.
+
+    `small` is `is_small_json(response)` when the caller has already computed it (None:
+    computed here when it matters).
     """
-    if max_bytes >= SMALL_TEXT_BOUND and is_small_json(response):
+    if max_bytes >= SMALL_TEXT_BOUND and (is_small_json(response) if small is None else small):
         # a few nodes, short strings: far below the budget and PRETTY_DEPTH, nothing to measure
         try:
             text = pretty_small(response)

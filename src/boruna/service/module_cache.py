@@ -32,18 +32,18 @@ def compiled(source: str, name: str, libs_dir=None):
     """`compiler.compile_source(source, name, libs_dir)`, from the cache when the same
     cacheable source was compiled under the same name before. Raises CompileError as
     compile_source does."""
-    from boruna.compiler import compile_source
+    cache = cacheable(source)
+    if cache:
+        with _lock:
+            module = _entries.get((source, name))
+            if module is not None:
+                _entries.move_to_end((source, name))
+                return module
+    from boruna.compiler import compile_source   # only on a miss: a hit imports nothing
 
-    if not cacheable(source):
-        return compile_source(source, name=name, libs_dir=libs_dir)
-    key = (source, name)
-    with _lock:
-        module = _entries.get(key)
-        if module is not None:
-            _entries.move_to_end(key)
-            return module
     module = compile_source(source, name=name, libs_dir=libs_dir)
-    _store(key, module)
+    if cache:
+        _store((source, name), module)
     return module
 
 

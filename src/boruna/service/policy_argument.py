@@ -28,11 +28,11 @@ class PolicyRejected(Exception):
 def resolve_policy(policy, default=None):
     """The runtime Policy for `policy` (None → `default`, else allow-all); raises
     PolicyRejected."""
-    from boruna.runtime.policy import PolicyError, parse_policy
+    import boruna.runtime.policy as runtime_policy   # not `from`: no __path__ lookup per call
 
     try:
-        return parse_policy(policy, default)
-    except PolicyError as err:
+        return runtime_policy.parse_policy(policy, default)
+    except runtime_policy.PolicyError as err:
         extra = {} if err.policy_error is None else {"policy_error": err.policy_error}
         raise PolicyRejected(fail(err.run_error_kind, err.message, **extra)) from None
 

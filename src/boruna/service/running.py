@@ -19,10 +19,15 @@ from boruna.core.errors import ErrorKind
 from boruna.core.limits import (
     DEFAULT_MAX_STEPS, DEFAULT_MAX_WALL_MS, MAX_WORK, SLICE_STEPS, TRACE_LIMIT, U64_MAX,
 )
+from boruna.language.errors import CompileError
+from boruna.runtime.execute import Started, start
+from boruna.runtime.gateway import EventLog
 from boruna.service.boundary import tool_boundary
 from boruna.service.compile_errors import compile_failure
+from boruna.service.encoding import format_value
 from boruna.service.envelope import fail, ok
 from boruna.service.errors import MAX_SOURCE_BYTES, InvalidParams, guard_source
+from boruna.service.module_cache import compiled
 from boruna.service.output_budget import (
     DEFAULT_MAX_OUTPUT_BYTES, OutputBudget, OutputLimitExceeded, exceeds_budget,
     output_limit_failure,
@@ -179,22 +184,16 @@ class RunResult:
     @cached_property
     def result_json(self):
         """The result in the `boruna_run` JSON encoding."""
-        from boruna.service.encoding import format_value
-
         return format_value(self.outcome.result, self.module)
 
     @cached_property
     def ui_output_json(self) -> list:
         """The emitted UI trees in the `boruna_run` JSON encoding."""
-        from boruna.service.encoding import format_value
-
         return [format_value(tree, self.module) for tree in self.outcome.ui_output]
 
     def encode(self, budget) -> None:
         """Compute `result_json` and `ui_output_json` charging `budget` (an OutputBudget,
         which raises OutputLimitExceeded once they pass it)."""
-        from boruna.service.encoding import format_value
-
         self.result_json = format_value(self.outcome.result, self.module, budget)
         self.ui_output_json = [format_value(tree, self.module, budget)
                                for tree in self.outcome.ui_output]
@@ -223,9 +222,6 @@ def _module_of(source, bytecode, name, libs_dir):
         except Exception as exc:  # any reader failure is the image's fault
             detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
             return None, Failure(ErrorKind.INVALID_BYTECODE, detail)
-    from boruna.language.errors import CompileError
-    from boruna.service.module_cache import compiled
-
     try:
         return compiled(source, "module" if name is None else name, libs_dir), None
     except CompileError as err:
@@ -334,9 +330,6 @@ def run(request: RunRequest, on_progress=None, cancel_event=None):
 def begin(request: RunRequest, on_progress=None, cancel_event=None):
     """`run` in two parts: the checks before the run and its machine built (a `PendingRun`,
     whose `result()` is what `run` returns), or the `Failure` from before the run."""
-    from boruna.runtime.execute import Started, start
-    from boruna.runtime.gateway import EventLog
-
     module, failure = prepare(request)
     if failure is not None:
         return failure
@@ -362,6 +355,10 @@ class PendingRun:
         self.started = started        # runtime.execute.Started, or None when no machine
         self.outcome = outcome        # the failed RunOutcome when no machine could be built
         self.stopped = started is None
+        # (result_json, ui_output_json, bytes) when `advance` encoded the stopped run's
+        # values within that many bytes: `result()` settles with them instead of encoding
+        # the same values again
+        self.encoded = None
 
     def advance(self, max_steps: int, max_work: int, seconds: float,
                 max_bytes: int) -> bool:
@@ -377,16 +374,14 @@ class PendingRun:
         return machine.work <= max_work and self._encodes_within(machine, max_bytes)
 
     def _encodes_within(self, machine, max_bytes: int) -> bool:
-        from boruna.service.encoding import format_value
-
         budget = OutputBudget(max_bytes)
         try:
-            if machine.error is None:
-                format_value(machine.result, self.module, budget)
-            for tree in machine.ui_output:
-                format_value(tree, self.module, budget)
+            result = None if machine.error is not None else format_value(
+                machine.result, self.module, budget)
+            trees = [format_value(tree, self.module, budget) for tree in machine.ui_output]
         except Exception:   # over the bytes, or anything else: `result()` meets it as before
             return False
+        self.encoded = (result, trees, max_bytes)
         return True
 
     def result(self):
@@ -402,22 +397,30 @@ class PendingRun:
             mismatch = _replay_mismatch(ran, request.replay, self.taping)
             if mismatch is not None:
                 return mismatch
-        return settle(ran, request.max_output_bytes, request.output_schema)
+        return settle(ran, request.max_output_bytes, request.output_schema, self.encoded)
 
 
-def settle(ran: RunResult, max_output_bytes, output_schema):
+def settle(ran: RunResult, max_output_bytes, output_schema, encoded=None):
     """A finished run after its output checks: `ran` (encoded within the output budget), or
-    the output-limit or output-schema Failure; a failed run as it is."""
+    the output-limit or output-schema Failure; a failed run as it is.
+
+    `encoded` is `(result_json, ui_output_json, bytes)` when the run's values were already
+    encoded charging a budget of `bytes` (`PendingRun.advance`): with an output budget at
+    least that large they are taken as they are, since encoding them again would give the
+    same values and charge the same bytes, within it."""
     outcome = ran.outcome
     if not outcome.ok:
         return ran
     cap = DEFAULT_MAX_OUTPUT_BYTES
     if max_output_bytes is not None and max_output_bytes < cap:
         cap = max_output_bytes
-    try:
-        ran.encode(OutputBudget(cap))
-    except OutputLimitExceeded:
-        return failure_of(output_limit_failure(cap, outcome.steps))
+    if encoded is not None and cap >= encoded[2]:
+        ran.result_json, ran.ui_output_json = encoded[0], encoded[1]
+    else:
+        try:
+            ran.encode(OutputBudget(cap))
+        except OutputLimitExceeded:
+            return failure_of(output_limit_failure(cap, outcome.steps))
     if max_output_bytes is not None and exceeds_budget(max_output_bytes, ran.result_json,
                                                        ran.ui_output_json):
         return failure_of(output_limit_failure(max_output_bytes, outcome.steps))
@@ -437,15 +440,16 @@ def settle(ran: RunResult, max_output_bytes, output_schema):
 
 def _handler(request: RunRequest):
     """The run's capability handler and the tape handler in it (or None)."""
-    from boruna.runtime.tape import RecordingHandler, TapeReplayHandler
-
     if request.replay is not None:
+        from boruna.runtime.tape import TapeReplayHandler
+
         handler = TapeReplayHandler(request.replay["calls"])
         return handler, handler
     config = request.handlers
     handler = config.handler(request.policy) if config is not None else None
     if request.record:
         from boruna.runtime.handlers import MockHandler
+        from boruna.runtime.tape import RecordingHandler
 
         handler = RecordingHandler(handler if handler is not None else MockHandler())
         return handler, handler
