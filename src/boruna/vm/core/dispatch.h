@@ -563,7 +563,8 @@ static int bor_run(BorRun* st) {
     int64_t lp = *st->lp;
     int64_t locals_cap = *st->locals_cap;
     int64_t* ins;
-    int op, rc = BOR_X_OP;
+    int64_t op;
+    int rc = BOR_X_OP;
     Val *a, *b, *v;
     Val tmp;
     Frame* fr;
@@ -645,7 +646,7 @@ static int bor_run(BorRun* st) {
 #define NEXT() do { \
         if (steps >= check_at) { rc = BOR_X_CHECK; goto out; } \
         FETCH(); DISPATCH(); } while (0)
-#define FETCH() do { steps++; ins = cur + ip * BOR_W; op = (int)ins[0]; ip++; } while (0)
+#define FETCH() do { steps++; ins = cur + ip * BOR_W; op = ins[0]; ip++; } while (0)
 #define EXIT(code) do { rc = (code); goto out; } while (0)
 /* LoadLocal(w[1]) onto the stack, moving the value when it is the slot's last read (w[3],
    vm/reuse.pxi); StoreLocal(w[1]) of the popped top, dropping it for a dead store (w[2]).
@@ -909,7 +910,7 @@ dispatch_switch:
             NEXT();
         }
         if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
-        if (movef[(ins - code) / BOR_W]) bor_vclear(v);   /* the function value's last read */
+        if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(v);   /* the function value's last read */
         argc = ins[2];
         steps++;
         ip++;
@@ -951,7 +952,8 @@ dispatch_switch:
         sp -= (int)argc;
         /* the arguments move into the first slots, the other slots start Unit, and extra
            arguments (more than the function has slots) are dropped */
-        for (k = 0; k < argc && k < n; k++) v[k] = stack[sp + k];
+        r = argc < n ? argc : n;
+        for (k = 0; k < r; k++) v[k] = stack[sp + k];
         for (; k < n; k++) v[k].tag = BOR_T_UNIT;
         for (k = n; k < argc; k++) bor_vclear(&stack[sp + k]);
         lp = base + n;
@@ -1049,7 +1051,7 @@ dispatch_switch:
                 && ins[2] < PyTuple_GET_SIZE(bor_rec_fields(a->o))) {
             steps++;
             ip++;
-            if (ins[BOR_W + 2] || movef[(ins - code) / BOR_W]) {
+            if (ins[BOR_W + 2] || movef[(size_t)(ins - code) / BOR_W]) {
                 /* the record's last read, or a field that may be taken: the two single ops */
                 bor_load(movef, code, &stack[sp], a, ins);
                 v = &stack[sp];
@@ -1234,8 +1236,8 @@ dispatch_switch:
                         c = bor_str_cmp(a->o, b->o, k);
                     }
                     /* the strings' last reads (vm/reuse.pxi) */
-                    if (movef[(ins - code) / BOR_W]) bor_vclear(a);
-                    if (op == BOR_OP_SUPER_CMPJ_L && movef[(ins - code) / BOR_W + 1]) bor_vclear(b);
+                    if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);
+                    if (op == BOR_OP_SUPER_CMPJ_L && movef[(size_t)(ins - code) / BOR_W + 1]) bor_vclear(b);
                 } else {
                     hit = 0;
                 }
@@ -1324,7 +1326,7 @@ dispatch_switch:
                 } else {
                     c = bor_str_cmp(a->o, b->o, k);
                 }
-                if (movef[(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
+                if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
                 steps += 2;
                 ip += 2;
                 stack[sp].tag = BOR_T_BOOL;
@@ -1352,7 +1354,7 @@ dispatch_switch:
                 int64_t* w = cur + ip * BOR_W;
                 tmp.tag = BOR_T_UNIT;
                 if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
-                if (movef[(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+                if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
                 v = &loc[w[1]];
                 bor_vclear(v);
                 if (w[2]) bor_vclear(&tmp);                       /* a dead store */
@@ -1363,7 +1365,7 @@ dispatch_switch:
             }
             if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
             sp++;
-            if (movef[(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+            if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
             NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);

@@ -61,7 +61,7 @@ static inline void bor_vcopy(Val* dst, Val* src) {
    when it is the slot's last read (movef, vm/reuse.pxi), else a copy */
 static inline void bor_load(const unsigned char* movef, const int64_t* code, Val* dst, Val* src,
                             const int64_t* ins) {
-    if (movef[(ins - code) / BOR_W]) {
+    if (movef[(size_t)(ins - code) / BOR_W]) {
         *dst = *src;
         src->tag = BOR_T_UNIT;
     } else {
@@ -130,13 +130,23 @@ static inline int bor_from_py(Val* d, PyObject* p) {
 static inline int bor_str_order(PyObject* a, PyObject* b) {
     Py_ssize_t la, lb;
     int c;
+    const unsigned char *pa, *pb;
+    Py_ssize_t m;
     if (a == b) return 0;
+    if (PyUnicode_IS_COMPACT_ASCII(a) && PyUnicode_IS_COMPACT_ASCII(b)) {
+        /* two compact ASCII strings (the common case): their bytes follow the header */
+        pa = (const unsigned char*)((PyASCIIObject*)a + 1);
+        pb = (const unsigned char*)((PyASCIIObject*)b + 1);
+        la = ((PyASCIIObject*)a)->length;
+        lb = ((PyASCIIObject*)b)->length;
+        goto bytes;
+    }
     if (PyUnicode_KIND(a) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(b) == PyUnicode_1BYTE_KIND) {
-        const unsigned char* pa = PyUnicode_1BYTE_DATA(a);
-        const unsigned char* pb = PyUnicode_1BYTE_DATA(b);
-        Py_ssize_t m;
+        pa = PyUnicode_1BYTE_DATA(a);
+        pb = PyUnicode_1BYTE_DATA(b);
         la = PyUnicode_GET_LENGTH(a);
         lb = PyUnicode_GET_LENGTH(b);
+    bytes:
         m = la < lb ? la : lb;
         /* the first characters inline (one-character strings: no memcmp call) */
         if (m > 0 && pa[0] != pb[0]) return pa[0] < pb[0] ? -1 : 1;
