@@ -228,6 +228,7 @@ cdef class Machine:
     cdef int64_t* tbl_start      # per table: first arm index in arms
     cdef int64_t* tbl_len
     cdef int64_t* arms           # (tag, target) pairs
+    cdef int64_t* tbl_fast       # per table: its dispatch by kind of value (bor_match_prep)
     cdef int nfuncs
     cdef readonly int64_t steps
     cdef public int64_t max_steps

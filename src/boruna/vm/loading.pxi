@@ -57,7 +57,9 @@ cdef int _translate(Machine self, module) except -1:
     self.tbl_start = <int64_t*>malloc(sizeof(int64_t) * (ntables + 1))
     self.tbl_len = <int64_t*>malloc(sizeof(int64_t) * (ntables + 1))
     self.arms = <int64_t*>malloc(sizeof(int64_t) * 2 * (narms + 1))
-    if self.code == NULL or self.movef == NULL or self.tbl_start == NULL or self.tbl_len == NULL or self.arms == NULL:
+    self.tbl_fast = <int64_t*>malloc(sizeof(int64_t) * BOR_MF_SIZE * (ntables + 1))
+    if (self.code == NULL or self.movef == NULL or self.tbl_start == NULL or self.tbl_len == NULL
+            or self.arms == NULL or self.tbl_fast == NULL):
         raise MemoryError()
     self.fail_msgs = []
     self.named_fields = []
@@ -72,6 +74,8 @@ cdef int _translate(Machine self, module) except -1:
                 self.arms[2 * a] = max(-2**31, min(2**31 - 1, int(arm[0])))
                 self.arms[2 * a + 1] = min(max(int(arm[1]), 0), flen)
                 a += 1
+            bor_match_prep(&self.arms[2 * self.tbl_start[t]], self.tbl_len[t],
+                           &self.tbl_fast[BOR_MF_SIZE * t])
             t += 1
         base = self.fn_start[k]
         for j, ins in enumerate(f.code):

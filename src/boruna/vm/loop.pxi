@@ -21,6 +21,7 @@ cdef extern from "vm/core/dispatch.h":
         BOR_X_WORK
         BOR_X_NOMATCH
         BOR_THREADED
+        BOR_MF_SIZE
     ctypedef struct BorRun:
         Val* stack
         int sp
@@ -65,6 +66,7 @@ cdef extern from "vm/core/dispatch.h":
         int64_t* tbl_start
         int64_t* tbl_len
         int64_t* arms
+        int64_t* tbl_fast
         PyObject** bld
         Py_ssize_t* bld_cap
         int64_t* bld_sub
@@ -74,6 +76,7 @@ cdef extern from "vm/core/dispatch.h":
         int nbld
         int push_mutates
     int bor_run(BorRun*) noexcept
+    void bor_match_prep(const int64_t*, int64_t, int64_t*) noexcept
     void bor_core_init(PyObject*, PyObject*, PyObject*, PyObject*, PyObject*, Py_ssize_t,
                        Py_ssize_t, Py_ssize_t, Py_ssize_t, int64_t, int64_t, Py_ssize_t)
     # returns -1 for the exception the C core left set (so Cython raises it)
@@ -269,6 +272,7 @@ cdef object _loop(Machine self, int64_t budget):
     st.tbl_start = self.tbl_start
     st.tbl_len = self.tbl_len
     st.arms = self.arms
+    st.tbl_fast = self.tbl_fast
     st.bld = self.bld
     st.bld_cap = self.bld_cap
     st.bld_sub = self.bld_sub

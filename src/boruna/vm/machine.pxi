@@ -30,6 +30,7 @@ cdef class Machine:
         self.tbl_start = NULL
         self.tbl_len = NULL
         self.arms = NULL
+        self.tbl_fast = NULL
         self.sp = 0
         self.nframes = 0
         self.lp = 0
@@ -116,6 +117,7 @@ cdef class Machine:
         free(self.tbl_start)
         free(self.tbl_len)
         free(self.arms)
+        free(self.tbl_fast)
 
     def set_entry(self, fn_index, args=()):
         """Push the entry frame (no step charged) if the call stack is empty."""

@@ -103,6 +103,7 @@ typedef struct {
     int64_t* tbl_start;
     int64_t* tbl_len;
     int64_t* arms;
+    int64_t* tbl_fast;         /* per table its BOR_MF_SIZE targets (bor_match_prep) */
     /* the machine's list builders (vm/lists.pxi: the lists grown in place, their capacity,
        their items' size for the memory walk, when each was last grown, the clock, the slot
        found last) and whether pushes may grow a list in place (PUSH_IN_PLACE) */
@@ -161,15 +162,47 @@ static inline int bor_slot_int(PyObject* o, Py_ssize_t off, const char* name, in
     return 0;
 }
 
+/* The match dispatch of each table, computed once at load time (vm/loading.pxi): per kind of
+   value, the target of the first arm that hits it, or -1 for none. Slots 0 .. BOR_MF_NVAR - 1:
+   the tag k (an Enum of variant k, a Bool for 0 / 1); then None, Some, Ok, Err, and the values
+   whose tag is the catch-all's (Float, Unit, String, ...; an Int too when no arm has a tag at
+   or below -BOR_EXACT_TAG_BASE); BOR_MF_SLOW is 1 when some arm has such a tag (an exact
+   (type, variant) or an Int's tag): Enums and Ints then take the arms in order. */
+enum { BOR_MF_NVAR = 8, BOR_MF_NONE = 8, BOR_MF_SOME = 9, BOR_MF_OK = 10, BOR_MF_ERR = 11,
+       BOR_MF_OTHER = 12, BOR_MF_SLOW = 13, BOR_MF_SIZE = 16 };
+
+/* the target of the first of the n arms at `arms` whose tag is `tag` or the catch-all; -1 */
+static int64_t bor_first_arm(const int64_t* arms, int64_t n, int64_t tag) {
+    int64_t k;
+    for (k = 0; k < n; k++)
+        if (arms[2 * k] == tag || arms[2 * k] == BOR_MATCH_ANY) return arms[2 * k + 1];
+    return -1;
+}
+
+/* table `out` (BOR_MF_SIZE slots) for the n arms at `arms` */
+static void bor_match_prep(const int64_t* arms, int64_t n, int64_t* out) {
+    int64_t k;
+    for (k = 0; k < BOR_MF_SIZE; k++) out[k] = -1;
+    for (k = 0; k < BOR_MF_NVAR; k++) out[k] = bor_first_arm(arms, n, k);
+    out[BOR_MF_NONE] = bor_first_arm(arms, n, BOR_MATCH_NONE);
+    out[BOR_MF_SOME] = bor_first_arm(arms, n, BOR_MATCH_SOME);
+    out[BOR_MF_OK] = bor_first_arm(arms, n, BOR_MATCH_OK);
+    out[BOR_MF_ERR] = bor_first_arm(arms, n, BOR_MATCH_ERR);
+    out[BOR_MF_OTHER] = bor_first_arm(arms, n, BOR_MATCH_ANY);
+    out[BOR_MF_SLOW] = 0;
+    for (k = 0; k < n; k++)
+        if (arms[2 * k] <= -BOR_EXACT_TAG_BASE) out[BOR_MF_SLOW] = 1;
+}
+
 /* Match on `v` with table `table` (the arms tried in order: an arm's tag equal to the value's,
    the catch-all, an Int's exact tag, an Enum's exact (type, variant) tag): the arm's target
    with v unwrapped (a Some / Ok / Err or an Enum's payload); -1 when no arm matches
    (touching nothing), -2 with an exception set, -3 when the payload is an int outside i64
-   (v is then Unit) */
+   (v is then Unit). bor_match takes the table's precomputed dispatch where it applies. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static int64_t bor_match(BorRun* st, Val* v, int64_t table) {
+static int64_t bor_match_slow(BorRun* st, Val* v, int64_t table) {
     int64_t tag = BOR_MATCH_ANY, itag = BOR_MATCH_ANY, etype = -1, evar = -1;
     int64_t k, start, n, at, code;
     PyObject* payload = NULL;
@@ -226,6 +259,54 @@ static int64_t bor_match(BorRun* st, Val* v, int64_t table) {
         *v = tmp;
     }
     return st->arms[2 * (start + k) + 1];
+}
+
+/* v's payload (a Some / Ok / Err's value or an Enum's) unwrapped into v for arm `at`, as
+   bor_match_slow leaves it */
+static inline int64_t bor_match_unwrap(Val* v, PyObject* payload, int64_t at) {
+    Val tmp;
+    int c;
+    if (at < 0) return -1;
+    tmp.tag = BOR_T_UNIT;
+    c = bor_from_py(&tmp, payload);     /* (tmp holds its own reference to the payload) */
+    bor_vclear(v);
+    if (c) return -3;
+    *v = tmp;
+    return at;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int64_t bor_match(BorRun* st, Val* v, int64_t table) {
+    const int64_t* mf = st->tbl_fast + BOR_MF_SIZE * table;
+    PyObject *p, *t, *pv, *pt, *payload;
+    long long var, tid;
+    if (v->tag == BOR_T_BOOL) return mf[v->i ? 1 : 0];
+    if (v->tag != BOR_T_OBJ) {
+        if (v->tag != BOR_T_INT || !mf[BOR_MF_SLOW]) return mf[BOR_MF_OTHER];
+        return bor_match_slow(st, v, table);
+    }
+    p = v->o;
+    t = (PyObject*)Py_TYPE(p);
+    if (t == bor_enum_t) {
+        /* an Enum whose type and variant are small Ints, the variant one the table covers */
+        pv = *(PyObject**)((char*)p + bor_enum_var_off);
+        pt = *(PyObject**)((char*)p + bor_enum_tid_off);
+        payload = *(PyObject**)((char*)p + bor_enum_pay_off);
+        if (mf[BOR_MF_SLOW] || pv == NULL || pt == NULL || payload == NULL
+                || !PyLong_CheckExact(pv) || !PyLong_CheckExact(pt)
+                || !bor_small_long(pv, &var) || !bor_small_long(pt, &tid)
+                || var < 0 || var >= BOR_MF_NVAR || tid < 0)
+            return bor_match_slow(st, v, table);
+        return bor_match_unwrap(v, payload, mf[var]);
+    }
+    if (t == (PyObject*)bor_none_type) return mf[BOR_MF_NONE];
+    if (t != bor_some_t && t != bor_ok_t && t != bor_errw_t) return mf[BOR_MF_OTHER];
+    payload = *(PyObject**)((char*)p + bor_wrap_off);
+    if (payload == NULL) return bor_match_slow(st, v, table);
+    return bor_match_unwrap(v, payload,
+                            mf[t == bor_some_t ? BOR_MF_SOME : t == bor_ok_t ? BOR_MF_OK : BOR_MF_ERR]);
 }
 
 /* MapGet / MapContainsKey / MapLen on a Map and a String key (vm/maps.pxi `_map_fast`, the
@@ -365,6 +446,55 @@ static int bor_list_push(BorRun* st, Val* stack, int sp) {
     Py_SET_SIZE(t, n + 1);
     if (st->bld_sub[k] >= 0) st->bld_sub[k] += 32;
     *st->alloc_bytes += charge;
+    return sp - 1;
+}
+
+/* MapGet on a Map and a String key and the Match after it (`next`, no checkpoint between: 2
+   steps), on a machine without a wall clock or cancellation: what the two ops leave (MapGet's
+   pooled Some made and let go as the Match unwraps it, its 48 bytes charged), with the Match's
+   target in st->n. BOR_DECLINED, touching nothing, when the charge makes a memory walk due,
+   when no arm takes the result or the value is an int outside i64 (the two ops then run, and
+   fail, alone); else the new stack top, or -1 with an exception set */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_map_get_match(BorRun* st, const int64_t* next, Val* stack, int sp, int func) {
+    Val *mv, *kv;
+    PyObject *p, *some;
+    const int64_t* mf;
+    Val tmp;
+    if (!st->plain || sp < 2 || next[1] < 0 || next[1] >= st->fn_ntables[func]
+            || *st->alloc_bytes + 48 >= *st->next_walk)
+        return BOR_DECLINED;
+    mv = &stack[sp - 2];
+    kv = &stack[sp - 1];
+    if (mv->tag != BOR_T_OBJ || Py_TYPE(mv->o) != bor_map_type || kv->tag != BOR_T_OBJ
+            || !PyUnicode_CheckExact(kv->o))
+        return BOR_DECLINED;
+    mf = st->tbl_fast + BOR_MF_SIZE * (st->fn_tables[func] + next[1]);
+    p = PyDict_GetItemWithError(mv->o, kv->o);
+    if (p == NULL) {
+        if (PyErr_Occurred()) return -1;
+        if (mf[BOR_MF_NONE] < 0) return BOR_DECLINED;
+        st->n = mf[BOR_MF_NONE];
+        tmp.tag = BOR_T_OBJ;
+        tmp.o = bor_none_obj;
+        Py_INCREF(bor_none_obj);
+        some = NULL;
+    } else {
+        if (mf[BOR_MF_SOME] < 0) return BOR_DECLINED;
+        tmp.tag = BOR_T_UNIT;
+        if (bor_from_py(&tmp, p)) return BOR_DECLINED;
+        Py_INCREF(p);
+        some = bor_pooled_some(bor_some_t, bor_wrap_off, p);
+        if (some == NULL) { bor_vclear(&tmp); return -1; }
+        st->n = mf[BOR_MF_SOME];
+    }
+    bor_vclear(kv);
+    bor_vclear(mv);
+    Py_XDECREF(some);
+    *mv = tmp;
+    *st->alloc_bytes += 48;
     return sp - 1;
 }
 
@@ -1145,6 +1275,17 @@ dispatch_switch:
     /* the builtins: run in Cython (vm/cold.pxi, vm/reuse.pxi) without leaving the core */
     TARGET(op_cold, BOR_OP_COLD)
     TARGET(op_push_store, BOR_OP_PUSH_STORE) {
+        if (ins[1] == BOR_OP_MAPGET && cur[ip * BOR_W] == BOR_OP_MATCH && steps < check_at
+                && op == BOR_OP_COLD) {
+            c = bor_map_get_match(st, cur + ip * BOR_W, stack, sp, func);
+            if (c == -1) EXIT(-1);
+            if (c != BOR_DECLINED) {
+                sp = c;
+                steps++;
+                ip = st->n;
+                NEXT();
+            }
+        }
         if (BOR_FAST_BUILTIN(ins[1])) {
             c = bor_builtin_fast(st, ins, stack, sp);
             if (c != BOR_DECLINED) HELPER_DONE(c);
