@@ -69,5 +69,7 @@ def test_eof_waits_for_an_endless_call_only_for_the_grace_period(tmp_path):
     answers = _pipe(INIT + [_call(2, "boruna_run", {"source": FOREVER, "max_steps": 10 ** 15})],
                     tmp_path)
     elapsed = time.monotonic() - started
-    assert EOF_GRACE_SECONDS <= elapsed < EOF_GRACE_SECONDS + 10
+    # the upper bound leaves room for a loaded machine's process start and stays under the
+    # run's default 30 s wall clock, which would end a call EOF did not stop
+    assert EOF_GRACE_SECONDS <= elapsed < EOF_GRACE_SECONDS + 20
     assert answers["2"]["error"]["message"] == "Connection closed"
