@@ -33,8 +33,9 @@ SHAPE_DIGESTS = {
     "small_functions": "b33a2acb55d01d420335558cdc57b86579d5e841c0d4cd9d9ff246ec580ff289",
     "strings": "b78abba6414b6322748a3593263f46bd5abf8bea6dee32be64de78c873e0878d",
 }
-# sha256 over every outcome of the corpus, its edits and the deep sources at b24213a
-CORPUS_DIGEST = "5292648b71dc1660fde41b4f8d6d731b8b05a85fbc03ddf66f7b5b0461976501"
+# sha256 over every outcome of the corpus (without the checkout's files), its edits and the
+# deep sources, computed with the compiler of b24213a
+CORPUS_DIGEST = "26330cfa4cfb601128c769aefb0b8264d93aa5f7c1792d620ca008deec57d091"
 
 
 def _outcome(source) -> bytes:
@@ -46,7 +47,10 @@ def _outcome(source) -> bytes:
 
 def corpus_digest() -> str:
     digest = hashlib.sha256()
-    corpus = [source for _, source in _corpus()]     # a few are not text (E001 paths)
+    # the generated and named programs only: the checkout's own `.ax` files differ between a
+    # git checkout and the sdist the CI also tests
+    corpus = [source for name, source in _corpus()   # a few are not text (E001 paths)
+              if not name.endswith(".ax")]
     programs = corpus + [source for _, source in _deep_sources()]
     edited = []
     for k, source in enumerate(s for s in corpus if isinstance(s, str)):
