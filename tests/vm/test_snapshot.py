@@ -384,6 +384,54 @@ def test_a_forged_held_list_is_refused():
             _vm.Machine.restore(body + hashlib.sha256(body).digest(), module)
 
 
+KEEPING = """type Got { url: String, body: String, parts: List<String> }
+fn main() -> Int !{net.fetch, llm.call} {
+    let base = "http://h" ++ __builtin_int_to_string(7)
+    let body = net_fetch(base ++ "/a")
+    let g = Got { url: base, body: body, parts: [body, base ++ "/b"] }
+    let said: String = llm_call(g.body ++ "?")
+    __builtin_string_len(said) + __builtin_string_len(g.url) + list_len(g.parts)
+}
+"""
+
+
+class Keeping:
+    """A handler that keeps every argument and result it sees (a journal, a cache)."""
+
+    def __init__(self, keep):
+        self.keep = keep
+        self.kept = []
+        self.mock = Delegate({"llm.call"})
+
+    def handle(self, cap, args):
+        result = self.mock.handle(cap, args)
+        if self.keep:
+            self.kept.append((args, list(args), result))
+        return result
+
+
+def test_what_a_host_keeps_of_capability_values_does_not_change_the_snapshot():
+    """A capability's arguments and results stay in the event log for the whole run, so reuse
+    declines them whoever else holds them: a handler that keeps references to them (a
+    journal, a cache) changes neither the run nor its snapshot's bytes (a workflow step gives
+    the same snapshot locally and on a Dask worker)."""
+    module = compile_source(KEEPING)
+    snaps = {}
+    for keep in (False, True):
+        handler = Keeping(keep)
+        m = _vm.Machine(module, gateway=CapabilityGateway(None, handler))
+        assert m.run() == _vm.AWAITING
+        assert m.pending_call == ("llm.call", ['{"mock": true, "url": ""http://h7/a""}?'])
+        snaps[keep] = data = m.snapshot()
+        assert _vm.snapshot_header(data).get("held") is None
+        assert len(handler.kept) == (1 if keep else 0)
+        r = _vm.Machine.restore(data, module, gateway=CapabilityGateway(None, Answers(["yes"])))
+        r.answer("yes")
+        assert r.execute_bounded(0) == _vm.FINISHED
+        assert r.result == 3 + 9 + 2   # "yes", "http://h7", two parts
+    assert snaps[False] == snaps[True]
+
+
 def test_a_machine_stopped_at_its_step_limit_keeps_its_state_and_goes_on():
     """An unsliced run that reaches max_steps fails as before (the step counted, the error,
     its place) and keeps its frames: its snapshot is byte for byte the one of a run paused

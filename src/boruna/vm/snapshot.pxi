@@ -317,12 +317,19 @@ cdef class _Enc:
         self.note(c, 1)
         return self.wpush(c, 0)
 
-    cdef list held(self, Machine m):
+    cdef list held(self, Machine m, set logged):
         """The heap indexes (ascending) of the Lists, Records and Maps that something outside
         the machine also holds (a host's argument, a handler's cache, ...): their reference
         count is more than the roots (each held by its owner and by the roots list: 2), the
         objects written (1 per reference) and the list and String builders (1) account for. Called after
-        every root is written, while the roots list still holds them."""
+        every root is written, while the roots list still holds them.
+
+        Values the event log reaches (`logged`: a capability call's arguments and results,
+        the pending call's) are left out: the log holds them for the whole run, in the restored
+        machine too, so reuse declines them whoever else holds them, and a host's references
+        to them (a journal, a handler's cache, a collected-later frame) are not state. Listing
+        them made a step's snapshot differ between processes (a workflow step run locally and
+        on a Dask worker)."""
         cdef int k
         cdef size_t a
         for k in range(BLD_SLOTS):
@@ -337,7 +344,7 @@ cdef class _Enc:
                     self.refs[a] += 1
         out = []
         for a, n in self.refs.items():
-            if Py_REFCNT_raw(<PyObject*>a) > <Py_ssize_t>n:
+            if Py_REFCNT_raw(<PyObject*>a) > <Py_ssize_t>n and a not in logged:
                 out.append(self.memo[a])
         out.sort()
         return out
@@ -842,6 +849,7 @@ cdef object _snapshot_state(Machine self):
     gw = self.gateway
     log = getattr(gw, "log", None)
     events = getattr(log, "events", None)
+    logged_from = len(roots)
     shapes = _event_shapes(events, roots) if type(events) is list else []
     pending = None
     if self.pending is not None:
@@ -882,7 +890,38 @@ cdef object _snapshot_state(Machine self):
         "usage": dict(usage) if type(usage) is dict else {},
         "pending": pending, "handler_state": handler_state,
     }
-    return header, roots
+    return header, roots, logged_from
+
+
+cdef set _reached(list roots):
+    """The addresses of every List, Record (and its fields), Map, Enum, Some/Ok/Err and
+    String that `roots` reach (an explicit stack: no recursion however deep the nesting)."""
+    cdef set seen = set()
+    cdef list work = list(roots)
+    cdef PyObject* p
+    cdef PyObject* t
+    while work:
+        o = work.pop()
+        p = <PyObject*>o
+        if _is_scalar(p):
+            continue
+        a = <size_t>p
+        if a in seen:
+            continue
+        seen.add(a)
+        t = Py_TYPE_raw(p)
+        if t == TUPLE_T or t == PYLIST_T:
+            work.extend(o)
+        elif t == RECORD_T:
+            work.append(o.fields)
+        elif t == MAPVALUE_T or t == PYDICT_T:
+            work.extend(dict.keys(o))
+            work.extend(dict.values(o))
+        elif t == ENUM_T:
+            work.append(o.payload)
+        elif t == SOME_T or t == OK_T or t == ERR_T:
+            work.append(o.value)
+    return seen
 
 
 cdef bytes _snapshot(Machine self):
@@ -901,7 +940,7 @@ cdef bytes _write_snapshot(Machine self):
     cdef Py_ssize_t j = 0
     cdef int k
     cdef _Enc enc = _Enc()
-    header, roots = _snapshot_state(self)
+    header, roots, logged_from = _snapshot_state(self)
     for kc, c in enumerate(self.module.constants):
         if not _is_scalar(<PyObject*>c):
             enc.consts.setdefault(id(c), kc)
@@ -938,7 +977,7 @@ cdef bytes _write_snapshot(Machine self):
     # values held outside the machine too: a restored run holds them once more (Machine.held)
     # so that reuse declines them as this run does; only when there are any (older snapshots
     # and runs nothing outside holds have the same bytes)
-    held = enc.held(self)
+    held = enc.held(self, _reached(roots[logged_from:]) if enc.refs else set())
     if held:
         header["held"] = held
     heap_end = enc.out.n
