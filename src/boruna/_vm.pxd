@@ -163,6 +163,7 @@ cdef enum:
 cdef extern from "vm/core/values.h":
     enum:
         W "BOR_W"         # words per instruction: op, a, b, c
+        VAL_CHARGE "BOR_VAL_CHARGE"   # bytes charged per local slot (memory accounting)
         T_UNIT "BOR_T_UNIT"
         T_BOOL "BOR_T_BOOL"
         T_INT "BOR_T_INT"

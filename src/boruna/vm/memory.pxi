@@ -154,7 +154,7 @@ cdef int _memory_walk(Machine self) except -1:
     total += 8 * (len(self.ui_output) + len(self.outgoing) + len(self.spawn_requests)
                   + len(self.mailbox))
     total += TRACE_ENTRY_BYTES * len(self.trace)
-    total += <int64_t>sizeof(Val) * self.locals_cap
+    total += VAL_CHARGE * self.locals_cap
     log = getattr(self.gateway, "log", None)
     if log is not None:
         try:

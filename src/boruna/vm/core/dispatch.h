@@ -678,10 +678,14 @@ static int bor_run(BorRun* st) {
     int sp = st->sp;
     Val* loc = st->loc;
     int64_t* cur = st->cur;
-    int64_t ip = st->ip;
+    /* the next instruction, a pointer (st->ip and the frames' ip are indexes into the
+       function's code: converted at the entry, the exits, calls and returns only) */
+    int64_t* pc = cur + st->ip * BOR_W;
     int func = st->func;
-    int64_t steps = st->steps;
-    const int64_t check_at = st->check_at;
+    /* the steps left before the checkpoint (check_at - steps): one register, counted down,
+       instead of the step count and the limit it was compared with at every dispatch; the
+       step count, check_at - left, is written back at the exit */
+    int64_t left = st->check_at - st->steps;
     const unsigned char* movef = st->movef;
     const int64_t* code = st->code;
     Val* consts = st->consts;
@@ -772,11 +776,19 @@ static int bor_run(BorRun* st) {
 #define DISPATCH() goto dispatch_switch
 #define DEFAULT_TARGET default:
 #endif
-    /* the next op: out to the Cython loop at a checkpoint, else count its step and jump */
+    /* ROOM(k): k more steps fit before the checkpoint (steps + k < check_at); COUNT(k): k
+       more steps counted; AT(i): instruction i of the current function; IP_INDEX(): the index
+       of the next instruction (pc's, as the Cython side keeps it) */
+#define ROOM(k) (left > (k))
+#define COUNT(k) (left -= (k))
+#define AT(i) (cur + (i) * BOR_W)
+#define IP_INDEX() ((int64_t)((size_t)(pc - cur) / BOR_W))
+    /* the next op: out to the Cython loop at a checkpoint, else count its step and jump (the
+       count first: the decrement's own sign is the test, and the exit gives the step back) */
 #define NEXT() do { \
-        if (steps >= check_at) { rc = BOR_X_CHECK; goto out; } \
+        if (--left < 0) { left++; rc = BOR_X_CHECK; goto out; } \
         FETCH(); DISPATCH(); } while (0)
-#define FETCH() do { steps++; ins = cur + ip * BOR_W; op = ins[0]; ip++; } while (0)
+#define FETCH() do { ins = pc; op = ins[0]; pc += BOR_W; } while (0)
 #define EXIT(code) do { rc = (code); goto out; } while (0)
 /* LoadLocal(w[1]) onto the stack, moving the value when it is the slot's last read (w[3],
    vm/reuse.pxi); StoreLocal(w[1]) of the popped top, dropping it for a dead store (w[2]).
@@ -797,6 +809,7 @@ static int bor_run(BorRun* st) {
         if ((c) & BOR_WALKF) EXIT(BOR_X_WALK); \
         NEXT(); } while (0)
 
+    COUNT(1);
     FETCH();
     DISPATCH();
 #if !BOR_THREADED
@@ -826,10 +839,10 @@ dispatch_switch:
            what the store popped: the stack has room */
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         STORE_LOCAL(ins);
-        if (steps < check_at) {
+        if (ROOM(0)) {
             int64_t* w = ins + BOR_W;
-            steps++;
-            ip++;
+            COUNT(1);
+            pc += BOR_W;
             LOAD_LOCAL(w);
         }
         NEXT();
@@ -1010,7 +1023,7 @@ dispatch_switch:
     }
 
     TARGET(op_jmp, BOR_OP_JMP) {
-        ip = ins[1];
+        pc = AT(ins[1]);
         NEXT();
     }
     TARGET(op_jmpif, BOR_OP_JMPIF)
@@ -1024,7 +1037,7 @@ dispatch_switch:
             c = bor_truthy(v);
             bor_vclear(v);
         }
-        if (c == (op == BOR_OP_JMPIF)) ip = ins[1];
+        if (c == (op == BOR_OP_JMPIF)) pc = AT(ins[1]);
         NEXT();
     }
 
@@ -1034,7 +1047,7 @@ dispatch_switch:
     TARGET(op_super_callv, BOR_OP_SUPER_CALLV) {
         v = &loc[ins[1]];
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
-        if (steps >= check_at || v->tag != BOR_T_OBJ || Py_TYPE(v->o) != bor_fnref_type) {
+        if (!ROOM(0) || v->tag != BOR_T_OBJ || Py_TYPE(v->o) != bor_fnref_type) {
             bor_load(movef, code, &stack[sp], v, ins);
             sp++;
             NEXT();
@@ -1042,8 +1055,8 @@ dispatch_switch:
         if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
         if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(v);   /* the function value's last read */
         argc = ins[2];
-        steps++;
-        ip++;
+        COUNT(1);
+        pc += BOR_W;
         goto do_call;
     }
     TARGET(op_callindirect, BOR_OP_CALLINDIRECT) {
@@ -1076,7 +1089,7 @@ dispatch_switch:
                 EXIT(BOR_X_LOCALS);
             loc = &locals[base];
         }
-        frames[nframes - 1].ip = ip;
+        frames[nframes - 1].ip = IP_INDEX();
         base = lp;
         v = &locals[base];
         sp -= (int)argc;
@@ -1096,7 +1109,7 @@ dispatch_switch:
         func = (int)target;
         cur = &st->code[st->fn_start[func] * BOR_W];
         loc = v;
-        ip = 0;
+        pc = cur;
         NEXT();
     }
     TARGET(op_ret, BOR_OP_RET)
@@ -1124,13 +1137,13 @@ dispatch_switch:
         if (nframes == 0) {
             func = -1;
             cur = st->finish_code;
-            ip = 0;
+            pc = cur;
             loc = locals;
         } else {
             fr = &frames[nframes - 1];
             func = fr->func;
-            ip = fr->ip;
             cur = &st->code[st->fn_start[func] * BOR_W];
+            pc = AT(fr->ip);
             loc = &locals[fr->locals_base];
         }
         NEXT();
@@ -1177,10 +1190,10 @@ dispatch_switch:
     }
     TARGET(op_super_field, BOR_OP_SUPER_FIELD) {
         a = &loc[ins[1]];
-        if (steps < check_at && sp < C_MAX_STACK && a->tag == BOR_T_OBJ && bor_is_record(a->o)
+        if (ROOM(0) && sp < C_MAX_STACK && a->tag == BOR_T_OBJ && bor_is_record(a->o)
                 && ins[2] < PyTuple_GET_SIZE(bor_rec_fields(a->o))) {
-            steps++;
-            ip++;
+            COUNT(1);
+            pc += BOR_W;
             if (ins[BOR_W + 2] || movef[(size_t)(ins - code) / BOR_W]) {
                 /* the record's last read, or a field that may be taken: the two single ops */
                 bor_load(movef, code, &stack[sp], a, ins);
@@ -1275,14 +1288,14 @@ dispatch_switch:
     /* the builtins: run in Cython (vm/cold.pxi, vm/reuse.pxi) without leaving the core */
     TARGET(op_cold, BOR_OP_COLD)
     TARGET(op_push_store, BOR_OP_PUSH_STORE) {
-        if (ins[1] == BOR_OP_MAPGET && cur[ip * BOR_W] == BOR_OP_MATCH && steps < check_at
+        if (ins[1] == BOR_OP_MAPGET && pc[0] == BOR_OP_MATCH && ROOM(0)
                 && op == BOR_OP_COLD) {
-            c = bor_map_get_match(st, cur + ip * BOR_W, stack, sp, func);
+            c = bor_map_get_match(st, pc, stack, sp, func);
             if (c == -1) EXIT(-1);
             if (c != BOR_DECLINED) {
                 sp = c;
-                steps++;
-                ip = st->n;
+                COUNT(1);
+                pc = AT(st->n);
                 NEXT();
             }
         }
@@ -1315,7 +1328,7 @@ dispatch_switch:
         if (ins[1] >= st->fn_ntables[func]) EXIT(BOR_X_NOMATCH);
         r = bor_match(st, &stack[sp - 1], st->fn_tables[func] + ins[1]);
         if (r < 0) EXIT(r == -1 ? BOR_X_NOMATCH : r == -2 ? -1 : BOR_X_CONV);
-        ip = r;
+        pc = AT(r);
         NEXT();
     }
 
@@ -1345,16 +1358,16 @@ dispatch_switch:
         b = &loc[ins[2]];
     super4:
         a = &loc[ins[1]];
-        if (steps + 2 < check_at && sp + 1 < C_MAX_STACK) {
+        if (ROOM(2) && sp + 1 < C_MAX_STACK) {
             k = ins[3];
             if (k == BOR_OP_LISTLEN) {
                 /* `i < ListLen(xs)` as a loop condition (LoadLocal i, LoadLocal xs, ListLen,
                    Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a List */
-                if (steps + 3 < check_at && a->tag == BOR_T_INT && b->tag == BOR_T_OBJ
+                if (ROOM(3) && a->tag == BOR_T_INT && b->tag == BOR_T_OBJ
                         && PyTuple_CheckExact(b->o)) {
-                    steps += 4;
-                    if (a->i < Py_SIZE(b->o)) ip += 4;
-                    else ip = cur[(ip + 3) * BOR_W + 1];
+                    COUNT(4);
+                    if (a->i < Py_SIZE(b->o)) pc += 4 * BOR_W;
+                    else pc = AT(pc[3 * BOR_W + 1]);
                     NEXT();
                 }
             } else if (op == BOR_OP_SUPER_CMPJ || op == BOR_OP_SUPER_CMPJ_L) {
@@ -1383,24 +1396,24 @@ dispatch_switch:
                     hit = 0;
                 }
                 if (hit) {
-                    steps += 3;
-                    if (c) ip += 3;
-                    else ip = cur[(ip + 2) * BOR_W + 1];
+                    COUNT(3);
+                    if (c) pc += 3 * BOR_W;
+                    else pc = AT(pc[2 * BOR_W + 1]);
                     NEXT();
                 }
             } else if (a->tag == BOR_T_INT && b->tag == BOR_T_INT
                        && !(k == BOR_OP_ADD ? bor_add(a->i, b->i, &r) : bor_sub(a->i, b->i, &r))) {
-                steps += 3;
-                v = &loc[cur[(ip + 2) * BOR_W + 1]];
+                COUNT(3);
+                v = &loc[pc[2 * BOR_W + 1]];
                 bor_vclear(v);
                 v->tag = BOR_T_INT;
                 v->i = r;
-                ip += 3;
+                pc += 3 * BOR_W;
                 /* a plain Jmp after it (a loop's back edge) runs too, unless a checkpoint
                    falls on it */
-                if (cur[ip * BOR_W] == BOR_OP_JMP && steps < check_at) {
-                    steps++;
-                    ip = cur[ip * BOR_W + 1];
+                if (pc[0] == BOR_OP_JMP && ROOM(0)) {
+                    COUNT(1);
+                    pc = AT(pc[1]);
                 }
                 NEXT();
             }
@@ -1413,10 +1426,10 @@ dispatch_switch:
     TARGET(op_super_testj, BOR_OP_SUPER_TESTJ) {
         /* LoadLocal(a) JmpIfNot/JmpIf on a Bool local, unless a checkpoint falls on the jump */
         a = &loc[ins[1]];
-        if (steps < check_at && sp < C_MAX_STACK && a->tag == BOR_T_BOOL) {
-            steps++;
-            if ((a->i != 0) == (ins[3] == BOR_OP_JMPIF)) ip = ins[2];
-            else ip++;
+        if (ROOM(0) && sp < C_MAX_STACK && a->tag == BOR_T_BOOL) {
+            COUNT(1);
+            if ((a->i != 0) == (ins[3] == BOR_OP_JMPIF)) pc = AT(ins[2]);
+            else pc += BOR_W;
             NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
@@ -1431,7 +1444,7 @@ dispatch_switch:
            read moves) */
         a = &loc[ins[1]];
         b = &consts[ins[2]];
-        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK) {
+        if (ROOM(1) && sp + 1 < C_MAX_STACK) {
             k = ins[3];
             if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
                 x = a->i;
@@ -1450,8 +1463,8 @@ dispatch_switch:
                         : k == BOR_OP_GTE ? x >= y : k == BOR_OP_EQ ? x == y : x != y;
                 }
                 if (!c) {
-                    steps += 2;
-                    ip += 2;
+                    COUNT(2);
+                    pc += 2 * BOR_W;
                     stack[sp].tag = (int)n;
                     stack[sp].i = r;
                     sp++;
@@ -1468,8 +1481,8 @@ dispatch_switch:
                     c = bor_str_cmp(a->o, b->o, k);
                 }
                 if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
-                steps += 2;
-                ip += 2;
+                COUNT(2);
+                pc += 2 * BOR_W;
                 stack[sp].tag = BOR_T_BOOL;
                 stack[sp].i = c;
                 sp++;
@@ -1484,15 +1497,15 @@ dispatch_switch:
     TARGET(op_super_listget, BOR_OP_SUPER_LISTGET) {
         a = &loc[ins[1]];
         b = &loc[ins[2]];
-        if (steps + 1 < check_at && sp + 1 < C_MAX_STACK && b->tag == BOR_T_INT && a->tag == BOR_T_OBJ
+        if (ROOM(1) && sp + 1 < C_MAX_STACK && b->tag == BOR_T_INT && a->tag == BOR_T_OBJ
                 && PyTuple_CheckExact(a->o) && 0 <= b->i && b->i < Py_SIZE(a->o)) {
-            steps += 2;
-            ip += 2;
-            if (ins[3] && steps < check_at) {
+            COUNT(2);
+            pc += 2 * BOR_W;
+            if (ins[3] && ROOM(0)) {
                 /* `let x = ListGet(l, i)` (ins[3]: a plain StoreLocal follows, vm/loading.pxi):
                    the element goes straight into the local, as the two ops would leave it (the
                    list let go first when its read moves, a dead store drops the element) */
-                int64_t* w = cur + ip * BOR_W;
+                int64_t* w = pc;
                 tmp.tag = BOR_T_UNIT;
                 if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
                 if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
@@ -1500,8 +1513,8 @@ dispatch_switch:
                 bor_vclear(v);
                 if (w[2]) bor_vclear(&tmp);                       /* a dead store */
                 else *v = tmp;
-                steps++;
-                ip++;
+                COUNT(1);
+                pc += BOR_W;
                 NEXT();
             }
             if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
@@ -1518,8 +1531,8 @@ dispatch_switch:
         /* OP_SUPER_LISTGET(a, b) OP_SUPER_LISTGET Lt/Lte/Gt/Gte (c = tag), 7 steps: a compare of
            two List elements, when both are Lists, both indexes in them and both elements
            Ints, and no checkpoint falls among the further 6 steps; else LoadLocal(a) */
-        if (steps + 5 < check_at && sp + 3 <= C_MAX_STACK) {
-            int64_t* w = cur + (ip + 2) * BOR_W;
+        if (ROOM(5) && sp + 3 <= C_MAX_STACK) {
+            int64_t* w = pc + 2 * BOR_W;
             Val* i1 = &loc[ins[2]];
             Val* i2 = &loc[w[2]];
             a = &loc[ins[1]];
@@ -1536,8 +1549,8 @@ dispatch_switch:
                     stack[sp].i = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y
                                   : k == BOR_OP_GT ? x > y : x >= y;
                     sp++;
-                    steps += 6;
-                    ip += 6;
+                    COUNT(6);
+                    pc += 6 * BOR_W;
                     NEXT();
                 }
             }
@@ -1552,9 +1565,9 @@ dispatch_switch:
            StoreLocal(a), 4 steps, unless a checkpoint falls on its further steps or the stack
            has no room for its loads; else LoadLocal(a). The push runs as OP_PUSH_STORE does
            (in place or copied, the same charges and errors, vm/reuse.pxi) */
-        if (steps + 2 < check_at && sp + 2 <= C_MAX_STACK) {
-            steps += 2;
-            ip += 2;
+        if (ROOM(2) && sp + 2 <= C_MAX_STACK) {
+            COUNT(2);
+            pc += 2 * BOR_W;
             bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
             bor_load(movef, code, &stack[sp + 1], &loc[ins[2]], ins + BOR_W);
             sp += 2;
@@ -1565,8 +1578,8 @@ dispatch_switch:
             c = bor_pushl_store(st, ins, loc, sp);
             if (c < 0) EXIT(-1);
             sp = c;
-            steps++;
-            ip++;
+            COUNT(1);
+            pc += BOR_W;
             NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
@@ -1577,7 +1590,7 @@ dispatch_switch:
     TARGET(op_super_pushget, BOR_OP_SUPER_PUSHGET) {
         /* x = ListPush(x, ListGet(l, i)) (6 steps) when vm/lists.pxi's _push_get can run it in
            place and no checkpoint falls among the further 5 steps; else LoadLocal(a) */
-        if (steps + 4 < check_at && sp + 3 <= C_MAX_STACK) {
+        if (ROOM(4) && sp + 3 <= C_MAX_STACK) {
             *st->nframes = nframes;
             *st->locals = locals;
             *st->lp = lp;
@@ -1585,8 +1598,8 @@ dispatch_switch:
             c = st->push_get(st->machine, loc, ins);
             if (c < 0) EXIT(-1);
             if (c) {
-                steps += 5;
-                ip += 5;
+                COUNT(5);
+                pc += 5 * BOR_W;
                 NEXT();
             }
         }
@@ -1601,7 +1614,7 @@ dispatch_switch:
     TARGET(op_super_cmp2j, BOR_OP_SUPER_CMP2J) {
         a = &loc[ins[1]];
         b = &loc[ins[2]];
-        if (steps + (op == BOR_OP_SUPER_CMP_L ? 1 : 6) < check_at && sp + 2 <= C_MAX_STACK
+        if (ROOM(op == BOR_OP_SUPER_CMP_L ? 1 : 6) && sp + 2 <= C_MAX_STACK
                 && a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
             k = ins[3];
             x = a->i;
@@ -1611,12 +1624,12 @@ dispatch_switch:
                 stack[sp].tag = BOR_T_BOOL;
                 stack[sp].i = c;
                 sp++;
-                steps += 2;
-                ip += 2;
+                COUNT(2);
+                pc += 2 * BOR_W;
                 NEXT();
             } else {
-                /* the OP_SUPER_CMP_L at ip + 2, And/Or at ip + 5, JmpIfNot at ip + 6 */
-                int64_t* w = cur + (ip + 2) * BOR_W;
+                /* the OP_SUPER_CMP_L at pc + 2, And/Or at pc + 5, JmpIfNot at pc + 6 */
+                int64_t* w = pc + 2 * BOR_W;
                 Val* a2 = &loc[w[1]];
                 Val* b2 = &loc[w[2]];
                 if (a2->tag == BOR_T_INT && b2->tag == BOR_T_INT) {
@@ -1625,9 +1638,9 @@ dispatch_switch:
                     y = b2->i;
                     hit = k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y
                           : x >= y;
-                    steps += 7;
-                    if (cur[(ip + 5) * BOR_W] == BOR_OP_AND ? (c && hit) : (c || hit)) ip += 7;
-                    else ip = cur[(ip + 6) * BOR_W + 1];
+                    COUNT(7);
+                    if (pc[5 * BOR_W] == BOR_OP_AND ? (c && hit) : (c || hit)) pc += 7 * BOR_W;
+                    else pc = AT(pc[6 * BOR_W + 1]);
                     NEXT();
                 }
             }
@@ -1640,15 +1653,15 @@ dispatch_switch:
     TARGET(op_super_stldj, BOR_OP_SUPER_STLDJ) {
         /* StoreLocal(a) LoadLocal(a) JmpIfNot(b) (3 steps): the local gets the value and the
            branch tests it; else StoreLocal(a) */
-        if (steps + 1 < check_at && sp > 0) {
+        if (ROOM(1) && sp > 0) {
             a = &loc[ins[1]];
             tmp = *a;
             c = bor_truthy(&stack[sp - 1]);
             *a = stack[sp - 1];
             bor_vclear(&tmp);
             sp--;
-            steps += 2;
-            ip = c ? ip + 2 : ins[2];
+            COUNT(2);
+            pc = c ? pc + 2 * BOR_W : AT(ins[2]);
             NEXT();
         }
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
@@ -1659,11 +1672,11 @@ dispatch_switch:
     }
     TARGET(op_super_jmp2, BOR_OP_SUPER_JMP2) {
         /* a jump to a jump, unless a checkpoint falls on the second */
-        if (steps < check_at) {
-            steps++;
-            ip = ins[2];
+        if (ROOM(0)) {
+            COUNT(1);
+            pc = AT(ins[2]);
         } else {
-            ip = ins[1];
+            pc = AT(ins[1]);
         }
         NEXT();
     }
@@ -1681,9 +1694,9 @@ out:
     st->sp = sp;
     st->loc = loc;
     st->cur = cur;
-    st->ip = ip;
+    st->ip = IP_INDEX();
     st->func = func;
-    st->steps = steps;
+    st->steps = st->check_at - left;
     st->ins = ins;
     return rc;
 #undef TARGET
@@ -1691,6 +1704,10 @@ out:
 #undef DEFAULT_TARGET
 #undef NEXT
 #undef FETCH
+#undef ROOM
+#undef COUNT
+#undef AT
+#undef IP_INDEX
 #undef EXIT
 #undef HELPER_DONE
 }
