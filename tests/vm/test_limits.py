@@ -381,3 +381,31 @@ def test_a_set_cancel_event_stops_at_the_first_clock_check_traced_or_not(trace, 
         assert m.trace[-1] == "[main:17] StoreLocal(1)  stack_depth=1"
     else:
         assert (m.trace_total, m.trace) == (0, [])
+
+
+# 250 frames of 6 local slots each grow the machine's locals from 256 slots to 2,048, then a
+# list of 30,000 pairs makes memory walks due: the walks count each local slot at 32 bytes
+# (BOR_VAL_CHARGE, what a slot cost before Val's payload became a union), so the smallest
+# memory limit the run fits in is the one the 32-byte slots gave
+LOCALS_DEEP = """fn down(n: Int, a: Int, b: Int, c: Int) -> Int {
+    let d = a + b
+    let e = d + c
+    if n == 0 { fill(e) } else { down(n - 1, b, c, e % 1000) + 1 }
+}
+fn fill(k: Int) -> Int {
+    let mut xs = []
+    let mut i = 0
+    while i < 30000 { xs = list_push(xs, [i, k])  i = i + 1 }
+    list_len(xs)
+}
+fn main() -> Int { down(250, 1, 2, 3) }"""
+
+
+def test_local_slots_are_charged_32_bytes_each_whatever_the_value_layout():
+    module = compile_source(LOCALS_DEEP)
+    fits = _vm.Machine(module, max_value_memory=2_442_276, max_steps=10**8)
+    assert fits.run() == _vm.FINISHED
+    assert fits.result == 30250
+    short = _vm.Machine(module, max_value_memory=2_442_275, max_steps=10**8)
+    assert short.run() == _vm.FAILED
+    assert short.error_kind == "memory_limit"
