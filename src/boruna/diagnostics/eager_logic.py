@@ -55,7 +55,8 @@ def _failing_functions(ctx: CheckContext) -> dict[str, str]:
     calls: dict[str, set[str]] = {}
     for name, fn in fns.items():
         callees = set()
-        for node in ctx.nodes(fn):
+        # only an operator or a call can fail (`_direct_reason`), and only a call calls
+        for node in ctx.nodes_of(fn, (A.Binary, A.Call)):
             if name not in reasons:
                 why = _direct_reason(node, fns)
                 if why is not None:

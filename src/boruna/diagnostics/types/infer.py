@@ -31,6 +31,7 @@ from .spans import Spans
 from boruna.core.builtins import DYNAMIC
 
 from .types import (ACTOR_ID, BOOL, ERROR, FLOAT, INT, PRIMITIVES, STRING, UNIT, Con, Type, Var,
+                    PRIMITIVE_TYPES,
                     VarSupply, fn_of, fn_parts, list_of, option_of, result_of)
 from .unify import Mismatch, can_unify, find, resolve, unify
 
@@ -103,6 +104,8 @@ class Checker:
         self.value_calls: list[ValueCall] = []
         self.last_field: tuple = (None, "")      # (field access, record name) last typed
         self.return_type: Type = ERROR
+        # a plain type's name -> its one term (`annotation`): the primitives' constants
+        self.plain_types: dict[str, Con] = dict(zip(PRIMITIVES, PRIMITIVE_TYPES))
         self._types()
         self._app_message_payload()
         for name, fn in self.functions.items():
@@ -145,8 +148,14 @@ class Checker:
         """The checker type an annotation names; an unknown name is reported (once) and
         becomes ERROR."""
         if isinstance(te, A.Named):
+            plain = self.plain_types.get(te.name)
+            if plain is not None:
+                return plain
             if te.name in PRIMITIVES or te.name in self.ctx.type_defs:
-                return Con(te.name)
+                # one term per name: types are equal by value, and the checker's `is`
+                # tests for the common plain types then succeed at once
+                plain = self.plain_types[te.name] = Con(te.name)
+                return plain
             if te.name == DYNAMIC and te.name not in self.ctx.type_defs:
                 return ERROR        # a database column: checked when the program runs
             if report and not self.has_imports:
@@ -591,6 +600,8 @@ class Checker:
         symbol = ARITHMETIC[expr.op]
         numeric = (INT, FLOAT)
         for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
+            if t is INT or t is FLOAT:
+                continue
             if isinstance(t, Con) and t is not ERROR and t not in numeric:
                 help_text = ("join strings with `++`" if expr.op == "Add" and t == STRING
                              else None)
@@ -1112,7 +1123,7 @@ class Checker:
         if isinstance(pat, A.IdentPat):
             env[pat.name] = Binding(t, pat, False)
             return
-        literal = {A.IntPat: INT, A.StringPat: STRING, A.BoolPat: BOOL}.get(type(pat))
+        literal = _LITERAL_PATTERNS.get(type(pat))
         if literal is not None:
             self.pattern_type(pat, t, literal, scrutinee)
             return
@@ -1192,6 +1203,9 @@ class Checker:
             return
         self.pattern(pat.inner, payload, env, scrutinee)
 
+
+# literal pattern class -> the type of the values it matches
+_LITERAL_PATTERNS = {A.IntPat: INT, A.StringPat: STRING, A.BoolPat: BOOL}
 
 # expression class -> how `Checker.infer` types it (checker, expression, env, used)
 _INFER = {
