@@ -213,14 +213,18 @@ class Checker:
         self.out.append(Diagnostic(code, severity, body, location, list(fixes), labels,
                                    help_text, list(notes)))
 
-    def label_at(self, node, message: str):
-        """A secondary label at `node`, built only if a diagnostic uses it (a callable)."""
+    def label_at(self, node, message):
+        """A secondary label at `node`, built only if a diagnostic uses it (a callable).
+        `message` is the text, or a callable giving it when the label is built (for texts
+        that show a declared type: an annotation's term has no variables, so its text is
+        the same then as now)."""
         def build() -> Label:
+            text = message() if callable(message) else message
             if node is None or not getattr(node, "line", 0):
-                return Label(message, None)
+                return Label(text, None)
             end = (self.spans.end(node) if not isinstance(node, (A.Let, A.Param, A.FnDef))
                    else None)
-            return Label(message, self.ctx.location(node.line, node.col, *(end or (None, None))))
+            return Label(text, self.ctx.location(node.line, node.col, *(end or (None, None))))
         return build
 
     def replace_fix(self, line: int, col: int, length: int, new: str, description: str,
@@ -292,8 +296,8 @@ class Checker:
         stmts = fn.body.stmts
         if fn.return_type is not None and ret is not ERROR and stmts and isinstance(
                 stmts[-1], A.ExprStmt):
-            label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
-                                                  f"`{show(ret)}` here")
+            label = self.label_at(fn.return_type, lambda: f"`{fn.name}` is declared to "
+                                                          f"return `{show(ret)}` here")
             self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label,
                                                    contract=True, returned=True,
                                                    annotation=fn.return_type))
@@ -342,10 +346,12 @@ class Checker:
         return ERROR
 
     def stmt(self, stmt, env: Env) -> None:
-        if isinstance(stmt, A.Let):
+        kind = stmt.__class__
+        if kind is A.Let:
             if stmt.ty is not None:
                 ty = self.annotation(stmt.ty)
-                label = self.label_at(stmt.ty, f"`{stmt.name}` is declared `{show(ty)}` here")
+                label = self.label_at(stmt.ty, lambda: f"`{stmt.name}` is declared "
+                                                       f"`{show(ty)}` here")
                 self.check(stmt.value, ty, Why(f"the value of `{stmt.name}`", label,
                                                contract=True, annotation=stmt.ty,
                                                holder=(self.current, stmt.name)
@@ -353,16 +359,16 @@ class Checker:
                 env[stmt.name] = Binding(ty, stmt, True)
             else:
                 env[stmt.name] = Binding(self.infer(stmt.value, env), stmt, False)
-        elif isinstance(stmt, A.Assign):
+        elif kind is A.Assign:
             self.assign(stmt, env)
-        elif isinstance(stmt, A.ExprStmt):
+        elif kind is A.ExprStmt:
             self.infer(stmt.expr, env, used=False)
-        elif isinstance(stmt, A.Return):
+        elif kind is A.Return:
             fn = self.current
             label = None
             if fn is not None and fn.return_type is not None:
-                label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
-                                                      f"`{show(self.return_type)}` here")
+                label = self.label_at(fn.return_type, lambda ret=self.return_type: (
+                    f"`{fn.name}` is declared to return `{show(ret)}` here"))
             why = Why(f"the value `{fn.name if fn else 'this function'}` returns", label,
                       contract=True, returned=True,
                       annotation=fn.return_type if fn is not None else None)
@@ -372,10 +378,10 @@ class Checker:
                 self.report("error", f"type mismatch: `return` without a value gives `Unit`, "
                             f"but `{fn.name}` returns `{show(self.return_type)}`", stmt,
                             labels=[label] if label else [], length=len("return"))
-        elif isinstance(stmt, A.While):
+        elif kind is A.While:
             self.condition(stmt.condition, env, "the condition of this `while`")
             self.block(stmt.body, env, None, None, used=False)
-        elif isinstance(stmt, A.For):
+        elif kind is A.For:
             self.for_loop(stmt, env)
 
     def assign(self, stmt: A.Assign, env: Env) -> None:
@@ -464,11 +470,12 @@ class Checker:
         """Check `expr` against `expected`, pushing the expectation inward where it can; the
         type found (`expected` where nothing more is known), whose function types may carry
         fewer capabilities than `expected`'s, or more when `why` is no `contract`."""
-        if isinstance(expr, A.If) and expr.else_block is not None:
+        kind = expr.__class__       # no node class has subclasses: a class test suffices
+        if kind is A.If and expr.else_block is not None:
             self.condition(expr.condition, env, "the condition of this `if`")
             then = self.block(expr.then_block, env, expected, why)
             return join(then, self.block(expr.else_block, env, expected, why))
-        if isinstance(expr, A.Match) and expr.arms:
+        if kind is A.Match and expr.arms:
             scrutinee = self.infer(expr.value, env)
             result = expected
             for index, (arm, arm_env) in enumerate(zip(expr.arms, self.arm_envs(
@@ -476,9 +483,9 @@ class Checker:
                 found = self.check(arm.body, expected, why, arm_env)
                 result = found if index == 0 else join(result, found)
             return result
-        if isinstance(expr, A.BlockExpr):
+        if kind is A.BlockExpr:
             return self.block(expr.block, env, expected, why)
-        if isinstance(expr, A.If):          # no `else`: its value is `()` when false
+        if kind is A.If:          # no `else`: its value is `()` when false
             found = self.if_without_else(expr, env, expected, why)
             try:
                 unify(found, expected)
@@ -486,8 +493,8 @@ class Checker:
                 self.mismatch(expr, found, expected, why)
             return expected
         target = find(expected)
-        if isinstance(target, Con) and target is not ERROR:
-            if isinstance(expr, A.ListLit) and target.name == "List" and expr.items:
+        if kind in _PUSHED_INTO and target.__class__ is Con and target is not ERROR:
+            if kind is A.ListLit and target.name == "List" and expr.items:
                 before = len(self.out)
                 element = target.args[0]
                 item_why = replace(why, what=f"an element of {why.what}")
@@ -498,12 +505,12 @@ class Checker:
                     else:       # one report per list: the first wrong element
                         self.infer(item, env)
                 return list_of(element) if element is not target.args[0] else expected
-            if isinstance(expr, A.SomeExpr) and target.name == "Option":
+            if kind is A.SomeExpr and target.name == "Option":
                 found = self.check(expr.expr, target.args[0], replace(
                     why, what=f"the `Some` payload of {why.what}"), env)
                 return option_of(found) if found is not target.args[0] else expected
-            if isinstance(expr, (A.OkExpr, A.ErrExpr)) and target.name == "Result":
-                index, word = (0, "Ok") if isinstance(expr, A.OkExpr) else (1, "Err")
+            if (kind is A.OkExpr or kind is A.ErrExpr) and target.name == "Result":
+                index, word = (0, "Ok") if kind is A.OkExpr else (1, "Err")
                 self.check(expr.expr, target.args[index], replace(
                     why, what=f"the `{word}` payload of {why.what}"), env)
                 return expected
@@ -921,8 +928,8 @@ class Checker:
             label = None
             if declared is not None and index < len(declared) and declared[index].ty is not None:
                 param = declared[index]
-                label = self.label_at(param.ty, f"`{name}` declares `{param.name}: "
-                                                f"{show(params[index])}` here")
+                label = self.label_at(param.ty, lambda param=param, ty=params[index]: (
+                    f"`{name}` declares `{param.name}: {show(ty)}` here"))
             elif declared is None and quoted:
                 label = (lambda params=params: Label(
                     f"`{name}` takes ({', '.join(show(p) for p in params)}) and returns "
@@ -973,8 +980,8 @@ class Checker:
                 self.infer(value, env)
                 continue
             label = self.label_at(field_types.get(name),
-                                  f"`{expr.type_name}.{name}` is declared "
-                                  f"`{show(declared[name])}` here")
+                                  lambda name=name: f"`{expr.type_name}.{name}` is declared "
+                                                    f"`{show(declared[name])}` here")
             self.check(value, declared[name], Why(f"the field `{name}` of `{expr.type_name}`",
                                                   label, contract=True,
                                                   annotation=field_types.get(name)), env)
@@ -1031,9 +1038,9 @@ class Checker:
         first = self.infer(expr.items[0], env)
         label = self.label_at(expr.items[0], f"the first element is `{show(first)}`")
         element = first
+        why = Why("an element of this list", label)      # the same for every element
         for item in expr.items[1:]:
-            element = join(element, self.check(item, first, Why("an element of this list",
-                                                                label), env))
+            element = join(element, self.check(item, first, why, env))
         return list_of(element)
 
     # ------------------------------------------------------------ if and match
@@ -1203,6 +1210,9 @@ class Checker:
             return
         self.pattern(pat.inner, payload, env, scrutinee)
 
+
+# the expressions `check` pushes an expected constructor's arguments into
+_PUSHED_INTO = frozenset((A.ListLit, A.SomeExpr, A.OkExpr, A.ErrExpr))
 
 # literal pattern class -> the type of the values it matches
 _LITERAL_PATTERNS = {A.IntPat: INT, A.StringPat: STRING, A.BoolPat: BOOL}

@@ -8,7 +8,7 @@ from typing import Optional
 
 from boruna.core import builtins as B
 
-from .types import ERROR, Con, Type, VarSupply
+from .types import ERROR, PRIMITIVE_TYPES, PRIMITIVES, Con, Type, VarSupply
 from .unify import find
 
 
@@ -19,7 +19,16 @@ def _convert(ty, mapping: dict, supply: VarSupply) -> Type:
         if ty.name not in mapping:
             mapping[ty.name] = supply.fresh()
         return mapping[ty.name]
+    if not ty.args:         # a plain type: one term per name, made once
+        plain = _PLAIN.get(ty.name)
+        if plain is None:
+            plain = _PLAIN[ty.name] = Con(ty.name)
+        return plain
     return Con(ty.name, tuple(_convert(a, mapping, supply) for a in ty.args))
+
+
+# a builtin signature's plain type name -> its term (types are equal by value)
+_PLAIN: dict[str, Con] = dict(zip(PRIMITIVES, PRIMITIVE_TYPES))
 
 
 def signature_of(name: str, supply: VarSupply) -> Optional[tuple[tuple[Type, ...], Type]]:
