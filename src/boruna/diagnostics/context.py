@@ -19,7 +19,7 @@ class CheckContext:
     file: str
     program: Optional[A.Program] = None
     lines: list[str] = field(default_factory=list)
-    masked: list[str] = field(default_factory=list)
+    _masked: Optional[list[str]] = field(default=None, repr=False)
     records: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     enums: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     type_defs: dict[str, A.TypeDef] = field(default_factory=dict)
@@ -29,11 +29,18 @@ class CheckContext:
     @classmethod
     def build(cls, source: str, file: str, program: Optional[A.Program] = None
               ) -> "CheckContext":
-        ctx = cls(source=source, file=file, lines=split_lines(source),
-                  masked=code_mask(source))
+        ctx = cls(source=source, file=file, lines=split_lines(source))
         if program is not None:
             ctx.attach(program)
         return ctx
+
+    @property
+    def masked(self) -> list[str]:
+        """The lines with string literals and comments blanked (`source_text.code_mask`),
+        made when a rule first reads them: only a finding's fix or position needs them."""
+        if self._masked is None:
+            self._masked = code_mask(self.source)
+        return self._masked
 
     def attach(self, program: A.Program) -> None:
         """Record the parsed program and index its record and enum types."""
