@@ -60,7 +60,7 @@ def show(t: Type) -> str:
     return f"{t.name}<{', '.join(show(a) for a in t.args)}>"
 
 
-@dataclass
+@dataclass(slots=True)      # made for every argument, annotated `let` and field
 class Why:
     """Where an expectation came from: what the checked expression is ("the 2nd argument
     of `area`") and, optionally, a label at the annotation or earlier branch that set it."""
@@ -73,7 +73,7 @@ class Why:
     holder: object = None     # (function, name) of the parameter or `let` it declares
 
 
-@dataclass
+@dataclass(slots=True)
 class Binding:
     ty: Type
     node: object            # the `let`/parameter that declared it
@@ -532,7 +532,7 @@ class Checker:
         rule = _INFER.get(expr.__class__)
         return ERROR if rule is None else rule(self, expr, env, used)   # None: receive
 
-    def send(self, expr: A.Send, env: Env) -> Type:
+    def send(self, expr: A.Send, env: Env, used: bool = True) -> Type:
         target = find(self.infer(expr.target, env))
         if isinstance(target, Var):
             unify(target, ACTOR_ID)
@@ -542,12 +542,12 @@ class Checker:
         self.infer(expr.message, env)
         return ERROR
 
-    def spawn(self, expr: A.Spawn, env: Env) -> Type:
+    def spawn(self, expr: A.Spawn, env: Env, used: bool = True) -> Type:
         if not isinstance(expr.expr, A.Ident):
             self.infer(expr.expr, env)
         return ACTOR_ID
 
-    def ident(self, expr: A.Ident, env: Env) -> Type:
+    def ident(self, expr: A.Ident, env: Env, used: bool = True) -> Type:
         binding = env.get(expr.name)
         if binding is not None:
             return binding.ty
@@ -559,10 +559,11 @@ class Checker:
         return ERROR
 
     # ------------------------------------------------------------ operators
-    def binary(self, expr: A.Binary, env: Env) -> Type:
+    def binary(self, expr: A.Binary, env: Env, used: bool = True) -> Type:
         op = expr.op
         left, right = self.infer(expr.left, env), self.infer(expr.right, env)
-        lt, rt = find(left), find(right)
+        lt = left if left.__class__ is Con else find(left)
+        rt = right if right.__class__ is Con else find(right)
         if op in ARITHMETIC:
             return self.arithmetic(expr, lt, rt)
         if op == "Mod":
@@ -683,7 +684,7 @@ class Checker:
                     expr.right, labels=[self.label_at(expr.left, f"this is `{show(left)}`")],
                     help_text=help_text)
 
-    def unary(self, expr: A.Unary, env: Env) -> Type:
+    def unary(self, expr: A.Unary, env: Env, used: bool = True) -> Type:
         inner = self.infer(expr.expr, env)
         t = find(inner)
         if expr.op == "Not":
@@ -696,7 +697,7 @@ class Checker:
         return t if isinstance(t, Con) else ERROR
 
     # ------------------------------------------------------------ calls
-    def call(self, expr: A.Call, env: Env) -> Type:
+    def call(self, expr: A.Call, env: Env, used: bool = True) -> Type:
         func = expr.func
         if isinstance(func, A.Ident) and func.name not in env:
             name = func.name
@@ -948,7 +949,7 @@ class Checker:
         return widen(ret, carried) if carried and not contract else ret
 
     # ------------------------------------------------------------ records, enums, lists
-    def field(self, expr: A.FieldAccess, env: Env) -> Type:
+    def field(self, expr: A.FieldAccess, env: Env, used: bool = True) -> Type:
         owner = find(self.infer(expr.object, env))
         if not isinstance(owner, Con) or owner is ERROR:
             return ERROR
@@ -964,7 +965,7 @@ class Checker:
         self.unknown_reads.append((expr, owner.name))
         return ERROR        # an unknown field: E006's finding (`field_access.py`)
 
-    def record(self, expr: A.RecordLit, env: Env) -> Type:
+    def record(self, expr: A.RecordLit, env: Env, used: bool = True) -> Type:
         fields = self.records.get(expr.type_name)
         if fields is None:
             for _, value in expr.fields:
@@ -990,7 +991,7 @@ class Checker:
                        Why(f"the `..` spread of a `{expr.type_name}` literal"), env)
         return Con(expr.type_name)
 
-    def variant(self, expr: A.EnumVariant, env: Env) -> Type:
+    def variant(self, expr: A.EnumVariant, env: Env, used: bool = True) -> Type:
         variants = self.enums.get(expr.enum_name)
         if variants is None or expr.variant not in variants:
             if expr.payload is not None:
@@ -1032,7 +1033,7 @@ class Checker:
                                               f"here")
         return None
 
-    def list_lit(self, expr: A.ListLit, env: Env) -> Type:
+    def list_lit(self, expr: A.ListLit, env: Env, used: bool = True) -> Type:
         if not expr.items:
             return list_of(self.supply.fresh())
         first = self.infer(expr.items[0], env)
@@ -1217,30 +1218,31 @@ _PUSHED_INTO = frozenset((A.ListLit, A.SomeExpr, A.OkExpr, A.ErrExpr))
 # literal pattern class -> the type of the values it matches
 _LITERAL_PATTERNS = {A.IntPat: INT, A.StringPat: STRING, A.BoolPat: BOOL}
 
-# expression class -> how `Checker.infer` types it (checker, expression, env, used)
+# expression class -> how `Checker.infer` types it (checker, expression, env, used); the
+# methods are called as functions, one call per node (no subclass overrides them)
 _INFER = {
     A.IntLit: lambda c, e, env, used: INT,
     A.FloatLit: lambda c, e, env, used: FLOAT,
     A.StringLit: lambda c, e, env, used: STRING,
     A.BoolLit: lambda c, e, env, used: BOOL,
     A.NoneLit: lambda c, e, env, used: option_of(c.supply.fresh()),
-    A.Ident: lambda c, e, env, used: c.ident(e, env),
-    A.Binary: lambda c, e, env, used: c.binary(e, env),
-    A.Unary: lambda c, e, env, used: c.unary(e, env),
-    A.Call: lambda c, e, env, used: c.call(e, env),
-    A.FieldAccess: lambda c, e, env, used: c.field(e, env),
-    A.If: lambda c, e, env, used: c.if_expr(e, env, used),
-    A.Match: lambda c, e, env, used: c.match(e, env, used),
-    A.RecordLit: lambda c, e, env, used: c.record(e, env),
-    A.EnumVariant: lambda c, e, env, used: c.variant(e, env),
-    A.ListLit: lambda c, e, env, used: c.list_lit(e, env),
+    A.Ident: Checker.ident,
+    A.Binary: Checker.binary,
+    A.Unary: Checker.unary,
+    A.Call: Checker.call,
+    A.FieldAccess: Checker.field,
+    A.If: Checker.if_expr,
+    A.Match: Checker.match,
+    A.RecordLit: Checker.record,
+    A.EnumVariant: Checker.variant,
+    A.ListLit: Checker.list_lit,
     A.SomeExpr: lambda c, e, env, used: option_of(c.infer(e.expr, env)),
     A.OkExpr: lambda c, e, env, used: result_of(c.infer(e.expr, env), c.supply.fresh()),
     A.ErrExpr: lambda c, e, env, used: result_of(c.supply.fresh(), c.infer(e.expr, env)),
     A.Emit: lambda c, e, env, used: c.infer(e.expr, env),
     A.BlockExpr: lambda c, e, env, used: c.block(e.block, env, None, None, used),
-    A.Send: lambda c, e, env, used: c.send(e, env),
-    A.Spawn: lambda c, e, env, used: c.spawn(e, env),
+    A.Send: Checker.send,
+    A.Spawn: Checker.spawn,
 }
 
 
