@@ -621,6 +621,10 @@ class Checker:
                             f"be `Int` or `Float`, but it is `{show(t)}`", node,
                             help_text=help_text, fixes=fixes)
                 return ERROR
+        if lt is FLOAT or rt is FLOAT:      # the constants first: no `==` call for them
+            return FLOAT
+        if lt is INT and rt is INT:
+            return INT
         if lt == FLOAT or rt == FLOAT:
             return FLOAT
         if lt == INT and rt == INT:
@@ -646,6 +650,8 @@ class Checker:
                 self.report("error", f"type mismatch: the {side} operand of `{symbol}` should "
                             f"be `Int`, `Float` or `String`, but it is `{show(t)}`", node)
                 return
+        if lt is rt and lt.__class__ is Con:      # the same known type: nothing to do
+            return
         if isinstance(lt, Con) and isinstance(rt, Con) and ERROR not in (lt, rt) and lt != rt:
             help_text = None
             if {lt, rt} == {INT, FLOAT}:
