@@ -62,6 +62,12 @@ def provided_capabilities() -> frozenset:
 
 
 @lru_cache(maxsize=None)
+def capability_names() -> frozenset:
+    """Every name `capability_of` gives a capability for."""
+    return frozenset(name for name, b in B.BY_NAME.items() if b.capability is not None)
+
+
+@lru_cache(maxsize=None)
 def _unary_conversions() -> tuple:
     """(name, parameter type name, result type) of the conversion builtins: those taking one
     plain value whose name says they convert (`..._to_string`, `...parse...`)."""
@@ -96,5 +102,5 @@ def conversions(found: Type, expected: Type) -> list[str]:
     return direct + wrapped
 
 
-__all__ = ["capability_of", "conversions", "is_guard", "provided_capabilities",
+__all__ = ["capability_names", "capability_of", "conversions", "is_guard", "provided_capabilities",
            "signature_of"]
