@@ -566,13 +566,19 @@ class Checker:
         rt = right if right.__class__ is Con else find(right)
         if op in ARITHMETIC:
             return self.arithmetic(expr, lt, rt)
+        # below, an operand that already is the wanted constant is passed over: its check
+        # binds and reports nothing (and builds no message)
         if op == "Mod":
+            if lt is INT and rt is INT:
+                return INT
             for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
                 if not self.operand(node, t, INT, f"the {side} operand of `%`",
                                     "`%` works on Int only"):
                     return ERROR
             return INT
         if op == "Concat":
+            if lt is STRING and rt is STRING:
+                return STRING
             for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
                 if not self.operand(node, t, STRING, f"the {side} operand of `++`",
                                     "`++` joins strings" + (
@@ -584,12 +590,15 @@ class Checker:
             self.ordering(expr, lt, rt)
             return BOOL
         if op in ("And", "Or"):
+            if lt is BOOL and rt is BOOL:
+                return BOOL
             symbol = "&&" if op == "And" else "||"
             for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
                 self.boolean_operand(node, t, f"the {side} operand of `{symbol}`")
             return BOOL
         if op in ("Eq", "Neq"):
-            self.equality(expr, left, right)
+            if not (left is right and left.__class__ is Con):    # one known type: equal
+                self.equality(expr, left, right)
             return BOOL
         return ERROR
 
@@ -644,6 +653,8 @@ class Checker:
                                 f"use `{new}`", Applicability.SAFE)
 
     def ordering(self, expr: A.Binary, lt: Type, rt: Type) -> None:
+        if lt is rt and (lt is INT or lt is STRING or lt is FLOAT):
+            return          # one ordered type on both sides: nothing to report or bind
         symbol = ORDERING[expr.op]
         for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
             if isinstance(t, Con) and t is not ERROR and t.name not in ORDERED:
