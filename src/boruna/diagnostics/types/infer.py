@@ -391,6 +391,8 @@ class Checker:
             return
         if not binding.annotated:
             found = self.infer(stmt.value, env)
+            if found is binding.ty and found.__class__ is Con:
+                return      # the very type it has: unifying and joining change nothing
             if find(binding.ty) == INT and find(found) == FLOAT:
                 binding.ty = FLOAT          # a number that became a Float: promotion
                 return
