@@ -123,6 +123,11 @@ def _check_source(source: str, file: str, libs_dir, kept: dict | None = None) ->
             diag = compiler_diagnostic(codegen_error, ctx)
             diag.help = _codegen_help(codegen_error)
             result.diagnostics.append(diag)
+    if kept is None:
+        # the type checker in the cache refers back to the context: without this cycle the
+        # program, its walks and the checker's terms are freed here by reference counting,
+        # not by a collector pass over all of them once `paused_gc` turns it on again
+        ctx.cache.clear()
     return result
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from boruna.language import ast as A
-from boruna.language.walk import preorder
+from boruna.language.walk import preorder_by_kind
 
 from .model import SourceLocation
 from .source_text import byte_col_to_index, code_mask, split_lines
@@ -19,7 +19,7 @@ class CheckContext:
     file: str
     program: Optional[A.Program] = None
     lines: list[str] = field(default_factory=list)
-    masked: list[str] = field(default_factory=list)
+    _masked: Optional[list[str]] = field(default=None, repr=False)
     records: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     enums: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     type_defs: dict[str, A.TypeDef] = field(default_factory=dict)
@@ -29,11 +29,18 @@ class CheckContext:
     @classmethod
     def build(cls, source: str, file: str, program: Optional[A.Program] = None
               ) -> "CheckContext":
-        ctx = cls(source=source, file=file, lines=split_lines(source),
-                  masked=code_mask(source))
+        ctx = cls(source=source, file=file, lines=split_lines(source))
         if program is not None:
             ctx.attach(program)
         return ctx
+
+    @property
+    def masked(self) -> list[str]:
+        """The lines with string literals and comments blanked (`source_text.code_mask`),
+        made when a rule first reads them: only a finding's fix or position needs them."""
+        if self._masked is None:
+            self._masked = code_mask(self.source)
+        return self._masked
 
     def attach(self, program: A.Program) -> None:
         """Record the parsed program and index its record and enum types."""
@@ -71,16 +78,32 @@ class CheckContext:
     def nodes(self, fn: A.FnDef) -> list:
         """Every node of `fn` in pre-order (`walk.iter_nodes`), walked once per check and
         shared by the analyzers."""
-        key = ("preorder", id(fn))
-        found = self.cache.get(key)
-        if found is None or found[0] is not fn:
-            found = self.cache[key] = (fn, preorder(fn))
-        return found[1]
+        return self._walked(fn)[1]
 
     def nodes_of(self, fn: A.FnDef, kinds) -> list:
         """The nodes of `fn` that are instances of `kinds` (a class or a tuple), in
         pre-order."""
-        return [node for node in self.nodes(fn) if isinstance(node, kinds)]
+        _fn, nodes, positions = self._walked(fn)
+        classes = _leaf_classes(kinds)
+        if classes is None:         # a class with subclasses: test every node
+            return [node for node in nodes if isinstance(node, kinds)]
+        if len(classes) == 1:
+            found = positions.get(classes[0])
+            return [] if found is None else [nodes[i] for i in found]
+        merged: list[int] = []
+        for cls in classes:
+            merged.extend(positions.get(cls, ()))
+        merged.sort()
+        return [nodes[i] for i in merged]
+
+    def _walked(self, fn: A.FnDef) -> tuple:
+        """(fn, its nodes in pre-order, each node class's positions among them), from the
+        one walk of `fn` made per check."""
+        key = ("preorder", id(fn))
+        found = self.cache.get(key)
+        if found is None or found[0] is not fn:
+            found = self.cache[key] = (fn, *preorder_by_kind(fn))
+        return found
 
     def line_text(self, line: int) -> Optional[str]:
         """The raw text of 1-based `line`, or None when out of range."""
@@ -122,3 +145,17 @@ class CheckContext:
         """1-based byte column of 0-based character `index` on `line`."""
         text = self.line_text(line) or ""
         return len(text[:index].encode("utf-8", "surrogatepass")) + 1
+
+
+# kinds (a class or a tuple of classes) -> the same classes as a tuple when none of them has
+# subclasses (a node is then one of them exactly when its own class is), else None
+_LEAVES: dict = {}
+
+
+def _leaf_classes(kinds) -> Optional[tuple]:
+    found = _LEAVES.get(kinds, False)
+    if found is False:
+        classes = tuple(dict.fromkeys(kinds)) if isinstance(kinds, tuple) else (kinds,)
+        found = _LEAVES[kinds] = (classes if not any(cls.__subclasses__() for cls in classes)
+                                  else None)
+    return found

@@ -55,7 +55,8 @@ def _failing_functions(ctx: CheckContext) -> dict[str, str]:
     calls: dict[str, set[str]] = {}
     for name, fn in fns.items():
         callees = set()
-        for node in ctx.nodes(fn):
+        # only an operator or a call can fail (`_direct_reason`), and only a call calls
+        for node in ctx.nodes_of(fn, (A.Binary, A.Call)):
             if name not in reasons:
                 why = _direct_reason(node, fns)
                 if why is not None:
@@ -77,15 +78,19 @@ def _failing_functions(ctx: CheckContext) -> dict[str, str]:
     return reasons
 
 
-def _right_reason(expr, fns, failing: dict[str, str]) -> Optional[str]:
+def _right_reason(expr, fns, failing) -> Optional[str]:
+    """Why the right side `expr` can fail; `failing()` gives `_failing_functions`' map (its
+    names are among `fns`: it is made only when a call of one of them is met)."""
     from boruna.language.walk import preorder
 
     for node in preorder(expr):
         why = _direct_reason(node, fns)
         if why is not None:
             return why
-        if type(node) is A.Call and type(node.func) is A.Ident and node.func.name in failing:
-            return f"`{node.func.name}` can fail ({failing[node.func.name]})"
+        if type(node) is A.Call and type(node.func) is A.Ident and node.func.name in fns:
+            reasons = failing()
+            if node.func.name in reasons:
+                return f"`{node.func.name}` can fail ({reasons[node.func.name]})"
     return None
 
 
@@ -93,15 +98,19 @@ def check_eager_logic(ctx: CheckContext) -> list[Diagnostic]:
     if ctx.program is None:
         return []
     fns = ctx.function_defs()
-    failing: Optional[dict[str, str]] = None
+    found: list[dict[str, str]] = []         # `_failing_functions`, once it is needed
+
+    def failing() -> dict[str, str]:
+        if not found:
+            found.append(_failing_functions(ctx))
+        return found[0]
+
     out: list[Diagnostic] = []
     spans = None
     for fn in ctx.program.functions():
         for node in ctx.nodes_of(fn, A.Binary):
             if node.op not in ("And", "Or"):
                 continue
-            if failing is None:
-                failing = _failing_functions(ctx)
             why = _right_reason(node.right, fns, failing)
             if why is None:
                 continue

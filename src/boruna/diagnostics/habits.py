@@ -148,6 +148,8 @@ def indexing_diagnostics(ctx: CheckContext) -> list[Diagnostic]:
     out = []
     spans = None
     for fn in ctx.program.functions():
+        if not any(type(stmt.expr) is A.ListLit for stmt in ctx.nodes_of(fn, A.ExprStmt)):
+            continue        # no list literal statement: nothing can look indexed
         for block in ctx.nodes_of(fn, A.Block):
             stmts = block.stmts
             for prev, stmt in zip(stmts, stmts[1:]):

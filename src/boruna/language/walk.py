@@ -113,6 +113,35 @@ def preorder(node: A.Node) -> list:
     return out
 
 
+def preorder_by_kind(node: A.Node) -> tuple[list, dict[type, list[int]]]:
+    """`preorder(node)` and, in the same pass, each node class's positions in that list
+    (ascending): the analyzers ask a function for its nodes of one or two classes, and
+    reading these positions spares each of them a pass over every node."""
+    out: list = []
+    append = out.append
+    positions: dict[type, list[int]] = {}
+    stack: list = [node]
+    pop, extend, children_of = stack.pop, stack.extend, _CHILDREN.get
+    index = 0
+    while stack:
+        current = pop()
+        append(current)
+        kind = type(current)
+        found = positions.get(kind)
+        if found is None:
+            positions[kind] = [index]
+        else:
+            found.append(index)
+        index += 1
+        children = children_of(kind)
+        if children is not None:
+            kids = children(current)
+            if kids:
+                kids.reverse()
+                extend(kids)
+    return out, positions
+
+
 def iter_exprs(node: A.Node) -> Iterator[A.Node]:
     """Every expression under `node` (itself included when it is one), in pre-order."""
     for current in iter_nodes(node):

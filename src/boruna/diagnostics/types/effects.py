@@ -34,7 +34,7 @@ from ..fix import Applicability, Edit, Fix
 from ..model import Diagnostic, Label
 from .effect_types import wire_names
 from .infer import checked
-from .signatures import capability_of, provided_capabilities
+from .signatures import capability_names, capability_of, provided_capabilities
 from .spans import Spans
 
 CODE = "E007"
@@ -123,10 +123,25 @@ def used_capabilities(ctx: CheckContext, functions: dict[str, A.FnDef],
     return used
 
 
+def _no_capability_anywhere(ctx: CheckContext, functions: dict[str, A.FnDef],
+                            value_calls) -> bool:
+    """Whether no function can need a capability: none declares one, no function value is
+    called, and no call names a capability builtin (then every function's uses are empty
+    and there is nothing to report)."""
+    if value_calls or any(fn.capabilities for fn in functions.values()):
+        return False
+    names = capability_names()
+    return not any(call.func.__class__ is A.Ident and call.func.name in names
+                   for fn in functions.values() for call in ctx.nodes_of(fn, A.Call))
+
+
 def check_effects(ctx: CheckContext) -> list[Diagnostic]:
     functions = ctx.function_defs()
+    value_calls = checked(ctx).value_calls
+    if _no_capability_anywhere(ctx, functions, value_calls):
+        return []
     app = set(APP_FUNCTIONS) <= set(functions)
-    used = used_capabilities(ctx, functions, checked(ctx).value_calls,
+    used = used_capabilities(ctx, functions, value_calls,
                              APP_FUNCTIONS if app else ())
     spans: list[Spans] = []          # made on the first report only
     out: list[Diagnostic] = []

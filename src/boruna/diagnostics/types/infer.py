@@ -31,6 +31,7 @@ from .spans import Spans
 from boruna.core.builtins import DYNAMIC
 
 from .types import (ACTOR_ID, BOOL, ERROR, FLOAT, INT, PRIMITIVES, STRING, UNIT, Con, Type, Var,
+                    PRIMITIVE_TYPES,
                     VarSupply, fn_of, fn_parts, list_of, option_of, result_of)
 from .unify import Mismatch, can_unify, find, resolve, unify
 
@@ -59,7 +60,7 @@ def show(t: Type) -> str:
     return f"{t.name}<{', '.join(show(a) for a in t.args)}>"
 
 
-@dataclass
+@dataclass(slots=True)      # made for every argument, annotated `let` and field
 class Why:
     """Where an expectation came from: what the checked expression is ("the 2nd argument
     of `area`") and, optionally, a label at the annotation or earlier branch that set it."""
@@ -72,7 +73,7 @@ class Why:
     holder: object = None     # (function, name) of the parameter or `let` it declares
 
 
-@dataclass
+@dataclass(slots=True)
 class Binding:
     ty: Type
     node: object            # the `let`/parameter that declared it
@@ -103,6 +104,8 @@ class Checker:
         self.value_calls: list[ValueCall] = []
         self.last_field: tuple = (None, "")      # (field access, record name) last typed
         self.return_type: Type = ERROR
+        # a plain type's name -> its one term (`annotation`): the primitives' constants
+        self.plain_types: dict[str, Con] = dict(zip(PRIMITIVES, PRIMITIVE_TYPES))
         self._types()
         self._app_message_payload()
         for name, fn in self.functions.items():
@@ -145,8 +148,14 @@ class Checker:
         """The checker type an annotation names; an unknown name is reported (once) and
         becomes ERROR."""
         if isinstance(te, A.Named):
+            plain = self.plain_types.get(te.name)
+            if plain is not None:
+                return plain
             if te.name in PRIMITIVES or te.name in self.ctx.type_defs:
-                return Con(te.name)
+                # one term per name: types are equal by value, and the checker's `is`
+                # tests for the common plain types then succeed at once
+                plain = self.plain_types[te.name] = Con(te.name)
+                return plain
             if te.name == DYNAMIC and te.name not in self.ctx.type_defs:
                 return ERROR        # a database column: checked when the program runs
             if report and not self.has_imports:
@@ -204,14 +213,18 @@ class Checker:
         self.out.append(Diagnostic(code, severity, body, location, list(fixes), labels,
                                    help_text, list(notes)))
 
-    def label_at(self, node, message: str):
-        """A secondary label at `node`, built only if a diagnostic uses it (a callable)."""
+    def label_at(self, node, message):
+        """A secondary label at `node`, built only if a diagnostic uses it (a callable).
+        `message` is the text, or a callable giving it when the label is built (for texts
+        that show a declared type: an annotation's term has no variables, so its text is
+        the same then as now)."""
         def build() -> Label:
+            text = message() if callable(message) else message
             if node is None or not getattr(node, "line", 0):
-                return Label(message, None)
+                return Label(text, None)
             end = (self.spans.end(node) if not isinstance(node, (A.Let, A.Param, A.FnDef))
                    else None)
-            return Label(message, self.ctx.location(node.line, node.col, *(end or (None, None))))
+            return Label(text, self.ctx.location(node.line, node.col, *(end or (None, None))))
         return build
 
     def replace_fix(self, line: int, col: int, length: int, new: str, description: str,
@@ -283,8 +296,8 @@ class Checker:
         stmts = fn.body.stmts
         if fn.return_type is not None and ret is not ERROR and stmts and isinstance(
                 stmts[-1], A.ExprStmt):
-            label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
-                                                  f"`{show(ret)}` here")
+            label = self.label_at(fn.return_type, lambda: f"`{fn.name}` is declared to "
+                                                          f"return `{show(ret)}` here")
             self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label,
                                                    contract=True, returned=True,
                                                    annotation=fn.return_type))
@@ -333,10 +346,12 @@ class Checker:
         return ERROR
 
     def stmt(self, stmt, env: Env) -> None:
-        if isinstance(stmt, A.Let):
+        kind = stmt.__class__
+        if kind is A.Let:
             if stmt.ty is not None:
                 ty = self.annotation(stmt.ty)
-                label = self.label_at(stmt.ty, f"`{stmt.name}` is declared `{show(ty)}` here")
+                label = self.label_at(stmt.ty, lambda: f"`{stmt.name}` is declared "
+                                                       f"`{show(ty)}` here")
                 self.check(stmt.value, ty, Why(f"the value of `{stmt.name}`", label,
                                                contract=True, annotation=stmt.ty,
                                                holder=(self.current, stmt.name)
@@ -344,16 +359,16 @@ class Checker:
                 env[stmt.name] = Binding(ty, stmt, True)
             else:
                 env[stmt.name] = Binding(self.infer(stmt.value, env), stmt, False)
-        elif isinstance(stmt, A.Assign):
+        elif kind is A.Assign:
             self.assign(stmt, env)
-        elif isinstance(stmt, A.ExprStmt):
+        elif kind is A.ExprStmt:
             self.infer(stmt.expr, env, used=False)
-        elif isinstance(stmt, A.Return):
+        elif kind is A.Return:
             fn = self.current
             label = None
             if fn is not None and fn.return_type is not None:
-                label = self.label_at(fn.return_type, f"`{fn.name}` is declared to return "
-                                                      f"`{show(self.return_type)}` here")
+                label = self.label_at(fn.return_type, lambda ret=self.return_type: (
+                    f"`{fn.name}` is declared to return `{show(ret)}` here"))
             why = Why(f"the value `{fn.name if fn else 'this function'}` returns", label,
                       contract=True, returned=True,
                       annotation=fn.return_type if fn is not None else None)
@@ -363,10 +378,10 @@ class Checker:
                 self.report("error", f"type mismatch: `return` without a value gives `Unit`, "
                             f"but `{fn.name}` returns `{show(self.return_type)}`", stmt,
                             labels=[label] if label else [], length=len("return"))
-        elif isinstance(stmt, A.While):
+        elif kind is A.While:
             self.condition(stmt.condition, env, "the condition of this `while`")
             self.block(stmt.body, env, None, None, used=False)
-        elif isinstance(stmt, A.For):
+        elif kind is A.For:
             self.for_loop(stmt, env)
 
     def assign(self, stmt: A.Assign, env: Env) -> None:
@@ -376,6 +391,8 @@ class Checker:
             return
         if not binding.annotated:
             found = self.infer(stmt.value, env)
+            if found is binding.ty and found.__class__ is Con:
+                return      # the very type it has: unifying and joining change nothing
             if find(binding.ty) == INT and find(found) == FLOAT:
                 binding.ty = FLOAT          # a number that became a Float: promotion
                 return
@@ -455,11 +472,12 @@ class Checker:
         """Check `expr` against `expected`, pushing the expectation inward where it can; the
         type found (`expected` where nothing more is known), whose function types may carry
         fewer capabilities than `expected`'s, or more when `why` is no `contract`."""
-        if isinstance(expr, A.If) and expr.else_block is not None:
+        kind = expr.__class__       # no node class has subclasses: a class test suffices
+        if kind is A.If and expr.else_block is not None:
             self.condition(expr.condition, env, "the condition of this `if`")
             then = self.block(expr.then_block, env, expected, why)
             return join(then, self.block(expr.else_block, env, expected, why))
-        if isinstance(expr, A.Match) and expr.arms:
+        if kind is A.Match and expr.arms:
             scrutinee = self.infer(expr.value, env)
             result = expected
             for index, (arm, arm_env) in enumerate(zip(expr.arms, self.arm_envs(
@@ -467,9 +485,9 @@ class Checker:
                 found = self.check(arm.body, expected, why, arm_env)
                 result = found if index == 0 else join(result, found)
             return result
-        if isinstance(expr, A.BlockExpr):
+        if kind is A.BlockExpr:
             return self.block(expr.block, env, expected, why)
-        if isinstance(expr, A.If):          # no `else`: its value is `()` when false
+        if kind is A.If:          # no `else`: its value is `()` when false
             found = self.if_without_else(expr, env, expected, why)
             try:
                 unify(found, expected)
@@ -477,8 +495,8 @@ class Checker:
                 self.mismatch(expr, found, expected, why)
             return expected
         target = find(expected)
-        if isinstance(target, Con) and target is not ERROR:
-            if isinstance(expr, A.ListLit) and target.name == "List" and expr.items:
+        if kind in _PUSHED_INTO and target.__class__ is Con and target is not ERROR:
+            if kind is A.ListLit and target.name == "List" and expr.items:
                 before = len(self.out)
                 element = target.args[0]
                 item_why = replace(why, what=f"an element of {why.what}")
@@ -489,12 +507,12 @@ class Checker:
                     else:       # one report per list: the first wrong element
                         self.infer(item, env)
                 return list_of(element) if element is not target.args[0] else expected
-            if isinstance(expr, A.SomeExpr) and target.name == "Option":
+            if kind is A.SomeExpr and target.name == "Option":
                 found = self.check(expr.expr, target.args[0], replace(
                     why, what=f"the `Some` payload of {why.what}"), env)
                 return option_of(found) if found is not target.args[0] else expected
-            if isinstance(expr, (A.OkExpr, A.ErrExpr)) and target.name == "Result":
-                index, word = (0, "Ok") if isinstance(expr, A.OkExpr) else (1, "Err")
+            if (kind is A.OkExpr or kind is A.ErrExpr) and target.name == "Result":
+                index, word = (0, "Ok") if kind is A.OkExpr else (1, "Err")
                 self.check(expr.expr, target.args[index], replace(
                     why, what=f"the `{word}` payload of {why.what}"), env)
                 return expected
@@ -516,7 +534,7 @@ class Checker:
         rule = _INFER.get(expr.__class__)
         return ERROR if rule is None else rule(self, expr, env, used)   # None: receive
 
-    def send(self, expr: A.Send, env: Env) -> Type:
+    def send(self, expr: A.Send, env: Env, used: bool = True) -> Type:
         target = find(self.infer(expr.target, env))
         if isinstance(target, Var):
             unify(target, ACTOR_ID)
@@ -526,12 +544,12 @@ class Checker:
         self.infer(expr.message, env)
         return ERROR
 
-    def spawn(self, expr: A.Spawn, env: Env) -> Type:
+    def spawn(self, expr: A.Spawn, env: Env, used: bool = True) -> Type:
         if not isinstance(expr.expr, A.Ident):
             self.infer(expr.expr, env)
         return ACTOR_ID
 
-    def ident(self, expr: A.Ident, env: Env) -> Type:
+    def ident(self, expr: A.Ident, env: Env, used: bool = True) -> Type:
         binding = env.get(expr.name)
         if binding is not None:
             return binding.ty
@@ -543,19 +561,26 @@ class Checker:
         return ERROR
 
     # ------------------------------------------------------------ operators
-    def binary(self, expr: A.Binary, env: Env) -> Type:
+    def binary(self, expr: A.Binary, env: Env, used: bool = True) -> Type:
         op = expr.op
         left, right = self.infer(expr.left, env), self.infer(expr.right, env)
-        lt, rt = find(left), find(right)
+        lt = left if left.__class__ is Con else find(left)
+        rt = right if right.__class__ is Con else find(right)
         if op in ARITHMETIC:
             return self.arithmetic(expr, lt, rt)
+        # below, an operand that already is the wanted constant is passed over: its check
+        # binds and reports nothing (and builds no message)
         if op == "Mod":
+            if lt is INT and rt is INT:
+                return INT
             for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
                 if not self.operand(node, t, INT, f"the {side} operand of `%`",
                                     "`%` works on Int only"):
                     return ERROR
             return INT
         if op == "Concat":
+            if lt is STRING and rt is STRING:
+                return STRING
             for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
                 if not self.operand(node, t, STRING, f"the {side} operand of `++`",
                                     "`++` joins strings" + (
@@ -567,12 +592,15 @@ class Checker:
             self.ordering(expr, lt, rt)
             return BOOL
         if op in ("And", "Or"):
+            if lt is BOOL and rt is BOOL:
+                return BOOL
             symbol = "&&" if op == "And" else "||"
             for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
                 self.boolean_operand(node, t, f"the {side} operand of `{symbol}`")
             return BOOL
         if op in ("Eq", "Neq"):
-            self.equality(expr, left, right)
+            if not (left is right and left.__class__ is Con):    # one known type: equal
+                self.equality(expr, left, right)
             return BOOL
         return ERROR
 
@@ -591,6 +619,8 @@ class Checker:
         symbol = ARITHMETIC[expr.op]
         numeric = (INT, FLOAT)
         for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
+            if t is INT or t is FLOAT:
+                continue
             if isinstance(t, Con) and t is not ERROR and t not in numeric:
                 help_text = ("join strings with `++`" if expr.op == "Add" and t == STRING
                              else None)
@@ -602,6 +632,10 @@ class Checker:
                             f"be `Int` or `Float`, but it is `{show(t)}`", node,
                             help_text=help_text, fixes=fixes)
                 return ERROR
+        if lt is FLOAT or rt is FLOAT:      # the constants first: no `==` call for them
+            return FLOAT
+        if lt is INT and rt is INT:
+            return INT
         if lt == FLOAT or rt == FLOAT:
             return FLOAT
         if lt == INT and rt == INT:
@@ -621,12 +655,16 @@ class Checker:
                                 f"use `{new}`", Applicability.SAFE)
 
     def ordering(self, expr: A.Binary, lt: Type, rt: Type) -> None:
+        if lt is rt and (lt is INT or lt is STRING or lt is FLOAT):
+            return          # one ordered type on both sides: nothing to report or bind
         symbol = ORDERING[expr.op]
         for side, t, node in (("left", lt, expr.left), ("right", rt, expr.right)):
             if isinstance(t, Con) and t is not ERROR and t.name not in ORDERED:
                 self.report("error", f"type mismatch: the {side} operand of `{symbol}` should "
                             f"be `Int`, `Float` or `String`, but it is `{show(t)}`", node)
                 return
+        if lt is rt and lt.__class__ is Con:      # the same known type: nothing to do
+            return
         if isinstance(lt, Con) and isinstance(rt, Con) and ERROR not in (lt, rt) and lt != rt:
             help_text = None
             if {lt, rt} == {INT, FLOAT}:
@@ -665,7 +703,7 @@ class Checker:
                     expr.right, labels=[self.label_at(expr.left, f"this is `{show(left)}`")],
                     help_text=help_text)
 
-    def unary(self, expr: A.Unary, env: Env) -> Type:
+    def unary(self, expr: A.Unary, env: Env, used: bool = True) -> Type:
         inner = self.infer(expr.expr, env)
         t = find(inner)
         if expr.op == "Not":
@@ -678,7 +716,7 @@ class Checker:
         return t if isinstance(t, Con) else ERROR
 
     # ------------------------------------------------------------ calls
-    def call(self, expr: A.Call, env: Env) -> Type:
+    def call(self, expr: A.Call, env: Env, used: bool = True) -> Type:
         func = expr.func
         if isinstance(func, A.Ident) and func.name not in env:
             name = func.name
@@ -910,8 +948,8 @@ class Checker:
             label = None
             if declared is not None and index < len(declared) and declared[index].ty is not None:
                 param = declared[index]
-                label = self.label_at(param.ty, f"`{name}` declares `{param.name}: "
-                                                f"{show(params[index])}` here")
+                label = self.label_at(param.ty, lambda param=param, ty=params[index]: (
+                    f"`{name}` declares `{param.name}: {show(ty)}` here"))
             elif declared is None and quoted:
                 label = (lambda params=params: Label(
                     f"`{name}` takes ({', '.join(show(p) for p in params)}) and returns "
@@ -930,7 +968,7 @@ class Checker:
         return widen(ret, carried) if carried and not contract else ret
 
     # ------------------------------------------------------------ records, enums, lists
-    def field(self, expr: A.FieldAccess, env: Env) -> Type:
+    def field(self, expr: A.FieldAccess, env: Env, used: bool = True) -> Type:
         owner = find(self.infer(expr.object, env))
         if not isinstance(owner, Con) or owner is ERROR:
             return ERROR
@@ -946,7 +984,7 @@ class Checker:
         self.unknown_reads.append((expr, owner.name))
         return ERROR        # an unknown field: E006's finding (`field_access.py`)
 
-    def record(self, expr: A.RecordLit, env: Env) -> Type:
+    def record(self, expr: A.RecordLit, env: Env, used: bool = True) -> Type:
         fields = self.records.get(expr.type_name)
         if fields is None:
             for _, value in expr.fields:
@@ -962,8 +1000,8 @@ class Checker:
                 self.infer(value, env)
                 continue
             label = self.label_at(field_types.get(name),
-                                  f"`{expr.type_name}.{name}` is declared "
-                                  f"`{show(declared[name])}` here")
+                                  lambda name=name: f"`{expr.type_name}.{name}` is declared "
+                                                    f"`{show(declared[name])}` here")
             self.check(value, declared[name], Why(f"the field `{name}` of `{expr.type_name}`",
                                                   label, contract=True,
                                                   annotation=field_types.get(name)), env)
@@ -972,7 +1010,7 @@ class Checker:
                        Why(f"the `..` spread of a `{expr.type_name}` literal"), env)
         return Con(expr.type_name)
 
-    def variant(self, expr: A.EnumVariant, env: Env) -> Type:
+    def variant(self, expr: A.EnumVariant, env: Env, used: bool = True) -> Type:
         variants = self.enums.get(expr.enum_name)
         if variants is None or expr.variant not in variants:
             if expr.payload is not None:
@@ -1014,15 +1052,15 @@ class Checker:
                                               f"here")
         return None
 
-    def list_lit(self, expr: A.ListLit, env: Env) -> Type:
+    def list_lit(self, expr: A.ListLit, env: Env, used: bool = True) -> Type:
         if not expr.items:
             return list_of(self.supply.fresh())
         first = self.infer(expr.items[0], env)
         label = self.label_at(expr.items[0], f"the first element is `{show(first)}`")
         element = first
+        why = Why("an element of this list", label)      # the same for every element
         for item in expr.items[1:]:
-            element = join(element, self.check(item, first, Why("an element of this list",
-                                                                label), env))
+            element = join(element, self.check(item, first, why, env))
         return list_of(element)
 
     # ------------------------------------------------------------ if and match
@@ -1112,7 +1150,7 @@ class Checker:
         if isinstance(pat, A.IdentPat):
             env[pat.name] = Binding(t, pat, False)
             return
-        literal = {A.IntPat: INT, A.StringPat: STRING, A.BoolPat: BOOL}.get(type(pat))
+        literal = _LITERAL_PATTERNS.get(type(pat))
         if literal is not None:
             self.pattern_type(pat, t, literal, scrutinee)
             return
@@ -1193,30 +1231,37 @@ class Checker:
         self.pattern(pat.inner, payload, env, scrutinee)
 
 
-# expression class -> how `Checker.infer` types it (checker, expression, env, used)
+# the expressions `check` pushes an expected constructor's arguments into
+_PUSHED_INTO = frozenset((A.ListLit, A.SomeExpr, A.OkExpr, A.ErrExpr))
+
+# literal pattern class -> the type of the values it matches
+_LITERAL_PATTERNS = {A.IntPat: INT, A.StringPat: STRING, A.BoolPat: BOOL}
+
+# expression class -> how `Checker.infer` types it (checker, expression, env, used); the
+# methods are called as functions, one call per node (no subclass overrides them)
 _INFER = {
     A.IntLit: lambda c, e, env, used: INT,
     A.FloatLit: lambda c, e, env, used: FLOAT,
     A.StringLit: lambda c, e, env, used: STRING,
     A.BoolLit: lambda c, e, env, used: BOOL,
     A.NoneLit: lambda c, e, env, used: option_of(c.supply.fresh()),
-    A.Ident: lambda c, e, env, used: c.ident(e, env),
-    A.Binary: lambda c, e, env, used: c.binary(e, env),
-    A.Unary: lambda c, e, env, used: c.unary(e, env),
-    A.Call: lambda c, e, env, used: c.call(e, env),
-    A.FieldAccess: lambda c, e, env, used: c.field(e, env),
-    A.If: lambda c, e, env, used: c.if_expr(e, env, used),
-    A.Match: lambda c, e, env, used: c.match(e, env, used),
-    A.RecordLit: lambda c, e, env, used: c.record(e, env),
-    A.EnumVariant: lambda c, e, env, used: c.variant(e, env),
-    A.ListLit: lambda c, e, env, used: c.list_lit(e, env),
+    A.Ident: Checker.ident,
+    A.Binary: Checker.binary,
+    A.Unary: Checker.unary,
+    A.Call: Checker.call,
+    A.FieldAccess: Checker.field,
+    A.If: Checker.if_expr,
+    A.Match: Checker.match,
+    A.RecordLit: Checker.record,
+    A.EnumVariant: Checker.variant,
+    A.ListLit: Checker.list_lit,
     A.SomeExpr: lambda c, e, env, used: option_of(c.infer(e.expr, env)),
     A.OkExpr: lambda c, e, env, used: result_of(c.infer(e.expr, env), c.supply.fresh()),
     A.ErrExpr: lambda c, e, env, used: result_of(c.supply.fresh(), c.infer(e.expr, env)),
     A.Emit: lambda c, e, env, used: c.infer(e.expr, env),
     A.BlockExpr: lambda c, e, env, used: c.block(e.block, env, None, None, used),
-    A.Send: lambda c, e, env, used: c.send(e, env),
-    A.Spawn: lambda c, e, env, used: c.spawn(e, env),
+    A.Send: Checker.send,
+    A.Spawn: Checker.spawn,
 }
 
 

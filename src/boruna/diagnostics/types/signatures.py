@@ -8,7 +8,7 @@ from typing import Optional
 
 from boruna.core import builtins as B
 
-from .types import ERROR, Con, Type, VarSupply
+from .types import ERROR, PRIMITIVE_TYPES, PRIMITIVES, Con, Type, VarSupply
 from .unify import find
 
 
@@ -19,7 +19,16 @@ def _convert(ty, mapping: dict, supply: VarSupply) -> Type:
         if ty.name not in mapping:
             mapping[ty.name] = supply.fresh()
         return mapping[ty.name]
+    if not ty.args:         # a plain type: one term per name, made once
+        plain = _PLAIN.get(ty.name)
+        if plain is None:
+            plain = _PLAIN[ty.name] = Con(ty.name)
+        return plain
     return Con(ty.name, tuple(_convert(a, mapping, supply) for a in ty.args))
+
+
+# a builtin signature's plain type name -> its term (types are equal by value)
+_PLAIN: dict[str, Con] = dict(zip(PRIMITIVES, PRIMITIVE_TYPES))
 
 
 def signature_of(name: str, supply: VarSupply) -> Optional[tuple[tuple[Type, ...], Type]]:
@@ -50,6 +59,12 @@ def capability_of(name: str) -> Optional[str]:
 def provided_capabilities() -> frozenset:
     """The capabilities some builtin uses (the only ones a function can be seen to use)."""
     return frozenset(b.capability for b in B.BUILTINS if b.capability)
+
+
+@lru_cache(maxsize=None)
+def capability_names() -> frozenset:
+    """Every name `capability_of` gives a capability for."""
+    return frozenset(name for name, b in B.BY_NAME.items() if b.capability is not None)
 
 
 @lru_cache(maxsize=None)
@@ -87,5 +102,5 @@ def conversions(found: Type, expected: Type) -> list[str]:
     return direct + wrapped
 
 
-__all__ = ["capability_of", "conversions", "is_guard", "provided_capabilities",
+__all__ = ["capability_names", "capability_of", "conversions", "is_guard", "provided_capabilities",
            "signature_of"]

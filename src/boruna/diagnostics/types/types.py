@@ -63,7 +63,8 @@ class Var:
 Type = Union[Con, Var]
 
 ERROR = Con("?")          # the only Con named "?": compared by identity
-INT, FLOAT, STRING, BOOL, UNIT, ACTOR_ID = (Con(name) for name in PRIMITIVES)
+PRIMITIVE_TYPES = tuple(Con(name) for name in PRIMITIVES)
+INT, FLOAT, STRING, BOOL, UNIT, ACTOR_ID = PRIMITIVE_TYPES
 
 
 def list_of(t: Type) -> Con:

@@ -16,7 +16,7 @@ class Mismatch(Exception):
 
 def find(t: Type) -> Type:
     """The representative of `t`: its bound constructor, its root variable, or `t`."""
-    if isinstance(t, Con):
+    if t.__class__ is Con:      # neither class has subclasses: a class test suffices
         return t
     root = t
     while root.parent is not None:
@@ -92,19 +92,22 @@ def _unify(a: Type, b: Type, trail: list) -> None:
     stack = [(a, b)]
     while stack:
         x, y = stack.pop()
-        x, y = find(x), find(y)
+        if x.__class__ is not Con:
+            x = find(x)
+        if y.__class__ is not Con:
+            y = find(y)
         if x is y or x is ERROR or y is ERROR:      # ERROR is the one Con named "?"
             continue
-        if isinstance(x, Var) or isinstance(y, Var):
-            var, other = (x, y) if isinstance(x, Var) else (y, x)
-            if isinstance(other, Var):
+        if x.__class__ is Var or y.__class__ is Var:
+            var, other = (x, y) if x.__class__ is Var else (y, x)
+            if other.__class__ is Var:
                 var, other = _root(var), _root(other)
                 if var is other:
                     continue
                 var.parent = other
                 trail.append((var, "parent"))
             else:
-                if _occurs(var, other):
+                if other.args and _occurs(var, other):     # a plain type holds no variable
                     raise Mismatch()
                 var.bound = other
                 trail.append((var, "bound"))
