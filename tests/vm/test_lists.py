@@ -361,3 +361,46 @@ def test_walk_on_a_push_after_the_empty_lists_spends_no_work():
         got.append((m.result, m.error, m.steps, m.work))
     assert got == [(None, "memory limit exceeded: live values use more than 800 bytes", 9, 2),
                    (("ab", "cd", "ef"), None, 17, 2)]
+
+
+# many short lists started and dropped (their builders die and their tuples are reused for the
+# next new ones, vm/core/lists.h) while every third one is kept in a list of lists, and one
+# long list grown by doubling all along: every kept list is exactly what was pushed
+RECYCLE_SRC = """fn short(k: Int) -> List<Int> {
+    let mut ys = []
+    let mut j = 0
+    while j < k % 9 + 1 { ys = list_push(ys, k * 100 + j)  j = j + 1 }
+    ys
+}
+fn main() -> List<List<Int>> {
+    let mut kept = []
+    let mut long = []
+    let mut k = 0
+    while k < 300 {
+        let ys = short(k)
+        if k % 3 == 0 { kept = list_push(kept, ys) }
+        long = list_push(long, list_len(ys))
+        k = k + 1
+    }
+    list_push(kept, long)
+}
+"""
+
+
+def test_reused_builders_leave_kept_lists_exact():
+    out = run(RECYCLE_SRC, max_steps=10_000_000)
+    short = [tuple(k * 100 + j for j in range(k % 9 + 1)) for k in range(300)]
+    assert out.ok
+    assert out.result == tuple(short[k] for k in range(0, 300, 3)) + (
+        tuple(len(s) for s in short),)
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_reused_builders_accounting_matches_the_copying_vm(trace, monkeypatch):
+    module = compile_source(RECYCLE_SRC)
+    for cap in (3_000, 20_000, 64_000, 150_000, 5_000_000):
+        fast = outcome(module, cap, trace)
+        monkeypatch.setattr(_vm, "PUSH_IN_PLACE", False)
+        slow = outcome(module, cap, trace)
+        monkeypatch.setattr(_vm, "PUSH_IN_PLACE", True)
+        assert fast == slow, cap

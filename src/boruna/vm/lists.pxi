@@ -63,6 +63,14 @@ cdef extern from "vm/core/values.h":
     bint bor_long_fits(PyObject*) noexcept
     bint bor_long_i64(PyObject*, int64_t*) noexcept
 
+# the builders' start and growth are C, shared with the loop's C core (vm/core/lists.h)
+cdef extern from "vm/core/lists.h":
+    int bor_bld_victim(PyObject**, int64_t*, int) noexcept
+    PyObject* bor_bld_start(PyObject**, Py_ssize_t*, int64_t*, int64_t*, int64_t*, int*, int,
+                            PyObject*, int64_t) except NULL
+    PyObject* bor_bld_grow(PyObject**, Py_ssize_t*, int64_t*, int, Py_ssize_t, PyObject*,
+                           int64_t) except NULL
+
 
 cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
                            PyObject* v) except NULL:
@@ -81,32 +89,35 @@ cdef PyObject* _bld_append(Machine self, PyObject* t, int slot, Py_ssize_t n,
         if self.bld_sub[slot] >= 0:
             self.bld_sub[slot] = -1 if item < 0 else self.bld_sub[slot] + item
         return t
+    if n == 0:
+        # the empty List is left as it is (it may be held anywhere): a new builder
+        nt = bor_bld_start(self.bld, self.bld_cap, self.bld_sub, self.bld_use, &self.bld_clock,
+                           &self.bld_hint, BLD_SLOTS, v, item)
+        _decref(t)
+        return nt
+    if slot >= 0:
+        return bor_bld_grow(self.bld, self.bld_cap, self.bld_sub, slot, n, v, item)
+    # a List no builder holds (only the caller does): copied into a new one
     cap = 2 * (n + 1)
-    if cap < 4:
-        cap = 4
     try:
         nt = PyTuple_New_raw(cap)
     except BaseException:
         _decref(v)
         raise
-    if slot >= 0:
-        sub = self.bld_sub[slot]
-    else:
-        sub = 0
+    sub = 0
     for k in range(n):
         _incref(PyTuple_GET_ITEM_raw(t, k))
         PyTuple_SET_ITEM_raw(nt, k, PyTuple_GET_ITEM_raw(t, k))
-        if slot < 0 and sub >= 0:
+        if sub >= 0:
             sz = cf_size(<object>PyTuple_GET_ITEM_raw(t, k), 0)
             sub = -1 if sz < 0 else sub + sz
     sub = -1 if (sub < 0 or item < 0) else sub + item
     PyTuple_SET_ITEM_raw(nt, n, v)
     Py_SET_SIZE_raw(nt, n + 1)
-    if slot < 0:
-        slot = _bld_victim(self)
-        self.bld_hint = slot
-        self.bld_clock += 1
-        self.bld_use[slot] = self.bld_clock
+    slot = _bld_victim(self)
+    self.bld_hint = slot
+    self.bld_clock += 1
+    self.bld_use[slot] = self.bld_clock
     old = self.bld[slot]
     self.bld[slot] = nt
     self.bld_cap[slot] = cap
@@ -139,13 +150,7 @@ cdef int _bld_victim(Machine self) noexcept:
     builder while short-lived lists come and go, so a long list is not copied again each
     time BLD_SLOTS other lists were started). A snapshot writes this slot (`bld_next`) and
     a restore, which leaves the dead ones empty, picks the same one."""
-    cdef int k, best = 0
-    for k in range(BLD_SLOTS):
-        if self.bld[k] == NULL or Py_REFCNT_raw(self.bld[k]) == 1:
-            return k
-        if self.bld_use[k] < self.bld_use[best]:
-            best = k
-    return best
+    return bor_bld_victim(self.bld, self.bld_use, BLD_SLOTS)
 
 
 cdef int _push_into(Machine self, Val* dst) except -1:

@@ -22,6 +22,8 @@
 #ifndef BORUNA_VM_DISPATCH_H
 #define BORUNA_VM_DISPATCH_H
 
+#include "lists.h"      /* the list builders' start and growth (bor_list_push) */
+
 enum {
     BOR_X_CHECK = 0, BOR_X_OP = 1,
     BOR_X_UNDERFLOW = 2,    /* stack underflow */
@@ -410,16 +412,16 @@ static int bor_map_set(BorRun* st, Val* stack, int sp) {
     return (sp - 2) | bor_charge(st, 100);
 }
 
-/* ListPush / ListAppend of an Int onto a non-empty List only its operand and its builder
-   hold, with room left in the builder and no memory walk due (vm/reuse.pxi `_reuse_list` and
-   vm/lists.pxi `_bld_append` on their in-place path: the same list, builder bookkeeping
-   and charge `_push_charge(n)`) */
+/* ListPush / ListAppend of an Int onto a List only its operand and its builder hold (or onto
+   an empty List, held anywhere), no memory walk due (vm/reuse.pxi `_reuse_list` and
+   vm/lists.pxi `_bld_append`: in the builder's room, a new builder for the empty List, or the
+   builder grown (core/lists.h); the same builder bookkeeping and charge `_push_charge(n)`) */
 static int bor_list_push(BorRun* st, Val* stack, int sp) {
     Val *lv, *vv;
-    PyObject *t, *v;
+    PyObject *t, *v, *o;
     Py_ssize_t n;
     int64_t charge;
-    int k;
+    int k = -1;
     if (sp < 2 || !st->push_mutates) return BOR_DECLINED;
     lv = &stack[sp - 2];
     vv = &stack[sp - 1];
@@ -427,24 +429,40 @@ static int bor_list_push(BorRun* st, Val* stack, int sp) {
         return BOR_DECLINED;
     t = lv->o;
     n = Py_SIZE(t);
-    if (n == 0 || n + 1 > C_MAX_COLLECTION_LEN || Py_REFCNT(t) != 2) return BOR_DECLINED;
-    k = *st->bld_hint;
-    if (st->bld[k] != t) {
-        for (k = 0; k < st->nbld && st->bld[k] != t; k++) {}
-        if (k == st->nbld) return BOR_DECLINED;
+    if (n + 1 > C_MAX_COLLECTION_LEN) return BOR_DECLINED;
+    if (n > 0) {
+        if (Py_REFCNT(t) != 2) return BOR_DECLINED;
+        k = *st->bld_hint;
+        if (st->bld[k] != t) {
+            for (k = 0; k < st->nbld && st->bld[k] != t; k++) {}
+            if (k == st->nbld) return BOR_DECLINED;
+        }
     }
-    if (n >= st->bld_cap[k]) return BOR_DECLINED;
     charge = n + 1 <= 16 || ((n + 1) & n) == 0 ? 56 + 8 * (n + 1) : 8;
     if (*st->alloc_bytes + charge >= *st->next_walk) return BOR_DECLINED;
     v = bor_box_int(vv->i);
     if (v == NULL) return -1;
     vv->tag = BOR_T_UNIT;
-    *st->bld_hint = k;
-    *st->bld_clock += 1;
-    st->bld_use[k] = *st->bld_clock;
-    PyTuple_SET_ITEM(t, n, v);
-    Py_SET_SIZE(t, n + 1);
-    if (st->bld_sub[k] >= 0) st->bld_sub[k] += 32;
+    if (k < 0) {
+        o = bor_bld_start(st->bld, st->bld_cap, st->bld_sub, st->bld_use, st->bld_clock,
+                          st->bld_hint, st->nbld, v, 32);
+        if (o == NULL) return -1;
+        Py_DECREF(t);           /* the operand's reference to the empty List */
+        lv->o = o;
+    } else {
+        *st->bld_hint = k;
+        *st->bld_clock += 1;
+        st->bld_use[k] = *st->bld_clock;
+        if (n < st->bld_cap[k]) {
+            PyTuple_SET_ITEM(t, n, v);
+            Py_SET_SIZE(t, n + 1);
+            if (st->bld_sub[k] >= 0) st->bld_sub[k] += 32;
+        } else {
+            o = bor_bld_grow(st->bld, st->bld_cap, st->bld_sub, k, n, v, 32);
+            if (o == NULL) return -1;
+            lv->o = o;
+        }
+    }
     *st->alloc_bytes += charge;
     return sp - 1;
 }
