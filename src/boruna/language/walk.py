@@ -97,20 +97,7 @@ def iter_nodes(node: A.Node) -> Iterator[A.Node]:
 def preorder(node: A.Node) -> list:
     """The nodes of `iter_nodes(node)` as a list, built in one pass (for callers that walk
     the same tree several times: build it once, filter it many times)."""
-    out: list = []
-    append = out.append
-    stack: list = [node]
-    pop, extend, children_of = stack.pop, stack.extend, _CHILDREN.get
-    while stack:
-        current = pop()
-        append(current)
-        children = children_of(type(current))
-        if children is not None:
-            kids = children(current)
-            if kids:
-                kids.reverse()
-                extend(kids)
-    return out
+    return preorder_by_kind(node)[0]
 
 
 def preorder_by_kind(node: A.Node) -> tuple[list, dict[type, list[int]]]:
