@@ -68,13 +68,21 @@ _LINUX = sys.platform.startswith("linux")
 _SWITCH = os.environ.get("BORUNA_SWITCH_DISPATCH") == "1"
 
 # The lexer's scanner (src/boruna/language/_scan.c) is plain C on the CPython API: it reads a
-# str's code units directly, which Cython would only wrap.
+# str's code units directly, which Cython would only wrap. The parser's expression core
+# (src/boruna/language/_exprs.c) is plain C for the same reason: it reads the token lists and
+# writes the node slots directly.
 
 extensions = [
     Extension(
         "boruna.language._scan",
         ["src/boruna/language/_scan.c"],
         depends=["src/boruna/language/_scan_body.h"],
+        extra_compile_args=["-O3"] + ([] if _KEEP_SYMBOLS else ["-g0"]),
+        extra_link_args=[] if _KEEP_SYMBOLS or not _LINUX else ["-s"],
+    ),
+    Extension(
+        "boruna.language._exprs",
+        ["src/boruna/language/_exprs.c"],
         extra_compile_args=["-O3"] + ([] if _KEEP_SYMBOLS else ["-g0"]),
         extra_link_args=[] if _KEEP_SYMBOLS or not _LINUX else ["-s"],
     ),

@@ -26,10 +26,10 @@ from boruna.bytecode import codegen
 from boruna.bytecode.module import MatchArm
 from boruna.compiler import compile_source
 from boruna.core.deep_stack import call_deep
-from boruna.language import ast, parser
+from boruna.language import parser
 from boruna.language.errors import CompileError
-from boruna.language.lexer import lex
 from tests import compiler_reference as reference
+from tests.parse_outcome import parse_outcome
 from tests.vm import vm_random_programs as random_programs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,29 +154,8 @@ def _mutations(source: str, seed: int, count: int) -> list[str]:
     return out
 
 
-def _tree(node):
-    """A node as nested tuples with its class, every field and its position."""
-    if isinstance(node, ast.Node):
-        return (type(node).__name__,) + tuple(
-            _tree(getattr(node, f.name)) for f in dataclasses.fields(node))
-    if isinstance(node, (list, tuple)):
-        return tuple(_tree(x) for x in node)
-    return node
-
-
-def _parse_tree(source):
-    try:
-        stream = lex(source)
-    except CompileError:
-        return None
-    try:
-        return _tree(parser.parse_tokens(stream))
-    except CompileError as err:
-        return ("error", dict(vars(err)))
-
-
 def _parsed(source):
-    return call_deep(_parse_tree, source)      # deep trees: a deep stack for _tree too
+    return call_deep(parse_outcome, source)    # deep trees: a deep stack for tree() too
 
 
 def _patch_reference(monkeypatch):

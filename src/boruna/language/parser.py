@@ -7,14 +7,17 @@ current index, which may be a Newline token (§4.4); that keeps every message an
 to the reference. The column is the offending token's when it sits on that line, else 1.
 
 Binary operators use precedence climbing (same trees as the reference's one-function-per-level
-descent, fewer calls); prefix operators are collected in a loop. Nesting is capped at
+descent, fewer calls); prefix operators are collected in a loop. `parse_expr` first hands the
+token lists to the expression core in C (`_exprs.c`), which builds the same nodes for
+expressions of operators and simple primaries and otherwise says where it stopped; from there
+on the descent here parses the expression. Nesting is capped at
 `MAX_DEPTH` with a clean E002; `parse_program` runs the descent on a deep stack.
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from . import ast
+from . import _exprs, ast
 from boruna.core.deep_stack import call_deep, shallow_exhausted
 from .errors import CompileError
 from .lexer import TokenStream, lex
@@ -52,12 +55,27 @@ _Binary, _Ident, _IntLit, _Call = ast.Binary, ast.Ident, ast.IntLit, ast.Call
 _Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.MatchArm
 _IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
 _WildcardPat, _IntPat = ast.WildcardPat, ast.IntPat
+# the expression core in C (`_exprs.c`): handed this file's operator tables, the token kinds
+# and the node classes, it parses the expressions made of operators and simple primaries and
+# hands the rest back (parse_expr)
+_exprs.configure(
+    _BINARY, _PREFIX,
+    {"Ident": IDENT, "Int": INT, "Float": FLOAT, "String": STRING, "Newline": NEWLINE,
+     "Eof": EOF, **{kind: kind for kind in PUNCTUATION.values()},
+     **{kind: kind for kind in KEYWORDS}},
+    {name: getattr(ast, name) for name in (
+        "Binary", "Unary", "Ident", "IntLit", "FloatLit", "StringLit", "BoolLit", "NoneLit",
+        "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "EnumVariant",
+        "RecordLit")},
+    MAX_DEPTH)
+_c_expr = _exprs.parse
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 _CLAUSES = frozenset(("intent", "requires", "ensures"))
 
 
 class _Parser:
-    __slots__ = ("kinds", "values", "lines", "cols", "pos", "depth", "eof_line", "eof_col")
+    __slots__ = ("kinds", "values", "lines", "cols", "pos", "depth", "eof_line", "eof_col",
+                 "c_from")
 
     def __init__(self, stream: TokenStream):
         self.kinds = stream.kinds
@@ -68,6 +86,9 @@ class _Parser:
         self.eof_col = stream.eof_col
         self.pos = 0
         self.depth = 0
+        # parse_expr tries the C core from this token on: where it last handed an expression
+        # back, so no token is read by it twice (its work stays linear in the input)
+        self.c_from = 0
 
     # ------------------------------------------------------------ primitives
 
@@ -546,7 +567,19 @@ class _Parser:
         """An operand (prefix operators, a primary, postfix calls and field accesses), then
         binary operators binding at least `min_prec`. Each level of nesting counts once
         towards MAX_DEPTH: the expression, each prefix and postfix operator, each operator
-        of the left spine."""
+        of the left spine.
+
+        The C core (`_exprs.parse`) builds the same tree when the expression is made of
+        operators and simple primaries; otherwise it returns where it stopped, and this
+        function parses the expression (the C core is tried again for its parts after that
+        token)."""
+        if self.pos >= self.c_from:
+            got = _c_expr(self.kinds, self.values, self.lines, self.cols, self.pos, min_prec,
+                          self.depth)
+            if type(got) is tuple:
+                self.pos = got[1]
+                return got[0]
+            self.c_from = got + 1 if got >= self.pos else self.pos + 1
         entry_depth = self.depth
         depth = entry_depth + 1     # self.depth follows before each call that reads it
         if depth > MAX_DEPTH:

@@ -1,0 +1,647 @@
+/* The parser's expression core in C: `boruna.language._exprs`.
+ *
+ * `parse(kinds, values, lines, cols, pos, min_prec, depth)` parses one expression of
+ * docs/spec/language.md §2.8 from the token stream's four lists, starting at token `pos`, as
+ * `parser._Parser.parse_expr(min_prec)` would with `self.depth == depth`, and returns
+ * `(node, end)`: the same node objects (`ast.Binary`, `ast.Ident`, ...) and the index just past
+ * the expression's last token. It covers the operators and the simple primaries only:
+ * identifiers, literals, parentheses, `Some`/`Ok`/`Err`, variant paths, record and list
+ * literals, calls and field accesses. At anything else (a keyword primary such as `if` or
+ * `match`, a syntax error, nesting near MAX_DEPTH or deeper than C_NESTING) it builds
+ * nothing and returns the int index of the token where it stopped; the Python parser then
+ * parses the expression itself, so every tree, error, line and column stays the parser's
+ * (tests/test_compiler_equivalence.py runs the old Python descent as the oracle).
+ *
+ * Nothing of the grammar's tables is written here: `configure(...)` hands over parser.py's
+ * binary and prefix operator tables, the token kinds (the very str objects the scanner pushes,
+ * compared by identity) and the node classes, whose slots are written through their member
+ * descriptors' offsets, as `object.__new__(cls)` and setting every field would.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+/* how deep this C code recurses before it hands the expression back (a few kB of C stack) */
+#define C_NESTING 400
+#define MAX_OPS 32
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define NOINLINE __declspec(noinline)
+#else
+#define NOINLINE
+#endif
+
+/* ---- the tables, from configure() ---------------------------------------------------- */
+
+static PyObject *k_ident, *k_int, *k_float, *k_string, *k_newline, *k_eof;
+static PyObject *k_lparen, *k_rparen, *k_lbracket, *k_rbracket, *k_comma, *k_dot;
+static PyObject *k_dotdot, *k_colon, *k_rbrace, *k_coloncolon, *k_lbrace;
+static PyObject *k_true, *k_false, *k_none, *k_some, *k_ok, *k_err;
+
+static int n_binary, n_prefix;
+static PyObject *binary_kind[MAX_OPS], *binary_op[MAX_OPS];
+static long binary_prec[MAX_OPS];
+static PyObject *prefix_kind[MAX_OPS], *prefix_op[MAX_OPS];
+static long max_depth = -1;
+
+/* one node class: its type and the offsets of its slots, in field order */
+#define MAX_FIELDS 5
+typedef struct {
+    PyTypeObject *type;
+    int nfields;
+    Py_ssize_t offset[MAX_FIELDS];
+} NodeClass;
+enum { C_BINARY, C_UNARY, C_IDENT, C_INT, C_FLOAT, C_STRING, C_BOOL, C_NONE, C_CALL, C_FIELD,
+       C_LIST, C_SOME, C_OK, C_ERR, C_VARIANT, C_RECORD, N_CLASSES };
+static NodeClass classes[N_CLASSES];
+static int configured = 0;
+
+/* ---- one parse ------------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject **kinds, **values, **lines, **cols;
+    Py_ssize_t n;       /* tokens; kind() reads EOF past the end */
+    Py_ssize_t stop;    /* where the parse handed back (a bail), else -1 */
+} P;
+
+static inline PyObject *
+kind(P *ps, Py_ssize_t i)
+{
+    return i < ps->n ? ps->kinds[i] : k_eof;
+}
+
+static inline Py_ssize_t
+skip_newline(P *ps, Py_ssize_t i)
+{
+    return kind(ps, i) == k_newline ? i + 1 : i;
+}
+
+/* a new node of class `c` with its fields, each a new reference stolen (NULL: fail) */
+static PyObject *
+node(int c, PyObject *f0, PyObject *f1, PyObject *f2, PyObject *f3, PyObject *f4)
+{
+    PyObject *fields[MAX_FIELDS] = {f0, f1, f2, f3, f4};
+    NodeClass *cls = &classes[c];
+    PyObject *obj = NULL;
+    for (int k = 0; k < cls->nfields; k++)
+        if (fields[k] == NULL)
+            goto fail;
+    obj = cls->type->tp_alloc(cls->type, 0);
+    if (obj == NULL)
+        goto fail;
+    for (int k = 0; k < cls->nfields; k++)
+        *(PyObject **)((char *)obj + cls->offset[k]) = fields[k];
+    return obj;
+fail:
+    for (int k = 0; k < cls->nfields; k++)
+        Py_XDECREF(fields[k]);
+    return NULL;
+}
+
+#define NEW(o) (Py_INCREF(o), (o))
+#define LINE(i) NEW(ps->lines[i])
+#define COL(i) NEW(ps->cols[i])
+
+/* a new reference to node `n`'s line (`back` 2) or col (`back` 1): its last two fields */
+static inline PyObject *
+node_pos(PyObject *n, int back)
+{
+    for (int c = 0; c < N_CLASSES; c++)
+        if (Py_TYPE(n) == classes[c].type)
+            return NEW(*(PyObject **)((char *)n + classes[c].offset[classes[c].nfields - back]));
+    return NULL;
+}
+#define node_line(n) node_pos((n), 2)
+#define node_col(n) node_pos((n), 1)
+
+/* the bail: NULL with no Python error set, `ps->stop` the token where it stopped */
+static PyObject *
+bail(P *ps, Py_ssize_t at)
+{
+    if (ps->stop < 0)
+        ps->stop = at;
+    return NULL;
+}
+
+static PyObject *expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest);
+
+/* `expect(kind)`: the index of that token past one Newline, or -1 */
+static inline Py_ssize_t
+expect(P *ps, Py_ssize_t *pos, PyObject *k)
+{
+    Py_ssize_t p = skip_newline(ps, *pos);
+    if (kind(ps, p) != k)
+        return -1;
+    *pos = p + 1;
+    return p;
+}
+
+/* an expression and the `)` after it, from `*pos` on (just past the `(`) */
+static PyObject *
+closed(P *ps, Py_ssize_t *pos, long depth, int nest)
+{
+    Py_ssize_t q = *pos;
+    PyObject *inner = expr(ps, &q, 1, depth, nest);
+    if (inner == NULL)
+        return NULL;
+    if (expect(ps, &q, k_rparen) < 0) {
+        Py_DECREF(inner);
+        return bail(ps, q);
+    }
+    *pos = q;
+    return inner;
+}
+
+/* a list of expressions up to `close` (a call's arguments: no trailing comma; a list
+ * literal's items: a trailing comma allowed), `*pos` just past the opener */
+static PyObject *
+expr_list(P *ps, Py_ssize_t *pos, PyObject *close, int trailing, long depth, int nest)
+{
+    PyObject *items = PyList_New(0);
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t q = *pos;
+    for (;;) {
+        Py_ssize_t r = skip_newline(ps, q);
+        if (kind(ps, r) == close) {
+            *pos = r + 1;
+            return items;
+        }
+        if (PyList_GET_SIZE(items) > 0) {
+            if (kind(ps, r) != k_comma) {
+                Py_DECREF(items);
+                return bail(ps, r);
+            }
+            q = r + 1;
+            if (trailing) {
+                r = skip_newline(ps, q);
+                if (kind(ps, r) == close) {
+                    *pos = r + 1;
+                    return items;
+                }
+            }
+        }
+        PyObject *item = expr(ps, &q, 1, depth, nest);
+        if (item == NULL || PyList_Append(items, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(items);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+}
+
+/* a record literal `Name { ..spread, field: value, ... }`: `p` its name, `q` past the `{` */
+static NOINLINE PyObject *
+record(P *ps, Py_ssize_t *pos, Py_ssize_t at, Py_ssize_t q, long depth, int nest)
+{
+    PyObject *spread = NULL, *fields = PyList_New(0);
+    if (fields == NULL)
+        return NULL;
+    Py_ssize_t p = skip_newline(ps, q);
+    if (kind(ps, p) == k_dotdot) {
+        q = p + 1;
+        if ((spread = expr(ps, &q, 1, depth, nest)) == NULL)
+            goto fail;
+        p = skip_newline(ps, q);
+        if (kind(ps, p) == k_comma)
+            p = skip_newline(ps, p + 1);
+    }
+    while (kind(ps, p) != k_rbrace) {
+        if (PyList_GET_SIZE(fields) > 0) {
+            if (kind(ps, p) != k_comma) {
+                bail(ps, p);
+                goto fail;
+            }
+            p = skip_newline(ps, p + 1);
+            if (kind(ps, p) == k_rbrace)
+                break;
+        }
+        Py_ssize_t name = p;
+        if (kind(ps, name) != k_ident) {
+            bail(ps, p);
+            goto fail;
+        }
+        p = skip_newline(ps, name + 1);
+        if (kind(ps, p) != k_colon) {
+            bail(ps, p);
+            goto fail;
+        }
+        q = p + 1;
+        PyObject *value = expr(ps, &q, 1, depth, nest);
+        if (value == NULL)
+            goto fail;
+        PyObject *pair = PyTuple_Pack(2, ps->values[name], value);
+        Py_DECREF(value);
+        if (pair == NULL || PyList_Append(fields, pair) < 0) {
+            Py_XDECREF(pair);
+            goto fail;
+        }
+        Py_DECREF(pair);
+        p = skip_newline(ps, q);
+    }
+    *pos = p + 1;
+    if (spread == NULL) {
+        spread = Py_None;
+        Py_INCREF(spread);
+    }
+    return node(C_RECORD, NEW(ps->values[at]), fields, spread, LINE(at), COL(at));
+fail:
+    Py_XDECREF(spread);
+    Py_DECREF(fields);
+    return NULL;
+}
+
+static PyObject *
+primary(P *ps, Py_ssize_t *pos, long depth, int nest)
+{
+    Py_ssize_t p = skip_newline(ps, *pos);
+    PyObject *k = kind(ps, p);
+    if (k == k_ident) {
+        Py_ssize_t r = skip_newline(ps, p + 1);
+        PyObject *after = kind(ps, r);
+        PyObject *name = ps->values[p];
+        if (!PyUnicode_Check(name))
+            return bail(ps, p);
+        if (after == k_coloncolon) {    /* a variant path: `Enum::Variant` or `(payload)` */
+            Py_ssize_t q = r + 1;
+            Py_ssize_t v = expect(ps, &q, k_ident);
+            if (v < 0)
+                return bail(ps, q);
+            PyObject *payload = Py_None;
+            Py_INCREF(payload);
+            Py_ssize_t open = skip_newline(ps, q);
+            if (kind(ps, open) == k_lparen) {
+                q = open + 1;
+                Py_DECREF(payload);
+                if ((payload = closed(ps, &q, depth, nest)) == NULL)
+                    return NULL;
+            }
+            *pos = q;
+            return node(C_VARIANT, NEW(name), NEW(ps->values[v]), payload, LINE(p), COL(p));
+        }
+        if (after == k_lbrace && PyUnicode_GET_LENGTH(name) > 0) {
+            Py_UCS4 first = PyUnicode_READ_CHAR(name, 0);
+            if (first >= 'A' && first <= 'Z')
+                return record(ps, pos, p, r + 1, depth, nest);
+        }
+        *pos = p + 1;
+        return node(C_IDENT, NEW(name), LINE(p), COL(p), NULL, NULL);
+    }
+    if (k == k_int || k == k_float || k == k_string) {
+        *pos = p + 1;
+        return node(k == k_int ? C_INT : k == k_float ? C_FLOAT : C_STRING,
+                    NEW(ps->values[p]), LINE(p), COL(p), NULL, NULL);
+    }
+    if (k == k_true || k == k_false) {
+        *pos = p + 1;
+        return node(C_BOOL, NEW(k == k_true ? Py_True : Py_False), LINE(p), COL(p), NULL, NULL);
+    }
+    if (k == k_none) {
+        *pos = p + 1;
+        return node(C_NONE, LINE(p), COL(p), NULL, NULL, NULL);
+    }
+    if (k == k_lparen) {
+        *pos = p + 1;
+        return closed(ps, pos, depth, nest);
+    }
+    if (k == k_some || k == k_ok || k == k_err) {
+        Py_ssize_t q = p + 1;
+        if (expect(ps, &q, k_lparen) < 0)
+            return bail(ps, p);
+        PyObject *inner = closed(ps, &q, depth, nest);
+        if (inner == NULL)
+            return NULL;
+        *pos = q;
+        return node(k == k_some ? C_SOME : k == k_ok ? C_OK : C_ERR, inner, LINE(p), COL(p),
+                    NULL, NULL);
+    }
+    if (k == k_lbracket) {
+        Py_ssize_t q = p + 1;
+        PyObject *items = expr_list(ps, &q, k_rbracket, 1, depth, nest);
+        if (items == NULL)
+            return NULL;
+        *pos = q;
+        return node(C_LIST, items, LINE(p), COL(p), NULL, NULL);
+    }
+    return bail(ps, p);
+}
+
+static inline long
+binary_entry(PyObject *k, PyObject **op)
+{
+    for (int i = 0; i < n_binary; i++)
+        if (binary_kind[i] == k) {
+            *op = binary_op[i];
+            return binary_prec[i];
+        }
+    return 0;
+}
+
+static inline PyObject *
+prefix_entry(PyObject *k)
+{
+    for (int i = 0; i < n_prefix; i++)
+        if (prefix_kind[i] == k)
+            return prefix_op[i];
+    return NULL;
+}
+
+/* `left` under the `n` prefix operators from token `start` on, innermost (the last) first;
+ * out of line, so that expr()'s frame stays small */
+static NOINLINE PyObject *
+prefixed(P *ps, PyObject *left, Py_ssize_t start, Py_ssize_t n)
+{
+    Py_ssize_t *at = PyMem_Malloc(n * sizeof(Py_ssize_t));
+    if (at == NULL) {
+        Py_DECREF(left);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_ssize_t i = 0, r = start;
+    while (i < n) {
+        at[i++] = r;
+        r = skip_newline(ps, r + 1);
+    }
+    while (i-- > 0 && left != NULL)
+        left = node(C_UNARY, NEW(prefix_entry(ps->kinds[at[i]])), left, LINE(at[i]), COL(at[i]),
+                    NULL);
+    PyMem_Free(at);
+    return left;
+}
+
+/* parser._Parser.parse_expr(min_prec) with self.depth == depth; the same depth rules */
+static PyObject *
+expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest)
+{
+    if (++nest > C_NESTING || depth + 1 > max_depth)
+        return bail(ps, *pos);
+    long spine = depth + 1;
+    Py_ssize_t p = skip_newline(ps, *pos);
+    Py_ssize_t prefix_start = p, nprefix = 0;
+    while (prefix_entry(kind(ps, p)) != NULL) {
+        nprefix++;
+        p = skip_newline(ps, p + 1);
+    }
+    long operand = spine + nprefix;
+    if (operand > max_depth)
+        return bail(ps, p);
+    Py_ssize_t q = p;
+    PyObject *left = primary(ps, &q, operand, nest);
+    if (left == NULL)
+        return NULL;
+    for (;;) {      /* calls and field accesses */
+        p = skip_newline(ps, q);
+        PyObject *k = kind(ps, p);
+        if (k != k_lparen && k != k_dot)
+            break;
+        if (++operand > max_depth) {
+            Py_DECREF(left);
+            return bail(ps, p);
+        }
+        q = p + 1;
+        if (k == k_lparen) {
+            PyObject *args = expr_list(ps, &q, k_rparen, 0, operand, nest);
+            if (args == NULL) {
+                Py_DECREF(left);
+                return NULL;
+            }
+            PyObject *line = node_line(left), *col = node_col(left);
+            left = node(C_CALL, left, args, line, col, NULL);
+        } else {
+            Py_ssize_t f = expect(ps, &q, k_ident);
+            if (f < 0) {
+                Py_DECREF(left);
+                return bail(ps, q);
+            }
+            PyObject *line = node_line(left), *col = node_col(left);
+            left = node(C_FIELD, left, NEW(ps->values[f]), line, col, NULL);
+        }
+        if (left == NULL)
+            return NULL;
+    }
+    if (nprefix > 0 && (left = prefixed(ps, left, prefix_start, nprefix)) == NULL)
+        return NULL;
+    PyObject *op = NULL;
+    long prec = binary_entry(kind(ps, p), &op);
+    while (prec >= min_prec && prec > 0) {
+        if (++spine > max_depth) {
+            Py_DECREF(left);
+            return bail(ps, p);
+        }
+        q = p + 1;
+        PyObject *right = expr(ps, &q, prec + 1, spine, nest);
+        if (right == NULL) {
+            Py_DECREF(left);
+            return NULL;
+        }
+        PyObject *line = node_line(left), *col = node_col(left);
+        left = node(C_BINARY, NEW(op), left, right, line, col);
+        if (left == NULL)
+            return NULL;
+        p = skip_newline(ps, q);
+        prec = binary_entry(kind(ps, p), &op);
+    }
+    *pos = q;
+    return left;
+}
+
+static PyObject *
+parse(PyObject *self, PyObject *args)
+{
+    PyObject *kinds, *values, *lines, *cols;
+    Py_ssize_t pos;
+    long min_prec, depth;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!nll", &PyList_Type, &kinds, &PyList_Type, &values,
+                          &PyList_Type, &lines, &PyList_Type, &cols, &pos, &min_prec, &depth))
+        return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "_exprs.configure() was not called");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(kinds);
+    if (PyList_GET_SIZE(values) != n || PyList_GET_SIZE(lines) != n
+            || PyList_GET_SIZE(cols) != n || pos < 0 || pos >= n)
+        return PyLong_FromSsize_t(pos);
+    P ps = {&PyList_GET_ITEM(kinds, 0), &PyList_GET_ITEM(values, 0),
+            &PyList_GET_ITEM(lines, 0), &PyList_GET_ITEM(cols, 0), n, -1};
+    Py_ssize_t q = pos;
+    PyObject *node = expr(&ps, &q, min_prec, depth, 0);
+    if (node == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        return PyLong_FromSsize_t(ps.stop);
+    }
+    PyObject *end = PyLong_FromSsize_t(q);
+    if (end == NULL) {
+        Py_DECREF(node);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", node, end);
+}
+
+/* ---- configure ------------------------------------------------------------------------ */
+
+static int
+kind_of(PyObject *kinds, const char *name, PyObject **out)
+{
+    PyObject *k = PyDict_GetItemString(kinds, name);
+    if (k == NULL || !PyUnicode_Check(k)) {
+        PyErr_Format(PyExc_ValueError, "_exprs.configure: no token kind %s", name);
+        return -1;
+    }
+    Py_INCREF(k);
+    Py_XSETREF(*out, k);
+    return 0;
+}
+
+static int
+class_of(PyObject *cls, int c, const char *const *fields)
+{
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "_exprs.configure: a node class is not a class");
+        return -1;
+    }
+    int n = 0;
+    for (; fields[n] != NULL; n++) {
+        PyObject *d = PyObject_GetAttrString(cls, fields[n]);
+        if (d == NULL)
+            return -1;
+        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type)
+                 && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok)
+            classes[c].offset[n] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "_exprs.configure: %s.%s is not a slot",
+                         ((PyTypeObject *)cls)->tp_name, fields[n]);
+            return -1;
+        }
+    }
+    Py_INCREF(cls);
+    Py_XSETREF(classes[c].type, (PyTypeObject *)cls);
+    classes[c].nfields = n;
+    return 0;
+}
+
+static int
+operators(PyObject *table, int with_prec, PyObject **kind_out, PyObject **op_out, long *prec_out,
+          int *count)
+{
+    if (!PyDict_Check(table) || PyDict_GET_SIZE(table) > MAX_OPS) {
+        PyErr_SetString(PyExc_TypeError, "_exprs.configure: an operator table is not a dict");
+        return -1;
+    }
+    Py_ssize_t it = 0;
+    PyObject *k, *v;
+    int i = 0;
+    while (PyDict_Next(table, &it, &k, &v)) {
+        PyObject *op = v;
+        if (with_prec) {
+            if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2) {
+                PyErr_SetString(PyExc_TypeError, "_exprs.configure: binary entry not a pair");
+                return -1;
+            }
+            prec_out[i] = PyLong_AsLong(PyTuple_GET_ITEM(v, 0));
+            if (prec_out[i] <= 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "_exprs.configure: precedence <= 0");
+                return -1;
+            }
+            op = PyTuple_GET_ITEM(v, 1);
+        }
+        Py_INCREF(k);
+        Py_INCREF(op);
+        Py_XSETREF(kind_out[i], k);
+        Py_XSETREF(op_out[i], op);
+        i++;
+    }
+    *count = i;
+    return 0;
+}
+
+static PyObject *
+configure(PyObject *self, PyObject *args)
+{
+    PyObject *binary, *prefix, *kinds, *nodes;
+    long depth;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!l", &PyDict_Type, &binary, &PyDict_Type, &prefix,
+                          &PyDict_Type, &kinds, &PyDict_Type, &nodes, &depth))
+        return NULL;
+    configured = 0;
+    static const struct { const char *name; PyObject **slot; } kind_names[] = {
+        {"Ident", &k_ident}, {"Int", &k_int}, {"Float", &k_float}, {"String", &k_string},
+        {"Newline", &k_newline}, {"Eof", &k_eof}, {"LParen", &k_lparen},
+        {"RParen", &k_rparen}, {"LBracket", &k_lbracket}, {"RBracket", &k_rbracket},
+        {"Comma", &k_comma}, {"Dot", &k_dot}, {"ColonColon", &k_coloncolon},
+        {"LBrace", &k_lbrace}, {"RBrace", &k_rbrace}, {"DotDot", &k_dotdot},
+        {"Colon", &k_colon}, {"true", &k_true}, {"false", &k_false}, {"None", &k_none},
+        {"Some", &k_some}, {"Ok", &k_ok}, {"Err", &k_err},
+    };
+    for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
+        if (kind_of(kinds, kind_names[i].name, kind_names[i].slot) < 0)
+            return NULL;
+    static const char *const f_binary[] = {"op", "left", "right", "line", "col", NULL};
+    static const char *const f_unary[] = {"op", "expr", "line", "col", NULL};
+    static const char *const f_value[] = {"value", "line", "col", NULL};
+    static const char *const f_ident[] = {"name", "line", "col", NULL};
+    static const char *const f_pos[] = {"line", "col", NULL};
+    static const char *const f_call[] = {"func", "args", "line", "col", NULL};
+    static const char *const f_field[] = {"object", "field", "line", "col", NULL};
+    static const char *const f_items[] = {"items", "line", "col", NULL};
+    static const char *const f_inner[] = {"expr", "line", "col", NULL};
+    static const char *const f_record[] = {"type_name", "fields", "spread", "line", "col",
+                                           NULL};
+    static const char *const f_variant[] = {"enum_name", "variant", "payload", "line", "col",
+                                            NULL};
+    static const struct { const char *name; const char *const *fields; } class_names[] = {
+        [C_BINARY] = {"Binary", f_binary}, [C_UNARY] = {"Unary", f_unary},
+        [C_IDENT] = {"Ident", f_ident}, [C_INT] = {"IntLit", f_value},
+        [C_FLOAT] = {"FloatLit", f_value}, [C_STRING] = {"StringLit", f_value},
+        [C_BOOL] = {"BoolLit", f_value}, [C_NONE] = {"NoneLit", f_pos},
+        [C_CALL] = {"Call", f_call}, [C_FIELD] = {"FieldAccess", f_field},
+        [C_LIST] = {"ListLit", f_items}, [C_SOME] = {"SomeExpr", f_inner},
+        [C_OK] = {"OkExpr", f_inner}, [C_ERR] = {"ErrExpr", f_inner},
+        [C_VARIANT] = {"EnumVariant", f_variant}, [C_RECORD] = {"RecordLit", f_record},
+    };
+    for (int c = 0; c < N_CLASSES; c++) {
+        PyObject *cls = PyDict_GetItemString(nodes, class_names[c].name);
+        if (cls == NULL) {
+            PyErr_Format(PyExc_ValueError, "_exprs.configure: no node class %s",
+                         class_names[c].name);
+            return NULL;
+        }
+        if (class_of(cls, c, class_names[c].fields) < 0)
+            return NULL;
+    }
+    if (operators(binary, 1, binary_kind, binary_op, binary_prec, &n_binary) < 0
+            || operators(prefix, 0, prefix_kind, prefix_op, NULL, &n_prefix) < 0)
+        return NULL;
+    max_depth = depth;
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS,
+     "configure(binary, prefix, kinds, nodes, max_depth): parser.py's operator tables\n"
+     "(kind -> (precedence, op); kind -> op), the token kinds by name, the node classes by\n"
+     "name and MAX_DEPTH; call once before parse()."},
+    {"parse", parse, METH_VARARGS,
+     "parse(kinds, values, lines, cols, pos, min_prec, depth) -> (node, end), or the int\n"
+     "index of the token where it handed the expression back to the Python parser."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "boruna.language._exprs",
+    "The parser's expression core in C (see parser.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__exprs(void)
+{
+    return PyModule_Create(&module_def);
+}
