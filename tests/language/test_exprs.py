@@ -12,7 +12,7 @@ import pytest
 
 from boruna.core.deep_stack import call_deep
 from boruna.language import _exprs, ast, parser
-from boruna.language.lexer import lex
+from boruna.language.lexer import TokenStream, lex
 from tests.parse_outcome import parse_outcome
 
 
@@ -156,3 +156,19 @@ def test_the_nesting_limit_is_met_at_the_same_token(monkeypatch, form):
         }[form]
         with_c, without = _both(monkeypatch, "fn main() -> Int { " + text + " }")
         assert call_deep(operator.eq, with_c, without), (form, depth)
+
+
+def test_a_stream_of_tuples_is_parsed_without_it(monkeypatch):
+    source = "fn main() -> Int { let v = f(1, [2], R { x: 3 }) * -4\n v }"
+    stream = lex(source)
+    expected = parser.parse_tokens(stream)
+    tuples = TokenStream(tuple(stream.kinds), tuple(stream.values), tuple(stream.lines),
+                         tuple(stream.cols), stream.eof_line, stream.eof_col)
+    calls = []
+    monkeypatch.setattr(parser, "_c_expr", lambda *args: calls.append(args) or args[4])
+    assert parser.parse_tokens(tuples) == expected
+    assert calls == []
+    parser.parse_tokens(stream)
+    # the same stream as lists: asked for every expression the Python descent parses (the
+    # value, f's three arguments, the list's item, the field's value, `-4`, `v`)
+    assert len(calls) == 8

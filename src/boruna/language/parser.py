@@ -15,6 +15,7 @@ on the descent here parses the expression. Nesting is capped at
 """
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
 from . import _exprs, ast
@@ -87,8 +88,11 @@ class _Parser:
         self.pos = 0
         self.depth = 0
         # parse_expr tries the C core from this token on: where it last handed an expression
-        # back, so no token is read by it twice (its work stays linear in the input)
-        self.c_from = 0
+        # back, so no token is read by it twice (its work stays linear in the input). It reads
+        # lists only (what `lex` makes); a stream of other sequences is parsed here throughout
+        lists = all(type(part) is list for part in (self.kinds, self.values, self.lines,
+                                                     self.cols))
+        self.c_from = 0 if lists else sys.maxsize
 
     # ------------------------------------------------------------ primitives
 
