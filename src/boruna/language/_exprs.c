@@ -103,17 +103,15 @@ fail:
 #define LINE(i) NEW(ps->lines[i])
 #define COL(i) NEW(ps->cols[i])
 
-/* a new reference to node `n`'s line (`back` 2) or col (`back` 1): its last two fields */
-static inline PyObject *
+/* node `n`'s line (`back` 2) or col (`back` 1), its last two fields: a borrowed reference */
+static PyObject *
 node_pos(PyObject *n, int back)
 {
     for (int c = 0; c < N_CLASSES; c++)
         if (Py_TYPE(n) == classes[c].type)
-            return NEW(*(PyObject **)((char *)n + classes[c].offset[classes[c].nfields - back]));
+            return *(PyObject **)((char *)n + classes[c].offset[classes[c].nfields - back]);
     return NULL;
 }
-#define node_line(n) node_pos((n), 2)
-#define node_col(n) node_pos((n), 1)
 
 /* the bail: NULL with no Python error set, `ps->stop` the token where it stopped */
 static PyObject *
@@ -391,6 +389,9 @@ expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest)
     PyObject *left = primary(ps, &q, operand, nest);
     if (left == NULL)
         return NULL;
+    /* a call, a field access and a binary operation sit where their left operand does: the
+     * primary's position, or the first prefix operator's (borrowed: `left` holds them) */
+    PyObject *line = node_pos(left, 2), *col = node_pos(left, 1);
     for (;;) {      /* calls and field accesses */
         p = skip_newline(ps, q);
         PyObject *k = kind(ps, p);
@@ -407,22 +408,24 @@ expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest)
                 Py_DECREF(left);
                 return NULL;
             }
-            PyObject *line = node_line(left), *col = node_col(left);
-            left = node(C_CALL, left, args, line, col, NULL);
+            left = node(C_CALL, left, args, NEW(line), NEW(col), NULL);
         } else {
             Py_ssize_t f = expect(ps, &q, k_ident);
             if (f < 0) {
                 Py_DECREF(left);
                 return bail(ps, q);
             }
-            PyObject *line = node_line(left), *col = node_col(left);
-            left = node(C_FIELD, left, NEW(ps->values[f]), line, col, NULL);
+            left = node(C_FIELD, left, NEW(ps->values[f]), NEW(line), NEW(col), NULL);
         }
         if (left == NULL)
             return NULL;
     }
-    if (nprefix > 0 && (left = prefixed(ps, left, prefix_start, nprefix)) == NULL)
-        return NULL;
+    if (nprefix > 0) {
+        if ((left = prefixed(ps, left, prefix_start, nprefix)) == NULL)
+            return NULL;
+        line = ps->lines[prefix_start];
+        col = ps->cols[prefix_start];
+    }
     PyObject *op = NULL;
     long prec = binary_entry(kind(ps, p), &op);
     while (prec >= min_prec && prec > 0) {
@@ -436,8 +439,7 @@ expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest)
             Py_DECREF(left);
             return NULL;
         }
-        PyObject *line = node_line(left), *col = node_col(left);
-        left = node(C_BINARY, NEW(op), left, right, line, col);
+        left = node(C_BINARY, NEW(op), left, right, NEW(line), NEW(col));
         if (left == NULL)
             return NULL;
         p = skip_newline(ps, q);

@@ -583,7 +583,7 @@ class _Parser:
             if type(got) is tuple:
                 self.pos = got[1]
                 return got[0]
-            self.c_from = got + 1 if got >= self.pos else self.pos + 1
+            self.c_from = got + 1      # `got`: where it stopped, never before `pos`
         entry_depth = self.depth
         depth = entry_depth + 1     # self.depth follows before each call that reads it
         if depth > MAX_DEPTH:
