@@ -1,8 +1,10 @@
-"""The parser's expression core in C (`boruna.language._exprs`, called by `parser.parse_expr`).
+"""The parser's core in C (`boruna.language._exprs`, called by `parser.parse_expr` and
+`parser.parse_block`): expressions, blocks and statements, `if`, `match` and its patterns, the
+types of `let`.
 
-The oracle is the parser without it: `_c_expr` patched to hand every expression back, so the
-Python descent parses everything. Both must give the same nodes (class, every field, line and
-column) or the same error with the same attributes, on random expressions of the covered
+The oracle is the parser without it: `_c_expr` and `_c_block` patched to hand everything back,
+so the Python descent parses everything. Both must give the same nodes (class, every field,
+line and column) or the same error with the same attributes, on random programs of the covered
 grammar, on random edits of them, and at the nesting limit.
 """
 import operator
@@ -21,6 +23,7 @@ def _both(monkeypatch, source):
     with_c = call_deep(parse_outcome, source)
     with monkeypatch.context() as m:
         m.setattr(parser, "_c_expr", lambda kinds, values, lines, cols, pos, *_: pos)
+        m.setattr(parser, "_c_block", lambda kinds, values, lines, cols, pos, *_: pos)
         without = call_deep(parse_outcome, source)
     return with_c, without
 
@@ -53,11 +56,65 @@ def test_it_builds_the_nodes_of_a_simple_expression():
 
 
 def test_it_hands_back_at_the_first_token_it_does_not_cover():
-    assert _parse_at("let v = 1 + if a { 2 } else { 3 }") == 5      # the `if`
-    assert _parse_at("let v = f(1, match x { _ => 1 })") == 7       # the `match`
+    assert _parse_at("let v = 1 + spawn f") == 5                    # the `spawn`
+    assert _parse_at("let v = f(1, { receive })") == 8              # the `receive`
     assert _parse_at("let v = f(1 2)") == 6                         # a syntax error
+    assert _parse_at("let v = { x.a = 1 }") == 7                    # not a name before `=`
+    assert _parse_at("let v = match x { -1 => 0 }") == 6            # not a pattern
     node, end = _parse_at("let v = r { x: 1 }")     # a lowercase name before `{` is a name
     assert (node, end) == (ast.Ident("r"), 4)
+
+
+def _block_at(source, depth=0):
+    stream = lex(source)
+    return _exprs.parse_block(stream.kinds, stream.values, stream.lines, stream.cols,
+                              stream.kinds.index("LBrace"), depth)
+
+
+def test_it_builds_a_block_with_every_statement():
+    source = """fn main(x: Int) -> Int {
+    let mut a: Map<String, List<Option<Int>>> = 1
+    let f
+      : Fn(Int, Result<Int, E>) -> Bool !{net, db.query} = g
+    while a < 3 { a = a + 1 }
+    for i in [1, 2] { print(i) }
+    if a > 1 { 2 } else { 3 }
+    match x { Some(Ok(v)) => v, None => 0, Foo(_) => 1, Bar
+      => "s", "s" => 2, true => { 3 } 1 => 4, y => y }
+    return
+}"""
+    block, end = _block_at(source)
+    assert end == len(lex(source).kinds) - 1        # the EOF after the closing brace
+    assert block == parser.parse_program(source).items[0].body
+    let_a, let_f, loop, for_loop, branch, match, ret = block.stmts
+    assert let_a == ast.Let("a", True, ast.MapType(ast.Named("String"), ast.ListType(
+        ast.OptionType(ast.Named("Int")))), ast.IntLit(1))
+    assert let_f.ty == ast.FnType([ast.Named("Int"), ast.ResultType(ast.Named("Int"),
+                                                                   ast.Named("E"))],
+                                  ast.Named("Bool"), ["net", "db.query"])
+    assert (let_f.ty.line, let_f.ty.col, let_f.ty.params[1].col) == (4, 9, 17)
+    assert loop.body.stmts == [ast.Assign("a", ast.Binary("Add", ast.Ident("a"),
+                                                          ast.IntLit(1)))]
+    assert (loop.body.line, loop.body.col, loop.body.stmts[0].col) == (5, 17, 19)
+    assert for_loop == ast.For("i", ast.ListLit([ast.IntLit(1), ast.IntLit(2)]), ast.Block(
+        [ast.ExprStmt(ast.Call(ast.Ident("print"), [ast.Ident("i")]))]))
+    assert branch.expr.else_block.stmts == [ast.ExprStmt(ast.IntLit(3))]
+    patterns = [arm.pattern for arm in match.expr.arms]
+    assert patterns == [ast.SomePat(ast.OkPat(ast.IdentPat("v"))), ast.NonePat(),
+                        ast.VariantPat("Foo", ast.WildcardPat()), ast.VariantPat("Bar", None),
+                        ast.StringPat("s"), ast.BoolPat(True), ast.IntPat(1),
+                        ast.IdentPat("y")]
+    assert [(arm.line, arm.col) for arm in match.expr.arms][2:4] == [(8, 44), (8, 57)]
+    assert match.expr.arms[5].body == ast.BlockExpr(ast.Block([ast.ExprStmt(ast.IntLit(3))]))
+    assert (ret, ret.line, ret.col) == (ast.Return(None), 10, 5)
+
+
+def test_it_hands_a_block_back_where_it_stops():
+    assert _block_at("fn f() { let x = 1\n spawn g }") == 10       # the `spawn`
+    assert _block_at("fn f() { let x: Fn(Int,) -> Int = 1 }") == 12  # the `)`
+    assert _block_at("fn f() { for 1 in xs { } }") == 6             # not a name
+    assert _block_at("fn f() { if a { 1 } else if b { 2 } }") == 11  # `else if`
+    assert _block_at("fn f() { 1 }", depth=parser.MAX_DEPTH) == 4   # the block is too deep
 
 
 def test_it_hands_back_at_the_nesting_limit():
@@ -82,8 +139,7 @@ def _random_expr(rng, depth=0):
     r = rng.random()
     if depth > 5 or r < 0.3:
         if rng.random() < 0.04:
-            return rng.choice(["if x { 1 } else { 2 }", "match x { _ => 1 }", "spawn f",
-                               "receive", "{ 1 }"])
+            return rng.choice(["spawn f", "receive", "emit x", "send a b"])
         return rng.choice(_LEAVES)
     if r < 0.45:
         return (f"{rng.choice(['-', '!'])}{nl}" * rng.randrange(1, 3)
@@ -109,37 +165,118 @@ def _random_expr(rng, depth=0):
         return f"R {{{nl}{spread}{fields}{',' if rng.random() < 0.2 else ''}{nl}}}"
     if r < 0.98:
         return f"E::{rng.choice(['V', 'W'])}{nl}({_random_expr(rng, depth + 1)})"
-    return f"{rng.choice(['Some', 'Ok', 'Err'])}{nl}({_random_expr(rng, depth + 1)})"
+    if r < 0.985:
+        return f"{rng.choice(['Some', 'Ok', 'Err'])}{nl}({_random_expr(rng, depth + 1)})"
+    if r < 0.99:
+        otherwise = f"{nl} else {_random_block(rng, depth + 1)}" if rng.random() < 0.6 else ""
+        return f"if {_random_expr(rng, depth + 1)} {_random_block(rng, depth + 1)}{otherwise}"
+    if r < 0.995:
+        arms = [f"{_random_pattern(rng)}{nl} =>{nl} {_random_expr(rng, depth + 1)}"
+                for _ in range(rng.randrange(4))]
+        return (f"match {_random_expr(rng, depth + 1)} {{{nl}"
+                + rng.choice([", ", "\n", " "]).join(arms) + "}")
+    return _random_block(rng, depth + 1)
+
+
+_PATTERNS = ["_", "x", "n1", "0", "7", '"k"', "true", "false", "None", "A", "Bee"]
+
+
+def _random_pattern(rng, depth=0):
+    nl = "\n" if rng.random() < 0.1 else ""
+    if depth > 3 or rng.random() < 0.6:
+        return rng.choice(_PATTERNS)
+    head = rng.choice(["Some", "Ok", "Err", "V", "Pair"])
+    return f"{head}{nl}({_random_pattern(rng, depth + 1)}{nl})"
+
+
+def _random_type(rng, depth=0):
+    nl = "\n" if rng.random() < 0.05 else ""
+    r = rng.random()
+    if depth > 3 or r < 0.5:
+        return rng.choice(["Int", "String", "Bool", "R", "Float"])
+    if r < 0.75:
+        return f"{rng.choice(['Option', 'List'])}{nl}<{_random_type(rng, depth + 1)}>"
+    if r < 0.9:
+        return (f"{rng.choice(['Result', 'Map'])}<{_random_type(rng, depth + 1)},{nl} "
+                f"{_random_type(rng, depth + 1)}>")
+    params = ", ".join(_random_type(rng, depth + 1) for _ in range(rng.randrange(3)))
+    caps = rng.choice(["", " !{net}", " !{db.query, net}", " !{}"])
+    return f"Fn({params}) -> {_random_type(rng, depth + 1)}{caps}"
+
+
+def _random_stmt(rng, depth):
+    nl = "\n" if rng.random() < 0.1 else ""
+    r = rng.random()
+    if r < 0.3:
+        ty = f"{nl}: {_random_type(rng)}" if rng.random() < 0.4 else ""
+        mut = "mut " if rng.random() < 0.3 else ""
+        return f"let {mut}{rng.choice(['a', 'b'])}{ty} ={nl} {_random_expr(rng, depth)}"
+    if r < 0.4:
+        return f"{rng.choice(['a', 'b', 'x.f'])} ={nl} {_random_expr(rng, depth)}"
+    if r < 0.5:
+        return rng.choice(["return", f"return {_random_expr(rng, depth)}"])
+    if r < 0.6:
+        return f"while {_random_expr(rng, depth)} {_random_block(rng, depth + 1)}"
+    if r < 0.7:
+        return f"for {rng.choice(['i', 'x'])} in{nl} {_random_expr(rng, depth)} " \
+               f"{_random_block(rng, depth + 1)}"
+    return _random_expr(rng, depth)
+
+
+def _random_block(rng, depth):
+    if depth > 5:
+        return "{ 1 }"
+    stmts = [_random_stmt(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return "{" + rng.choice(["\n", " ", "\n\n"]).join([""] + stmts + [""]) + "}"
 
 
 def _edit(rng, source):
     i = rng.randrange(len(source) + 1)
     j = min(len(source), i + rng.randrange(1, 6))
     token = rng.choice(["(", ")", "[", "]", ",", ".", "-", "+", "!", "\n", "1", "x", "::",
-                        "{", "}", "Some", "if", "&&"])
+                        "{", "}", "Some", "if", "&&", "else", "match", "=>", "=", "let",
+                        "mut", ":", "<", ">", "Fn", "for", "in", "while", "return", "_"])
     return rng.choice([source[:i], source[:i] + source[j:],
                        source[:i] + " " + token + " " + source[i:]])
 
 
-def test_random_expressions_parse_as_without_it(monkeypatch):
-    rng = random.Random(2026)
-    sources = []
-    for _ in range(300):
-        body = "\n".join(f"let v{k} = {_random_expr(rng)}" for k in range(rng.randrange(1, 4)))
-        source = f"fn main() -> Int {{\n{body}\n{_random_expr(rng)}\n}}"
-        sources.append(source)
-        sources += [_edit(rng, source) for _ in range(3)]
+def _compare_random(monkeypatch, rng, make):
+    """Parse 300 programs `make(rng)` and 3 random edits of each with and without the C core;
+    (errors, trees): how many of them ended in an E002 and how many in a tree."""
     errors = trees = 0
-    for source in sources:
-        with_c, without = _both(monkeypatch, source)
-        assert with_c == without, source
-        errors += with_c is not None and with_c[0] == "error"
-        trees += with_c is not None and with_c[0] == "Program"
+    for _ in range(300):
+        source = make(rng)
+        for text in [source] + [_edit(rng, source) for _ in range(3)]:
+            with_c, without = _both(monkeypatch, text)
+            assert with_c == without, text
+            errors += with_c is not None and with_c[0] == "error"
+            trees += with_c is not None and with_c[0] == "Program"
+    return errors, trees
+
+
+def test_random_expressions_parse_as_without_it(monkeypatch):
+    def make(rng):
+        body = "\n".join(f"let v{k} = {_random_expr(rng)}" for k in range(rng.randrange(1, 4)))
+        return f"fn main() -> Int {{\n{body}\n{_random_expr(rng)}\n}}"
+    errors, trees = _compare_random(monkeypatch, random.Random(2026), make)
     assert errors >= 300 and trees >= 300      # both kinds of outcome are compared
 
 
+def test_random_blocks_parse_as_without_it(monkeypatch):
+    built = []      # the blocks the C core parsed whole (the others were handed back)
+    c_block = parser._c_block
+    monkeypatch.setattr(parser, "_c_block", lambda *args: built.append(
+        type(got := c_block(*args)) is tuple) or got)
+    errors, trees = _compare_random(
+        monkeypatch, random.Random(2027),
+        lambda rng: f"fn main() -> Int {_random_block(rng, 0)}\nfn g() {_random_block(rng, 2)}")
+    assert errors >= 600 and trees >= 250      # both kinds of outcome are compared
+    assert sum(built) >= 600 and len(built) - sum(built) >= 300     # and both paths
+
+
 @pytest.mark.parametrize("form", ["parens", "negations", "sums", "calls", "fields", "lists",
-                                  "somes", "variants", "records", "mixed"])
+                                  "somes", "variants", "records", "mixed", "blocks", "ifs",
+                                  "elses", "matches", "patterns", "whiles", "types", "lets"])
 def test_the_nesting_limit_is_met_at_the_same_token(monkeypatch, form):
     for depth in (19_998, 19_999, 20_000, 20_001):
         text = {
@@ -153,6 +290,14 @@ def test_the_nesting_limit_is_met_at_the_same_token(monkeypatch, form):
             "variants": "E::V(" * depth + "1" + ")" * depth,
             "records": "R { a: " * depth + "1" + " }" * depth,
             "mixed": "-(" * (depth // 2) + "x.a(1) * 2" + ")" * (depth // 2),
+            "blocks": "{ " * depth + "1" + " }" * depth,
+            "ifs": "if a { " * depth + "1" + " }" * depth,
+            "elses": "if a { 1 } else { " * depth + "1" + " }" * depth,
+            "matches": "match x { _ => " * depth + "1" + " }" * depth,
+            "patterns": "match x { " + "Some(" * depth + "y" + ")" * depth + " => 1 }",
+            "whiles": "while a { " * depth + "1" + " }" * depth,
+            "types": "let v: " + "List<" * depth + "Int" + ">" * depth + " = 1",
+            "lets": "let a = { " * depth + "1" + " }" * depth,
         }[form]
         with_c, without = _both(monkeypatch, "fn main() -> Int { " + text + " }")
         assert call_deep(operator.eq, with_c, without), (form, depth)
@@ -166,9 +311,10 @@ def test_a_stream_of_tuples_is_parsed_without_it(monkeypatch):
                          tuple(stream.cols), stream.eof_line, stream.eof_col)
     calls = []
     monkeypatch.setattr(parser, "_c_expr", lambda *args: calls.append(args) or args[4])
+    monkeypatch.setattr(parser, "_c_block", lambda *args: calls.append(args) or args[4])
     assert parser.parse_tokens(tuples) == expected
     assert calls == []
     parser.parse_tokens(stream)
-    # the same stream as lists: asked for every expression the Python descent parses (the
-    # value, f's three arguments, the list's item, the field's value, `-4`, `v`)
-    assert len(calls) == 8
+    # the same stream as lists: asked for the body and every expression the Python descent
+    # parses (the value, f's three arguments, the list's item, the field's value, `-4`, `v`)
+    assert [len(args) for args in calls] == [6] + [7] * 8

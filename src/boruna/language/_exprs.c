@@ -1,16 +1,19 @@
-/* The parser's expression core in C: `boruna.language._exprs`.
+/* The parser's core in C: `boruna.language._exprs`.
  *
  * `parse(kinds, values, lines, cols, pos, min_prec, depth)` parses one expression of
  * docs/spec/language.md §2.8 from the token stream's four lists, starting at token `pos`, as
  * `parser._Parser.parse_expr(min_prec)` would with `self.depth == depth`, and returns
  * `(node, end)`: the same node objects (`ast.Binary`, `ast.Ident`, ...) and the index just past
- * the expression's last token. It covers the operators and the simple primaries only:
- * identifiers, literals, parentheses, `Some`/`Ok`/`Err`, variant paths, record and list
- * literals, calls and field accesses. At anything else (a keyword primary such as `if` or
- * `match`, a syntax error, nesting near MAX_DEPTH or deeper than C_NESTING) it builds
- * nothing and returns the int index of the token where it stopped; the Python parser then
- * parses the expression itself, so every tree, error, line and column stays the parser's
- * (tests/test_compiler_equivalence.py runs the old Python descent as the oracle).
+ * the expression's last token. `parse_block(kinds, values, lines, cols, pos, depth)` does the
+ * same for `parse_block()`. Covered: the operators, identifiers, literals, parentheses,
+ * `Some`/`Ok`/`Err`, variant paths, record and list literals, calls and field accesses, `if`,
+ * `match` with every pattern, block expressions, and blocks with every statement (`let` with
+ * its type, assignments, `return`, `while`, `for`, expression statements). At anything else
+ * (`spawn`, `send`, `emit`, `receive`, a syntax error, nesting near MAX_DEPTH or deeper than
+ * C_NESTING) it builds nothing and returns the int index of the token where it stopped; the
+ * Python parser then parses that expression or block itself, so every tree, error, line and
+ * column stays the parser's (tests/test_compiler_equivalence.py runs the old Python descent
+ * as the oracle; tests/language/test_exprs.py compares the parser with and without this).
  *
  * Nothing of the grammar's tables is written here: `configure(...)` hands over parser.py's
  * binary and prefix operator tables, the token kinds (the very str objects the scanner pushes,
@@ -38,6 +41,8 @@ static PyObject *k_ident, *k_int, *k_float, *k_string, *k_newline, *k_eof;
 static PyObject *k_lparen, *k_rparen, *k_lbracket, *k_rbracket, *k_comma, *k_dot;
 static PyObject *k_dotdot, *k_colon, *k_rbrace, *k_coloncolon, *k_lbrace;
 static PyObject *k_true, *k_false, *k_none, *k_some, *k_ok, *k_err;
+static PyObject *k_let, *k_mut, *k_return, *k_while, *k_for, *k_in, *k_if, *k_else, *k_match;
+static PyObject *k_eq, *k_fatarrow, *k_underscore, *k_lt, *k_gt, *k_arrow, *k_bang;
 
 static int n_binary, n_prefix;
 static PyObject *binary_kind[MAX_OPS], *binary_op[MAX_OPS];
@@ -46,14 +51,25 @@ static PyObject *prefix_kind[MAX_OPS], *prefix_op[MAX_OPS];
 static long max_depth = -1;
 
 /* one node class: its type and the offsets of its slots, in field order */
-#define MAX_FIELDS 5
+#define MAX_FIELDS 6
 typedef struct {
     PyTypeObject *type;
     int nfields;
     Py_ssize_t offset[MAX_FIELDS];
 } NodeClass;
-enum { C_BINARY, C_UNARY, C_IDENT, C_INT, C_FLOAT, C_STRING, C_BOOL, C_NONE, C_CALL, C_FIELD,
-       C_LIST, C_SOME, C_OK, C_ERR, C_VARIANT, C_RECORD, N_CLASSES };
+enum {
+    /* expressions (node_pos() reads their positions) */
+    C_BINARY, C_UNARY, C_IDENT, C_INT, C_FLOAT, C_STRING, C_BOOL, C_NONE, C_CALL, C_FIELD,
+    C_LIST, C_SOME, C_OK, C_ERR, C_VARIANT, C_RECORD, C_IF, C_MATCH, C_BLOCK_EXPR, N_EXPRS,
+    /* blocks and statements */
+    C_BLOCK = N_EXPRS, C_LET, C_ASSIGN, C_EXPR_STMT, C_RETURN, C_WHILE, C_FOR,
+    /* match arms and patterns */
+    C_ARM, C_WILDCARD_PAT, C_IDENT_PAT, C_INT_PAT, C_STRING_PAT, C_BOOL_PAT, C_NONE_PAT,
+    C_SOME_PAT, C_OK_PAT, C_ERR_PAT, C_VARIANT_PAT,
+    /* types */
+    C_NAMED, C_OPTION_TYPE, C_RESULT_TYPE, C_LIST_TYPE, C_MAP_TYPE, C_FN_TYPE,
+    N_CLASSES
+};
 static NodeClass classes[N_CLASSES];
 static int configured = 0;
 
@@ -79,9 +95,10 @@ skip_newline(P *ps, Py_ssize_t i)
 
 /* a new node of class `c` with its fields, each a new reference stolen (NULL: fail) */
 static PyObject *
-node(int c, PyObject *f0, PyObject *f1, PyObject *f2, PyObject *f3, PyObject *f4)
+node6(int c, PyObject *f0, PyObject *f1, PyObject *f2, PyObject *f3, PyObject *f4,
+      PyObject *f5)
 {
-    PyObject *fields[MAX_FIELDS] = {f0, f1, f2, f3, f4};
+    PyObject *fields[MAX_FIELDS] = {f0, f1, f2, f3, f4, f5};
     NodeClass *cls = &classes[c];
     PyObject *obj = NULL;
     for (int k = 0; k < cls->nfields; k++)
@@ -99,6 +116,7 @@ fail:
     return NULL;
 }
 
+#define node(c, f0, f1, f2, f3, f4) node6(c, f0, f1, f2, f3, f4, NULL)
 #define NEW(o) (Py_INCREF(o), (o))
 #define LINE(i) NEW(ps->lines[i])
 #define COL(i) NEW(ps->cols[i])
@@ -107,7 +125,7 @@ fail:
 static PyObject *
 node_pos(PyObject *n, int back)
 {
-    for (int c = 0; c < N_CLASSES; c++)
+    for (int c = 0; c < N_EXPRS; c++)
         if (Py_TYPE(n) == classes[c].type)
             return *(PyObject **)((char *)n + classes[c].offset[classes[c].nfields - back]);
     return NULL;
@@ -123,6 +141,9 @@ bail(P *ps, Py_ssize_t at)
 }
 
 static PyObject *expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest);
+static PyObject *block(P *ps, Py_ssize_t *pos, long depth, int nest);
+static PyObject *if_expr(P *ps, Py_ssize_t *pos, Py_ssize_t at, long depth, int nest);
+static PyObject *match_expr(P *ps, Py_ssize_t *pos, Py_ssize_t at, long depth, int nest);
 
 /* `expect(kind)`: the index of that token past one Newline, or -1 */
 static inline Py_ssize_t
@@ -323,7 +344,19 @@ primary(P *ps, Py_ssize_t *pos, long depth, int nest)
         *pos = q;
         return node(C_LIST, items, LINE(p), COL(p), NULL, NULL);
     }
-    return bail(ps, p);
+    if (k == k_if)
+        return if_expr(ps, pos, p, depth, nest);
+    if (k == k_match)
+        return match_expr(ps, pos, p, depth, nest);
+    if (k == k_lbrace) {
+        Py_ssize_t q = p;
+        PyObject *body = block(ps, &q, depth, nest);
+        if (body == NULL)
+            return NULL;
+        *pos = q;
+        return node(C_BLOCK_EXPR, body, LINE(p), COL(p), NULL, NULL);
+    }
+    return bail(ps, p);     /* spawn, send, emit, receive, or not an expression */
 }
 
 static inline long
@@ -449,14 +482,437 @@ expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest)
     return left;
 }
 
+/* ---- if, match, blocks and statements, patterns, types -------------------------------- */
+
+static PyObject *pattern(P *ps, Py_ssize_t *pos, long depth, int nest, Py_ssize_t *at);
+static PyObject *type_expr(P *ps, Py_ssize_t *pos, long depth, int nest);
+
+/* `if cond { ... } else { ... }` at token `at` (parse_primary's `if`), at `depth` */
+static NOINLINE PyObject *
+if_expr(P *ps, Py_ssize_t *pos, Py_ssize_t at, long depth, int nest)
+{
+    Py_ssize_t q = at + 1;
+    PyObject *condition = expr(ps, &q, 1, depth, nest);
+    if (condition == NULL)
+        return NULL;
+    PyObject *then_block = block(ps, &q, depth, nest);
+    if (then_block == NULL) {
+        Py_DECREF(condition);
+        return NULL;
+    }
+    PyObject *else_block = Py_None;
+    Py_INCREF(else_block);
+    Py_ssize_t r = skip_newline(ps, q);
+    if (kind(ps, r) == k_else) {
+        q = r + 1;
+        Py_DECREF(else_block);
+        if ((else_block = block(ps, &q, depth, nest)) == NULL) {
+            Py_DECREF(condition);
+            Py_DECREF(then_block);
+            return NULL;
+        }
+    }
+    *pos = q;
+    return node(C_IF, condition, then_block, else_block, LINE(at), COL(at));
+}
+
+/* `match value { pattern => body, ... }` at token `at` (parse_match), at `depth` */
+static NOINLINE PyObject *
+match_expr(P *ps, Py_ssize_t *pos, Py_ssize_t at, long depth, int nest)
+{
+    Py_ssize_t q = at + 1;
+    PyObject *value = expr(ps, &q, 1, depth, nest);
+    if (value == NULL)
+        return NULL;
+    PyObject *arms = NULL;
+    if (expect(ps, &q, k_lbrace) < 0) {
+        bail(ps, q);
+        goto fail;
+    }
+    if ((arms = PyList_New(0)) == NULL)
+        goto fail;
+    for (;;) {
+        Py_ssize_t r = skip_newline(ps, q);
+        if (kind(ps, r) == k_rbrace) {
+            q = r + 1;
+            break;
+        }
+        q = r;
+        Py_ssize_t start;
+        PyObject *pat = pattern(ps, &q, depth, nest, &start);
+        if (pat == NULL)
+            goto fail;
+        if (expect(ps, &q, k_fatarrow) < 0) {
+            Py_DECREF(pat);
+            bail(ps, q);
+            goto fail;
+        }
+        PyObject *body = expr(ps, &q, 1, depth, nest);
+        if (body == NULL) {
+            Py_DECREF(pat);
+            goto fail;
+        }
+        PyObject *arm = node(C_ARM, pat, body, LINE(start), COL(start), NULL);
+        if (arm == NULL || PyList_Append(arms, arm) < 0) {
+            Py_XDECREF(arm);
+            goto fail;
+        }
+        Py_DECREF(arm);
+        r = skip_newline(ps, q);
+        if (kind(ps, r) == k_comma)
+            q = r + 1;
+    }
+    *pos = q;
+    return node(C_MATCH, value, arms, LINE(at), COL(at), NULL);
+fail:
+    Py_DECREF(value);
+    Py_XDECREF(arms);
+    return NULL;
+}
+
+static inline int
+capitalized(PyObject *name)
+{
+    if (PyUnicode_GET_LENGTH(name) == 0)
+        return 0;
+    Py_UCS4 first = PyUnicode_READ_CHAR(name, 0);
+    return first >= 'A' && first <= 'Z';
+}
+
+/* parse_pattern() with self.depth == depth; `*at` is the pattern's first token */
 static PyObject *
-parse(PyObject *self, PyObject *args)
+pattern(P *ps, Py_ssize_t *pos, long depth, int nest, Py_ssize_t *at)
+{
+    if (++nest > C_NESTING || ++depth > max_depth)
+        return bail(ps, *pos);
+    Py_ssize_t p = skip_newline(ps, *pos);
+    *at = p;
+    PyObject *k = kind(ps, p);
+    int c = -1;
+    PyObject *value = NULL;     /* the one field before line and col, if any */
+    Py_ssize_t end = p + 1;
+    if (k == k_ident) {
+        PyObject *name = ps->values[p];
+        if (!PyUnicode_Check(name))
+            return bail(ps, p);
+        if (!capitalized(name)) {
+            *pos = end;
+            return node(C_IDENT_PAT, NEW(name), LINE(p), COL(p), NULL, NULL);
+        }
+        PyObject *inner = Py_None;
+        Py_INCREF(inner);
+        Py_ssize_t q = skip_newline(ps, end);
+        if (kind(ps, q) == k_lparen) {
+            q++;
+            Py_ssize_t sub;
+            Py_DECREF(inner);
+            if ((inner = pattern(ps, &q, depth, nest, &sub)) == NULL)
+                return NULL;
+            if (expect(ps, &q, k_rparen) < 0) {
+                Py_DECREF(inner);
+                return bail(ps, q);
+            }
+            end = q;
+        }
+        *pos = end;
+        return node(C_VARIANT_PAT, NEW(name), inner, LINE(p), COL(p), NULL);
+    }
+    if (k == k_some || k == k_ok || k == k_err) {
+        Py_ssize_t q = skip_newline(ps, end);
+        if (kind(ps, q) != k_lparen)
+            return bail(ps, q);
+        q++;
+        Py_ssize_t sub;
+        PyObject *inner = pattern(ps, &q, depth, nest, &sub);
+        if (inner == NULL)
+            return NULL;
+        if (expect(ps, &q, k_rparen) < 0) {
+            Py_DECREF(inner);
+            return bail(ps, q);
+        }
+        *pos = q;
+        return node(k == k_some ? C_SOME_PAT : k == k_ok ? C_OK_PAT : C_ERR_PAT, inner,
+                    LINE(p), COL(p), NULL, NULL);
+    }
+    if (k == k_underscore)
+        c = C_WILDCARD_PAT;
+    else if (k == k_none)
+        c = C_NONE_PAT;
+    else if (k == k_int)
+        c = C_INT_PAT, value = ps->values[p];
+    else if (k == k_string)
+        c = C_STRING_PAT, value = ps->values[p];
+    else if (k == k_true || k == k_false)
+        c = C_BOOL_PAT, value = k == k_true ? Py_True : Py_False;
+    else
+        return bail(ps, p);
+    *pos = end;
+    if (value == NULL)
+        return node(c, LINE(p), COL(p), NULL, NULL, NULL);
+    return node(c, NEW(value), LINE(p), COL(p), NULL, NULL);
+}
+
+/* `!{a, b.c}` from `*pos` (parse_capability_set): the names as written */
+static NOINLINE PyObject *
+capability_set(P *ps, Py_ssize_t *pos)
+{
+    Py_ssize_t q = *pos;
+    if (expect(ps, &q, k_bang) < 0 || expect(ps, &q, k_lbrace) < 0)
+        return bail(ps, q);
+    PyObject *caps = PyList_New(0);
+    if (caps == NULL)
+        return NULL;
+    for (;;) {
+        Py_ssize_t r = skip_newline(ps, q);
+        if (kind(ps, r) == k_rbrace) {
+            *pos = r + 1;
+            return caps;
+        }
+        if (PyList_GET_SIZE(caps) > 0) {
+            if (kind(ps, r) != k_comma)
+                goto bailed;
+            q = r + 1;
+        }
+        Py_ssize_t name = expect(ps, &q, k_ident);
+        if (name < 0)
+            goto bailed;
+        PyObject *cap = ps->values[name];
+        Py_INCREF(cap);
+        r = skip_newline(ps, q);
+        if (kind(ps, r) == k_dot) {
+            q = r + 1;
+            Py_ssize_t part = expect(ps, &q, k_ident);
+            if (part < 0) {
+                Py_DECREF(cap);
+                goto bailed;
+            }
+            Py_SETREF(cap, PyUnicode_FromFormat("%U.%U", cap, ps->values[part]));
+        }
+        if (cap == NULL || PyList_Append(caps, cap) < 0) {
+            Py_XDECREF(cap);
+            Py_DECREF(caps);
+            return NULL;
+        }
+        Py_DECREF(cap);
+    }
+bailed:
+    Py_DECREF(caps);
+    return bail(ps, q);
+}
+
+/* parse_type() (not a function's return type) with self.depth == depth */
+static PyObject *
+type_expr(P *ps, Py_ssize_t *pos, long depth, int nest)
+{
+    if (++nest > C_NESTING || ++depth > max_depth)
+        return bail(ps, *pos);
+    Py_ssize_t p = skip_newline(ps, *pos);
+    if (kind(ps, p) != k_ident)
+        return bail(ps, p);
+    PyObject *name = ps->values[p];
+    if (!PyUnicode_Check(name))
+        return bail(ps, p);
+    Py_ssize_t q = p + 1;
+    int fn = PyUnicode_CompareWithASCIIString(name, "Fn") == 0;
+    int two = PyUnicode_CompareWithASCIIString(name, "Result") == 0 ? C_RESULT_TYPE
+              : PyUnicode_CompareWithASCIIString(name, "Map") == 0 ? C_MAP_TYPE : 0;
+    int one = PyUnicode_CompareWithASCIIString(name, "Option") == 0 ? C_OPTION_TYPE
+              : PyUnicode_CompareWithASCIIString(name, "List") == 0 ? C_LIST_TYPE : 0;
+    if (!fn && !two && !one) {
+        *pos = q;
+        return node(C_NAMED, NEW(name), LINE(p), COL(p), NULL, NULL);
+    }
+    if (fn) {
+        PyObject *params = NULL, *ret = NULL, *caps = NULL;
+        if (expect(ps, &q, k_lparen) < 0 || (params = PyList_New(0)) == NULL)
+            goto fn_fail;
+        for (;;) {
+            Py_ssize_t r = skip_newline(ps, q);
+            if (kind(ps, r) == k_rparen) {
+                q = r + 1;
+                break;
+            }
+            if (PyList_GET_SIZE(params) > 0) {
+                if (kind(ps, r) != k_comma)
+                    goto fn_fail;
+                q = r + 1;
+            }
+            PyObject *param = type_expr(ps, &q, depth, nest);
+            if (param == NULL || PyList_Append(params, param) < 0) {
+                Py_XDECREF(param);
+                goto fn_fail;
+            }
+            Py_DECREF(param);
+        }
+        if (expect(ps, &q, k_arrow) < 0 || (ret = type_expr(ps, &q, depth, nest)) == NULL)
+            goto fn_fail;
+        if (kind(ps, skip_newline(ps, q)) == k_bang)
+            caps = capability_set(ps, &q);
+        else
+            caps = PyList_New(0);
+        if (caps == NULL)
+            goto fn_fail;
+        *pos = q;
+        return node(C_FN_TYPE, params, ret, caps, LINE(p), COL(p));
+    fn_fail:
+        Py_XDECREF(params);
+        Py_XDECREF(ret);
+        return PyErr_Occurred() ? NULL : bail(ps, q);
+    }
+    if (expect(ps, &q, k_lt) < 0)
+        return bail(ps, q);
+    PyObject *first = type_expr(ps, &q, depth, nest), *second = NULL;
+    if (first == NULL)
+        return NULL;
+    if (two && (expect(ps, &q, k_comma) < 0 || (second = type_expr(ps, &q, depth, nest)) == NULL))
+        goto fail;
+    if (expect(ps, &q, k_gt) < 0)
+        goto fail;
+    *pos = q;
+    if (two)
+        return node(two, first, second, LINE(p), COL(p), NULL);
+    return node(one, first, LINE(p), COL(p), NULL, NULL);
+fail:
+    Py_DECREF(first);
+    Py_XDECREF(second);
+    return PyErr_Occurred() ? NULL : bail(ps, q);
+}
+
+/* a statement at token `p` (not a Newline) of a block at `depth` (parse_block's loop and
+ * parse_stmt) */
+static PyObject *
+statement(P *ps, Py_ssize_t *pos, Py_ssize_t p, long depth, int nest)
+{
+    PyObject *k = kind(ps, p);
+    Py_ssize_t q = p + 1;
+    if (k == k_let) {
+        q = skip_newline(ps, q);
+        int mutable = kind(ps, q) == k_mut;
+        if (mutable)
+            q = skip_newline(ps, q + 1);
+        if (kind(ps, q) != k_ident)
+            return bail(ps, q);
+        Py_ssize_t name = q++;
+        PyObject *ty = NULL;
+        if (kind(ps, q) == k_colon || (kind(ps, q) == k_newline && kind(ps, q + 1) == k_colon)) {
+            q = skip_newline(ps, q) + 1;
+            if ((ty = type_expr(ps, &q, depth, nest)) == NULL)
+                return NULL;
+        }
+        if (expect(ps, &q, k_eq) < 0) {
+            Py_XDECREF(ty);
+            return bail(ps, q);
+        }
+        PyObject *value = expr(ps, &q, 1, depth, nest);
+        if (value == NULL) {
+            Py_XDECREF(ty);
+            return NULL;
+        }
+        if (ty == NULL) {
+            ty = Py_None;
+            Py_INCREF(ty);
+        }
+        *pos = q;
+        return node6(C_LET, NEW(ps->values[name]), NEW(mutable ? Py_True : Py_False), ty,
+                     value, LINE(p), COL(p));
+    }
+    if (k == k_return) {
+        PyObject *next = kind(ps, skip_newline(ps, q)), *value;
+        if (next == k_rbrace || next == k_eof)
+            value = NEW(Py_None);
+        else if ((value = expr(ps, &q, 1, depth, nest)) == NULL)
+            return NULL;
+        *pos = q;
+        return node(C_RETURN, value, LINE(p), COL(p), NULL, NULL);
+    }
+    if (k == k_while || k == k_for) {
+        Py_ssize_t var = -1;
+        if (k == k_for && ((var = expect(ps, &q, k_ident)) < 0 || expect(ps, &q, k_in) < 0))
+            return bail(ps, q);
+        PyObject *head = expr(ps, &q, 1, depth, nest);
+        if (head == NULL)
+            return NULL;
+        PyObject *body = block(ps, &q, depth, nest);
+        if (body == NULL) {
+            Py_DECREF(head);
+            return NULL;
+        }
+        *pos = q;
+        if (k == k_while)
+            return node(C_WHILE, head, body, LINE(p), COL(p), NULL);
+        return node(C_FOR, NEW(ps->values[var]), head, body, LINE(p), COL(p));
+    }
+    /* an expression statement or an assignment */
+    q = p;
+    PyObject *target = expr(ps, &q, 1, depth, nest);
+    if (target == NULL)
+        return NULL;
+    Py_ssize_t r = skip_newline(ps, q);
+    if (kind(ps, r) != k_eq) {
+        *pos = q;
+        return node(C_EXPR_STMT, target, LINE(p), COL(p), NULL, NULL);
+    }
+    if (Py_TYPE(target) != classes[C_IDENT].type) {    /* "invalid assignment target" */
+        Py_DECREF(target);
+        return bail(ps, r);
+    }
+    PyObject *name = *(PyObject **)((char *)target + classes[C_IDENT].offset[0]);
+    Py_INCREF(name);
+    Py_DECREF(target);
+    q = r + 1;
+    PyObject *value = expr(ps, &q, 1, depth, nest);
+    if (value == NULL) {
+        Py_DECREF(name);
+        return NULL;
+    }
+    *pos = q;
+    return node(C_ASSIGN, name, value, LINE(p), COL(p), NULL);
+}
+
+/* parser._Parser.parse_block() with self.depth == depth */
+static PyObject *
+block(P *ps, Py_ssize_t *pos, long depth, int nest)
+{
+    if (++nest > C_NESTING || ++depth > max_depth)
+        return bail(ps, *pos);
+    Py_ssize_t start = skip_newline(ps, *pos);
+    if (kind(ps, start) != k_lbrace)
+        return bail(ps, start);
+    PyObject *stmts = PyList_New(0);
+    if (stmts == NULL)
+        return NULL;
+    Py_ssize_t q = start + 1;
+    for (;;) {
+        Py_ssize_t p = skip_newline(ps, q);
+        if (kind(ps, p) == k_rbrace) {
+            q = p + 1;
+            break;
+        }
+        PyObject *stmt = statement(ps, &q, p, depth, nest);
+        if (stmt == NULL || PyList_Append(stmts, stmt) < 0) {
+            Py_XDECREF(stmt);
+            Py_DECREF(stmts);
+            return NULL;
+        }
+        Py_DECREF(stmt);
+    }
+    *pos = q;
+    return node(C_BLOCK, stmts, LINE(start), COL(start), NULL, NULL);
+}
+
+/* parse() and parse_block(): an expression (`min_prec` >= 1) or a block (`min_prec` 0) */
+static PyObject *
+parse_at(PyObject *args, int is_block)
 {
     PyObject *kinds, *values, *lines, *cols;
     Py_ssize_t pos;
-    long min_prec, depth;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!nll", &PyList_Type, &kinds, &PyList_Type, &values,
-                          &PyList_Type, &lines, &PyList_Type, &cols, &pos, &min_prec, &depth))
+    long min_prec = 0, depth;
+    int ok = is_block
+        ? PyArg_ParseTuple(args, "O!O!O!O!nl", &PyList_Type, &kinds, &PyList_Type, &values,
+                           &PyList_Type, &lines, &PyList_Type, &cols, &pos, &depth)
+        : PyArg_ParseTuple(args, "O!O!O!O!nll", &PyList_Type, &kinds, &PyList_Type, &values,
+                           &PyList_Type, &lines, &PyList_Type, &cols, &pos, &min_prec, &depth);
+    if (!ok)
         return NULL;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "_exprs.configure() was not called");
@@ -469,7 +925,7 @@ parse(PyObject *self, PyObject *args)
     P ps = {&PyList_GET_ITEM(kinds, 0), &PyList_GET_ITEM(values, 0),
             &PyList_GET_ITEM(lines, 0), &PyList_GET_ITEM(cols, 0), n, -1};
     Py_ssize_t q = pos;
-    PyObject *node = expr(&ps, &q, min_prec, depth, 0);
+    PyObject *node = is_block ? block(&ps, &q, depth, 0) : expr(&ps, &q, min_prec, depth, 0);
     if (node == NULL) {
         if (PyErr_Occurred())
             return NULL;
@@ -481,6 +937,20 @@ parse(PyObject *self, PyObject *args)
         return NULL;
     }
     return Py_BuildValue("(NN)", node, end);
+}
+
+static PyObject *
+parse(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return parse_at(args, 0);
+}
+
+static PyObject *
+parse_block(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return parse_at(args, 1);
 }
 
 /* ---- configure ------------------------------------------------------------------------ */
@@ -566,6 +1036,7 @@ operators(PyObject *table, int with_prec, PyObject **kind_out, PyObject **op_out
 static PyObject *
 configure(PyObject *self, PyObject *args)
 {
+    (void)self;
     PyObject *binary, *prefix, *kinds, *nodes;
     long depth;
     if (!PyArg_ParseTuple(args, "O!O!O!O!l", &PyDict_Type, &binary, &PyDict_Type, &prefix,
@@ -579,7 +1050,11 @@ configure(PyObject *self, PyObject *args)
         {"Comma", &k_comma}, {"Dot", &k_dot}, {"ColonColon", &k_coloncolon},
         {"LBrace", &k_lbrace}, {"RBrace", &k_rbrace}, {"DotDot", &k_dotdot},
         {"Colon", &k_colon}, {"true", &k_true}, {"false", &k_false}, {"None", &k_none},
-        {"Some", &k_some}, {"Ok", &k_ok}, {"Err", &k_err},
+        {"Some", &k_some}, {"Ok", &k_ok}, {"Err", &k_err}, {"let", &k_let}, {"mut", &k_mut},
+        {"return", &k_return}, {"while", &k_while}, {"for", &k_for}, {"in", &k_in},
+        {"if", &k_if}, {"else", &k_else}, {"match", &k_match}, {"Eq", &k_eq},
+        {"FatArrow", &k_fatarrow}, {"Underscore", &k_underscore}, {"Lt", &k_lt},
+        {"Gt", &k_gt}, {"Arrow", &k_arrow}, {"Bang", &k_bang},
     };
     for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
         if (kind_of(kinds, kind_names[i].name, kind_names[i].slot) < 0)
@@ -597,6 +1072,22 @@ configure(PyObject *self, PyObject *args)
                                            NULL};
     static const char *const f_variant[] = {"enum_name", "variant", "payload", "line", "col",
                                             NULL};
+    static const char *const f_if[] = {"condition", "then_block", "else_block", "line", "col",
+                                       NULL};
+    static const char *const f_match[] = {"value", "arms", "line", "col", NULL};
+    static const char *const f_block_expr[] = {"block", "line", "col", NULL};
+    static const char *const f_block[] = {"stmts", "line", "col", NULL};
+    static const char *const f_let[] = {"name", "mutable", "ty", "value", "line", "col", NULL};
+    static const char *const f_assign[] = {"target", "value", "line", "col", NULL};
+    static const char *const f_return[] = {"value", "line", "col", NULL};
+    static const char *const f_while[] = {"condition", "body", "line", "col", NULL};
+    static const char *const f_for[] = {"var", "iter", "body", "line", "col", NULL};
+    static const char *const f_arm[] = {"pattern", "body", "line", "col", NULL};
+    static const char *const f_variant_pat[] = {"name", "inner", "line", "col", NULL};
+    static const char *const f_one[] = {"inner", "line", "col", NULL};
+    static const char *const f_two_result[] = {"ok", "err", "line", "col", NULL};
+    static const char *const f_two_map[] = {"key", "value", "line", "col", NULL};
+    static const char *const f_fn[] = {"params", "ret", "capabilities", "line", "col", NULL};
     static const struct { const char *name; const char *const *fields; } class_names[] = {
         [C_BINARY] = {"Binary", f_binary}, [C_UNARY] = {"Unary", f_unary},
         [C_IDENT] = {"Ident", f_ident}, [C_INT] = {"IntLit", f_value},
@@ -606,6 +1097,20 @@ configure(PyObject *self, PyObject *args)
         [C_LIST] = {"ListLit", f_items}, [C_SOME] = {"SomeExpr", f_inner},
         [C_OK] = {"OkExpr", f_inner}, [C_ERR] = {"ErrExpr", f_inner},
         [C_VARIANT] = {"EnumVariant", f_variant}, [C_RECORD] = {"RecordLit", f_record},
+        [C_IF] = {"If", f_if}, [C_MATCH] = {"Match", f_match},
+        [C_BLOCK_EXPR] = {"BlockExpr", f_block_expr}, [C_BLOCK] = {"Block", f_block},
+        [C_LET] = {"Let", f_let}, [C_ASSIGN] = {"Assign", f_assign},
+        [C_EXPR_STMT] = {"ExprStmt", f_inner}, [C_RETURN] = {"Return", f_return},
+        [C_WHILE] = {"While", f_while}, [C_FOR] = {"For", f_for},
+        [C_ARM] = {"MatchArm", f_arm}, [C_WILDCARD_PAT] = {"WildcardPat", f_pos},
+        [C_IDENT_PAT] = {"IdentPat", f_ident}, [C_INT_PAT] = {"IntPat", f_value},
+        [C_STRING_PAT] = {"StringPat", f_value}, [C_BOOL_PAT] = {"BoolPat", f_value},
+        [C_NONE_PAT] = {"NonePat", f_pos}, [C_SOME_PAT] = {"SomePat", f_one},
+        [C_OK_PAT] = {"OkPat", f_one}, [C_ERR_PAT] = {"ErrPat", f_one},
+        [C_VARIANT_PAT] = {"VariantPat", f_variant_pat}, [C_NAMED] = {"Named", f_ident},
+        [C_OPTION_TYPE] = {"OptionType", f_one}, [C_RESULT_TYPE] = {"ResultType", f_two_result},
+        [C_LIST_TYPE] = {"ListType", f_one}, [C_MAP_TYPE] = {"MapType", f_two_map},
+        [C_FN_TYPE] = {"FnType", f_fn},
     };
     for (int c = 0; c < N_CLASSES; c++) {
         PyObject *cls = PyDict_GetItemString(nodes, class_names[c].name);
@@ -633,6 +1138,9 @@ static PyMethodDef methods[] = {
     {"parse", parse, METH_VARARGS,
      "parse(kinds, values, lines, cols, pos, min_prec, depth) -> (node, end), or the int\n"
      "index of the token where it handed the expression back to the Python parser."},
+    {"parse_block", parse_block, METH_VARARGS,
+     "parse_block(kinds, values, lines, cols, pos, depth) -> (block, end), or the int index\n"
+     "of the token where it handed the block back to the Python parser."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,10 +7,11 @@ current index, which may be a Newline token (§4.4); that keeps every message an
 to the reference. The column is the offending token's when it sits on that line, else 1.
 
 Binary operators use precedence climbing (same trees as the reference's one-function-per-level
-descent, fewer calls); prefix operators are collected in a loop. `parse_expr` first hands the
-token lists to the expression core in C (`_exprs.c`), which builds the same nodes for
-expressions of operators and simple primaries and otherwise says where it stopped; from there
-on the descent here parses the expression. Nesting is capped at
+descent, fewer calls); prefix operators are collected in a loop. `parse_expr` and
+`parse_block` first hand the token lists to the parser's core in C (`_exprs.c`), which builds
+the same nodes for every expression, block and statement but the actor forms (`spawn`, `send`,
+`emit`, `receive`) and otherwise says where it stopped; from there on the descent here parses
+that expression or block. Nesting is capped at
 `MAX_DEPTH` with a clean E002; `parse_program` runs the descent on a deep stack.
 """
 from __future__ import annotations
@@ -56,9 +57,9 @@ _Binary, _Ident, _IntLit, _Call = ast.Binary, ast.Ident, ast.IntLit, ast.Call
 _Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.MatchArm
 _IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
 _WildcardPat, _IntPat = ast.WildcardPat, ast.IntPat
-# the expression core in C (`_exprs.c`): handed this file's operator tables, the token kinds
-# and the node classes, it parses the expressions made of operators and simple primaries and
-# hands the rest back (parse_expr)
+# the parser's core in C (`_exprs.c`): handed this file's operator tables, the token kinds
+# and the node classes, it parses expressions and blocks and hands back what it does not
+# cover (parse_expr, parse_block)
 _exprs.configure(
     _BINARY, _PREFIX,
     {"Ident": IDENT, "Int": INT, "Float": FLOAT, "String": STRING, "Newline": NEWLINE,
@@ -67,9 +68,13 @@ _exprs.configure(
     {name: getattr(ast, name) for name in (
         "Binary", "Unary", "Ident", "IntLit", "FloatLit", "StringLit", "BoolLit", "NoneLit",
         "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "EnumVariant",
-        "RecordLit")},
+        "RecordLit", "If", "Match", "BlockExpr", "Block", "Let", "Assign", "ExprStmt",
+        "Return", "While", "For", "MatchArm", "WildcardPat", "IdentPat", "IntPat",
+        "StringPat", "BoolPat", "NonePat", "SomePat", "OkPat", "ErrPat", "VariantPat",
+        "Named", "OptionType", "ResultType", "ListType", "MapType", "FnType")},
     MAX_DEPTH)
 _c_expr = _exprs.parse
+_c_block = _exprs.parse_block
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 _CLAUSES = frozenset(("intent", "requires", "ensures"))
 
@@ -465,6 +470,14 @@ class _Parser:
     # ------------------------------------------------------------ blocks and statements
 
     def parse_block(self) -> ast.Block:
+        """A block; the C core (`_exprs.parse_block`) is tried first, as in `parse_expr`."""
+        if self.pos >= self.c_from:
+            got = _c_block(self.kinds, self.values, self.lines, self.cols, self.pos,
+                           self.depth)
+            if type(got) is tuple:
+                self.pos = got[1]
+                return got[0]
+            self.c_from = got + 1      # `got`: where it stopped, never before `pos`
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(NESTING_MESSAGE)
