@@ -24,6 +24,7 @@ def _both(monkeypatch, source):
     with monkeypatch.context() as m:
         m.setattr(parser, "_c_expr", lambda kinds, values, lines, cols, pos, *_: pos)
         m.setattr(parser, "_c_block", lambda kinds, values, lines, cols, pos, *_: pos)
+        m.setattr(parser, "_c_item", lambda kinds, values, lines, cols, pos, *_: pos)
         without = call_deep(parse_outcome, source)
     return with_c, without
 
@@ -240,6 +241,30 @@ def _edit(rng, source):
                        source[:i] + " " + token + " " + source[i:]])
 
 
+def _random_item(rng):
+    nl = "\n" if rng.random() < 0.1 else ""
+    export = "export " if rng.random() < 0.2 else ""
+    r = rng.random()
+    if r < 0.15:
+        return f"import {rng.choice(['std', 'm2'])}"
+    if r < 0.35:
+        entries = ", ".join(f"f{k}:{nl} {_random_type(rng)}" for k in range(rng.randrange(4)))
+        return f"{export}type R{rng.randrange(9)} {{{nl}{entries}{rng.choice(['', ','])}{nl}}}"
+    if r < 0.5:
+        entries = ", ".join(rng.choice([f"V{k}", f"V{k}({_random_type(rng)})"])
+                            for k in range(rng.randrange(4)))
+        return f"{export}enum E{rng.randrange(9)} {{{nl}{entries}{nl}}}"
+    params = ", ".join(f"p{k}:{nl} {_random_type(rng)}" for k in range(rng.randrange(3)))
+    ret = rng.choice(["", f" ->{nl} {_random_type(rng)}",
+                      " -> Fn(Int) -> Int !{net} !{db.query}", " -> Fn(Int) -> Int !{net}"])
+    caps = rng.choice(["", "", " !{net}", " !{net, fs.read}", f" !{{{nl}}}"])
+    clauses = "".join(rng.choice([f' intent "i{k}"', f" requires {_random_expr(rng, 3)}",
+                                  f"{nl} ensures {_random_expr(rng, 3)}"])
+                      for k in range(rng.randrange(3)))
+    return f"{export}fn f{rng.randrange(9)}({params}){ret}{caps}{clauses} " \
+           f"{_random_block(rng, 3)}"
+
+
 def _compare_random(monkeypatch, rng, make):
     """Parse 300 programs `make(rng)` and 3 random edits of each with and without the C core;
     (errors, trees): how many of them ended in an E002 and how many in a tree."""
@@ -263,15 +288,29 @@ def test_random_expressions_parse_as_without_it(monkeypatch):
 
 
 def test_random_blocks_parse_as_without_it(monkeypatch):
-    built = []      # the blocks the C core parsed whole (the others were handed back)
-    c_block = parser._c_block
-    monkeypatch.setattr(parser, "_c_block", lambda *args: built.append(
-        type(got := c_block(*args)) is tuple) or got)
+    built = []      # the items the C core parsed whole (the others were handed back)
+    c_item = parser._c_item
+    monkeypatch.setattr(parser, "_c_item", lambda *args: built.append(
+        type(got := c_item(*args)) is tuple) or got)
     errors, trees = _compare_random(
         monkeypatch, random.Random(2027),
         lambda rng: f"fn main() -> Int {_random_block(rng, 0)}\nfn g() {_random_block(rng, 2)}")
     assert errors >= 600 and trees >= 250      # both kinds of outcome are compared
     assert sum(built) >= 600 and len(built) - sum(built) >= 300     # and both paths
+
+
+def test_random_items_parse_as_without_it(monkeypatch):
+    built = []      # the items the C core parsed whole (the others were handed back)
+    c_item = parser._c_item
+    monkeypatch.setattr(parser, "_c_item", lambda *args: built.append(
+        type(got := c_item(*args)) is tuple) or got)
+
+    def make(rng):
+        module = "module m\n" if rng.random() < 0.2 else ""
+        return module + "\n".join(_random_item(rng) for _ in range(rng.randrange(1, 5)))
+    errors, trees = _compare_random(monkeypatch, random.Random(2028), make)
+    assert errors >= 300 and trees >= 250      # both kinds of outcome are compared
+    assert sum(built) >= 1000 and len(built) - sum(built) >= 300    # and both paths
 
 
 @pytest.mark.parametrize("form", ["parens", "negations", "sums", "calls", "fields", "lists",
@@ -312,9 +351,12 @@ def test_a_stream_of_tuples_is_parsed_without_it(monkeypatch):
     calls = []
     monkeypatch.setattr(parser, "_c_expr", lambda *args: calls.append(args) or args[4])
     monkeypatch.setattr(parser, "_c_block", lambda *args: calls.append(args) or args[4])
+    monkeypatch.setattr(parser, "_c_item", lambda *args: calls.append(args) or args[4])
     assert parser.parse_tokens(tuples) == expected
     assert calls == []
     parser.parse_tokens(stream)
-    # the same stream as lists: asked for the body and every expression the Python descent
-    # parses (the value, f's three arguments, the list's item, the field's value, `-4`, `v`)
-    assert [len(args) for args in calls] == [6] + [7] * 8
+    # the same stream as lists: asked for the item, its body and every expression the Python
+    # descent parses (the value, f's three arguments, the list's item, the field's value, `-4`,
+    # `v`)
+    assert [(len(args), args[4]) for args in calls][:3] == [(6, 0), (6, 6), (7, 10)]
+    assert len(calls) == 10

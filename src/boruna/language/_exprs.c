@@ -43,6 +43,8 @@ static PyObject *k_dotdot, *k_colon, *k_rbrace, *k_coloncolon, *k_lbrace;
 static PyObject *k_true, *k_false, *k_none, *k_some, *k_ok, *k_err;
 static PyObject *k_let, *k_mut, *k_return, *k_while, *k_for, *k_in, *k_if, *k_else, *k_match;
 static PyObject *k_eq, *k_fatarrow, *k_underscore, *k_lt, *k_gt, *k_arrow, *k_bang;
+static PyObject *k_fn, *k_type, *k_enum, *k_import, *k_export, *k_intent, *k_requires;
+static PyObject *k_ensures;
 
 static int n_binary, n_prefix;
 static PyObject *binary_kind[MAX_OPS], *binary_op[MAX_OPS];
@@ -51,7 +53,7 @@ static PyObject *prefix_kind[MAX_OPS], *prefix_op[MAX_OPS];
 static long max_depth = -1;
 
 /* one node class: its type and the offsets of its slots, in field order */
-#define MAX_FIELDS 6
+#define MAX_FIELDS 13
 typedef struct {
     PyTypeObject *type;
     int nfields;
@@ -68,6 +70,8 @@ enum {
     C_SOME_PAT, C_OK_PAT, C_ERR_PAT, C_VARIANT_PAT,
     /* types */
     C_NAMED, C_OPTION_TYPE, C_RESULT_TYPE, C_LIST_TYPE, C_MAP_TYPE, C_FN_TYPE,
+    /* items */
+    C_PARAM, C_FN_DEF, C_RECORD_KIND, C_ENUM_KIND, C_TYPE_DEF, C_IMPORT_DEF,
     N_CLASSES
 };
 static NodeClass classes[N_CLASSES];
@@ -95,10 +99,8 @@ skip_newline(P *ps, Py_ssize_t i)
 
 /* a new node of class `c` with its fields, each a new reference stolen (NULL: fail) */
 static PyObject *
-node6(int c, PyObject *f0, PyObject *f1, PyObject *f2, PyObject *f3, PyObject *f4,
-      PyObject *f5)
+node_n(int c, PyObject **fields)
 {
-    PyObject *fields[MAX_FIELDS] = {f0, f1, f2, f3, f4, f5};
     NodeClass *cls = &classes[c];
     PyObject *obj = NULL;
     for (int k = 0; k < cls->nfields; k++)
@@ -114,6 +116,14 @@ fail:
     for (int k = 0; k < cls->nfields; k++)
         Py_XDECREF(fields[k]);
     return NULL;
+}
+
+static PyObject *
+node6(int c, PyObject *f0, PyObject *f1, PyObject *f2, PyObject *f3, PyObject *f4,
+      PyObject *f5)
+{
+    PyObject *fields[MAX_FIELDS] = {f0, f1, f2, f3, f4, f5};
+    return node_n(c, fields);
 }
 
 #define node(c, f0, f1, f2, f3, f4) node6(c, f0, f1, f2, f3, f4, NULL)
@@ -485,7 +495,7 @@ expr(P *ps, Py_ssize_t *pos, long min_prec, long depth, int nest)
 /* ---- if, match, blocks and statements, patterns, types -------------------------------- */
 
 static PyObject *pattern(P *ps, Py_ssize_t *pos, long depth, int nest, Py_ssize_t *at);
-static PyObject *type_expr(P *ps, Py_ssize_t *pos, long depth, int nest);
+static PyObject *type_expr(P *ps, Py_ssize_t *pos, long depth, int nest, int returned);
 
 /* `if cond { ... } else { ... }` at token `at` (parse_primary's `if`), at `depth` */
 static NOINLINE PyObject *
@@ -700,9 +710,23 @@ bailed:
     return bail(ps, q);
 }
 
-/* parse_type() (not a function's return type) with self.depth == depth */
+/* at a `!{...}` at or past `pos` (one Newline): whether another `!` follows its `}`
+ * (parser._Parser._set_follows_set, with its bounds) */
+static int
+set_follows_set(P *ps, Py_ssize_t pos)
+{
+    Py_ssize_t limit = ps->n - 1, p = skip_newline(ps, pos) + 1;
+    while (p < limit && kind(ps, p) != k_rbrace && kind(ps, p) != k_eof)
+        p++;
+    p++;
+    if (p < limit && kind(ps, p) == k_newline)
+        p++;
+    return p <= limit && kind(ps, p) == k_bang;
+}
+
+/* parse_type(returned) with self.depth == depth */
 static PyObject *
-type_expr(P *ps, Py_ssize_t *pos, long depth, int nest)
+type_expr(P *ps, Py_ssize_t *pos, long depth, int nest, int returned)
 {
     if (++nest > C_NESTING || ++depth > max_depth)
         return bail(ps, *pos);
@@ -737,16 +761,17 @@ type_expr(P *ps, Py_ssize_t *pos, long depth, int nest)
                     goto fn_fail;
                 q = r + 1;
             }
-            PyObject *param = type_expr(ps, &q, depth, nest);
+            PyObject *param = type_expr(ps, &q, depth, nest, 0);
             if (param == NULL || PyList_Append(params, param) < 0) {
                 Py_XDECREF(param);
                 goto fn_fail;
             }
             Py_DECREF(param);
         }
-        if (expect(ps, &q, k_arrow) < 0 || (ret = type_expr(ps, &q, depth, nest)) == NULL)
+        if (expect(ps, &q, k_arrow) < 0
+                || (ret = type_expr(ps, &q, depth, nest, returned)) == NULL)
             goto fn_fail;
-        if (kind(ps, skip_newline(ps, q)) == k_bang)
+        if (kind(ps, skip_newline(ps, q)) == k_bang && (!returned || set_follows_set(ps, q)))
             caps = capability_set(ps, &q);
         else
             caps = PyList_New(0);
@@ -761,10 +786,11 @@ type_expr(P *ps, Py_ssize_t *pos, long depth, int nest)
     }
     if (expect(ps, &q, k_lt) < 0)
         return bail(ps, q);
-    PyObject *first = type_expr(ps, &q, depth, nest), *second = NULL;
+    PyObject *first = type_expr(ps, &q, depth, nest, 0), *second = NULL;
     if (first == NULL)
         return NULL;
-    if (two && (expect(ps, &q, k_comma) < 0 || (second = type_expr(ps, &q, depth, nest)) == NULL))
+    if (two && (expect(ps, &q, k_comma) < 0
+                || (second = type_expr(ps, &q, depth, nest, 0)) == NULL))
         goto fail;
     if (expect(ps, &q, k_gt) < 0)
         goto fail;
@@ -796,7 +822,7 @@ statement(P *ps, Py_ssize_t *pos, Py_ssize_t p, long depth, int nest)
         PyObject *ty = NULL;
         if (kind(ps, q) == k_colon || (kind(ps, q) == k_newline && kind(ps, q + 1) == k_colon)) {
             q = skip_newline(ps, q) + 1;
-            if ((ty = type_expr(ps, &q, depth, nest)) == NULL)
+            if ((ty = type_expr(ps, &q, depth, nest, 0)) == NULL)
                 return NULL;
         }
         if (expect(ps, &q, k_eq) < 0) {
@@ -900,14 +926,226 @@ block(P *ps, Py_ssize_t *pos, long depth, int nest)
     return node(C_BLOCK, stmts, LINE(start), COL(start), NULL, NULL);
 }
 
-/* parse() and parse_block(): an expression (`min_prec` >= 1) or a block (`min_prec` 0) */
+/* ---- items ------------------------------------------------------------------------------ */
+
+/* an entry pair `(name, value)` appended to `list` (`value` stolen; NULL: fail) */
+static int
+append_pair(PyObject *list, PyObject *name, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    PyObject *pair = PyTuple_Pack(2, name, value);
+    Py_DECREF(value);
+    if (pair == NULL)
+        return -1;
+    int rc = PyList_Append(list, pair);
+    Py_DECREF(pair);
+    return rc;
+}
+
+/* parse_fn_def() from its `fn` at token `start` */
+static NOINLINE PyObject *
+fn_def(P *ps, Py_ssize_t *pos, Py_ssize_t start, long depth, int nest, PyObject *exported)
+{
+    enum { F_NAME, F_PARAMS, F_RETURN, F_CAPS, F_INTENT, F_REQUIRES, F_ENSURES, F_BODY,
+           F_EXPORTED, F_LINE, F_COL, F_CAPS_LINE, F_CAPS_COL, N_FN_FIELDS };
+    PyObject *f[N_FN_FIELDS] = {NULL};
+    Py_ssize_t q = start + 1, p = skip_newline(ps, q);
+    if (kind(ps, p) != k_ident)
+        return bail(ps, p);
+    Py_ssize_t name = p;
+    p = skip_newline(ps, name + 1);
+    if (kind(ps, p) != k_lparen)
+        return bail(ps, p);
+    if ((f[F_PARAMS] = PyList_New(0)) == NULL)
+        return NULL;
+    q = p + 1;
+    for (;;) {
+        p = skip_newline(ps, q);
+        if (kind(ps, p) == k_rparen)
+            break;
+        if (PyList_GET_SIZE(f[F_PARAMS]) > 0) {
+            if (kind(ps, p) != k_comma)
+                goto bailed;
+            p = skip_newline(ps, p + 1);
+        }
+        Py_ssize_t param = p;
+        if (kind(ps, param) != k_ident)
+            goto bailed;
+        p = skip_newline(ps, param + 1);
+        if (kind(ps, p) != k_colon)
+            goto bailed;
+        q = p + 1;
+        PyObject *ty = type_expr(ps, &q, depth, nest, 0);
+        if (ty == NULL)
+            goto fail;
+        PyObject *node_ = node(C_PARAM, NEW(ps->values[param]), ty, LINE(param), COL(param),
+                               NULL);
+        if (node_ == NULL || PyList_Append(f[F_PARAMS], node_) < 0) {
+            Py_XDECREF(node_);
+            goto fail;
+        }
+        Py_DECREF(node_);
+    }
+    q = p + 1;      /* past the `)` */
+    p = skip_newline(ps, q);
+    if (kind(ps, p) == k_arrow) {
+        q = p + 1;
+        if ((f[F_RETURN] = type_expr(ps, &q, depth, nest, 1)) == NULL)
+            goto fail;
+    } else {
+        f[F_RETURN] = NEW(Py_None);
+    }
+    p = skip_newline(ps, q);
+    PyObject *k = kind(ps, p);
+    if (k == k_bang) {
+        f[F_CAPS_LINE] = LINE(p);
+        f[F_CAPS_COL] = COL(p);
+        if ((f[F_CAPS] = capability_set(ps, &q)) == NULL)
+            goto fail;
+        p = skip_newline(ps, q);
+        k = kind(ps, p);
+    } else {
+        f[F_CAPS] = PyList_New(0);
+        f[F_CAPS_LINE] = PyLong_FromLong(0);
+        f[F_CAPS_COL] = PyLong_FromLong(0);
+        if (f[F_CAPS] == NULL || f[F_CAPS_LINE] == NULL || f[F_CAPS_COL] == NULL)
+            goto fail;
+    }
+    f[F_INTENT] = NEW(Py_None);
+    if ((f[F_REQUIRES] = PyList_New(0)) == NULL || (f[F_ENSURES] = PyList_New(0)) == NULL)
+        goto fail;
+    while (k == k_intent || k == k_requires || k == k_ensures) {
+        q = p + 1;
+        if (k == k_intent) {
+            Py_ssize_t text = skip_newline(ps, q);
+            if (f[F_INTENT] != Py_None || kind(ps, text) != k_string)     /* a duplicate */
+                goto bailed;
+            Py_SETREF(f[F_INTENT], NEW(ps->values[text]));
+            q = text + 1;
+        } else {
+            PyObject *clause = expr(ps, &q, 1, depth, nest);
+            if (clause == NULL)
+                goto fail;
+            int rc = PyList_Append(f[k == k_requires ? F_REQUIRES : F_ENSURES], clause);
+            Py_DECREF(clause);
+            if (rc < 0)
+                goto fail;
+        }
+        p = skip_newline(ps, q);
+        k = kind(ps, p);
+    }
+    if ((f[F_BODY] = block(ps, &q, depth, nest)) == NULL)
+        goto fail;
+    f[F_NAME] = NEW(ps->values[name]);
+    f[F_EXPORTED] = NEW(exported);
+    f[F_LINE] = LINE(start);
+    f[F_COL] = COL(start);
+    *pos = q;
+    return node_n(C_FN_DEF, f);
+bailed:
+    bail(ps, p);
+fail:
+    for (int i = 0; i < N_FN_FIELDS; i++)
+        Py_XDECREF(f[i]);
+    return NULL;
+}
+
+/* parse_type_def() from its `type` or `enum` at token `start` */
+static NOINLINE PyObject *
+type_def(P *ps, Py_ssize_t *pos, Py_ssize_t start, long depth, int nest, PyObject *exported)
+{
+    int is_record = kind(ps, start) == k_type;
+    Py_ssize_t q = start + 1, name, brace;
+    if ((name = expect(ps, &q, k_ident)) < 0 || (brace = expect(ps, &q, k_lbrace)) < 0)
+        return bail(ps, q);
+    PyObject *entries = PyList_New(0);
+    if (entries == NULL)
+        return NULL;
+    Py_ssize_t p = skip_newline(ps, q);
+    while (kind(ps, p) != k_rbrace) {
+        if (PyList_GET_SIZE(entries) > 0) {
+            if (kind(ps, p) != k_comma)
+                goto bailed;
+            p = skip_newline(ps, p + 1);
+            if (kind(ps, p) == k_rbrace)
+                break;
+        }
+        Py_ssize_t entry = p;
+        if (kind(ps, entry) != k_ident)
+            goto bailed;
+        p = skip_newline(ps, entry + 1);
+        if (is_record) {
+            if (kind(ps, p) != k_colon)
+                goto bailed;
+            q = p + 1;
+            if (append_pair(entries, ps->values[entry], type_expr(ps, &q, depth, nest, 0)) < 0)
+                goto fail;
+        } else if (kind(ps, p) == k_lparen) {
+            q = p + 1;
+            PyObject *payload = type_expr(ps, &q, depth, nest, 0);
+            if (payload != NULL && expect(ps, &q, k_rparen) < 0) {
+                Py_DECREF(payload);
+                p = q;
+                goto bailed;
+            }
+            if (append_pair(entries, ps->values[entry], payload) < 0)
+                goto fail;
+        } else {
+            if (append_pair(entries, ps->values[entry], NEW(Py_None)) < 0)
+                goto fail;
+            continue;       /* `p` is already the next token */
+        }
+        p = skip_newline(ps, q);
+    }
+    *pos = p + 1;
+    PyObject *kind_node = node(is_record ? C_RECORD_KIND : C_ENUM_KIND, entries, LINE(brace),
+                               COL(brace), NULL, NULL);
+    return node(C_TYPE_DEF, NEW(ps->values[name]), kind_node, NEW(exported), LINE(start),
+                COL(start));
+bailed:
+    bail(ps, p);
+fail:
+    Py_DECREF(entries);
+    return NULL;
+}
+
+/* parse_item(): a function, a type, or an import */
 static PyObject *
-parse_at(PyObject *args, int is_block)
+item(P *ps, Py_ssize_t *pos, long depth, int nest)
+{
+    Py_ssize_t p = skip_newline(ps, *pos);
+    PyObject *k = kind(ps, p), *exported = Py_False;
+    if (k == k_export) {
+        exported = Py_True;
+        p = skip_newline(ps, p + 1);
+        k = kind(ps, p);
+    }
+    if (k == k_fn)
+        return fn_def(ps, pos, p, depth, nest, exported);
+    if (k == k_type || k == k_enum)
+        return type_def(ps, pos, p, depth, nest, exported);
+    if (k == k_import) {
+        Py_ssize_t q = p + 1, name = expect(ps, &q, k_ident);
+        if (name < 0)
+            return bail(ps, q);
+        *pos = q;
+        return node(C_IMPORT_DEF, NEW(ps->values[name]), PyList_New(0), LINE(p), COL(p),
+                    NULL);
+    }
+    return bail(ps, p);
+}
+
+/* parse(), parse_block() and parse_item() */
+enum { AT_EXPR, AT_BLOCK, AT_ITEM };
+
+static PyObject *
+parse_at(PyObject *args, int at)
 {
     PyObject *kinds, *values, *lines, *cols;
     Py_ssize_t pos;
     long min_prec = 0, depth;
-    int ok = is_block
+    int ok = at != AT_EXPR
         ? PyArg_ParseTuple(args, "O!O!O!O!nl", &PyList_Type, &kinds, &PyList_Type, &values,
                            &PyList_Type, &lines, &PyList_Type, &cols, &pos, &depth)
         : PyArg_ParseTuple(args, "O!O!O!O!nll", &PyList_Type, &kinds, &PyList_Type, &values,
@@ -925,7 +1163,8 @@ parse_at(PyObject *args, int is_block)
     P ps = {&PyList_GET_ITEM(kinds, 0), &PyList_GET_ITEM(values, 0),
             &PyList_GET_ITEM(lines, 0), &PyList_GET_ITEM(cols, 0), n, -1};
     Py_ssize_t q = pos;
-    PyObject *node = is_block ? block(&ps, &q, depth, 0) : expr(&ps, &q, min_prec, depth, 0);
+    PyObject *node = at == AT_EXPR ? expr(&ps, &q, min_prec, depth, 0)
+                     : at == AT_BLOCK ? block(&ps, &q, depth, 0) : item(&ps, &q, depth, 0);
     if (node == NULL) {
         if (PyErr_Occurred())
             return NULL;
@@ -943,14 +1182,21 @@ static PyObject *
 parse(PyObject *self, PyObject *args)
 {
     (void)self;
-    return parse_at(args, 0);
+    return parse_at(args, AT_EXPR);
 }
 
 static PyObject *
 parse_block(PyObject *self, PyObject *args)
 {
     (void)self;
-    return parse_at(args, 1);
+    return parse_at(args, AT_BLOCK);
+}
+
+static PyObject *
+parse_item(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return parse_at(args, AT_ITEM);
 }
 
 /* ---- configure ------------------------------------------------------------------------ */
@@ -1054,7 +1300,9 @@ configure(PyObject *self, PyObject *args)
         {"return", &k_return}, {"while", &k_while}, {"for", &k_for}, {"in", &k_in},
         {"if", &k_if}, {"else", &k_else}, {"match", &k_match}, {"Eq", &k_eq},
         {"FatArrow", &k_fatarrow}, {"Underscore", &k_underscore}, {"Lt", &k_lt},
-        {"Gt", &k_gt}, {"Arrow", &k_arrow}, {"Bang", &k_bang},
+        {"Gt", &k_gt}, {"Arrow", &k_arrow}, {"Bang", &k_bang}, {"fn", &k_fn},
+        {"type", &k_type}, {"enum", &k_enum}, {"import", &k_import}, {"export", &k_export},
+        {"intent", &k_intent}, {"requires", &k_requires}, {"ensures", &k_ensures},
     };
     for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
         if (kind_of(kinds, kind_names[i].name, kind_names[i].slot) < 0)
@@ -1088,6 +1336,14 @@ configure(PyObject *self, PyObject *args)
     static const char *const f_two_result[] = {"ok", "err", "line", "col", NULL};
     static const char *const f_two_map[] = {"key", "value", "line", "col", NULL};
     static const char *const f_fn[] = {"params", "ret", "capabilities", "line", "col", NULL};
+    static const char *const f_param[] = {"name", "ty", "line", "col", NULL};
+    static const char *const f_fn_def[] = {"name", "params", "return_type", "capabilities",
+                                           "intent", "requires", "ensures", "body", "exported",
+                                           "line", "col", "caps_line", "caps_col", NULL};
+    static const char *const f_record_kind[] = {"fields", "line", "col", NULL};
+    static const char *const f_enum_kind[] = {"variants", "line", "col", NULL};
+    static const char *const f_type_def[] = {"name", "kind", "exported", "line", "col", NULL};
+    static const char *const f_import_def[] = {"module", "items", "line", "col", NULL};
     static const struct { const char *name; const char *const *fields; } class_names[] = {
         [C_BINARY] = {"Binary", f_binary}, [C_UNARY] = {"Unary", f_unary},
         [C_IDENT] = {"Ident", f_ident}, [C_INT] = {"IntLit", f_value},
@@ -1110,7 +1366,10 @@ configure(PyObject *self, PyObject *args)
         [C_VARIANT_PAT] = {"VariantPat", f_variant_pat}, [C_NAMED] = {"Named", f_ident},
         [C_OPTION_TYPE] = {"OptionType", f_one}, [C_RESULT_TYPE] = {"ResultType", f_two_result},
         [C_LIST_TYPE] = {"ListType", f_one}, [C_MAP_TYPE] = {"MapType", f_two_map},
-        [C_FN_TYPE] = {"FnType", f_fn},
+        [C_FN_TYPE] = {"FnType", f_fn}, [C_PARAM] = {"Param", f_param},
+        [C_FN_DEF] = {"FnDef", f_fn_def}, [C_RECORD_KIND] = {"RecordKind", f_record_kind},
+        [C_ENUM_KIND] = {"EnumKind", f_enum_kind}, [C_TYPE_DEF] = {"TypeDef", f_type_def},
+        [C_IMPORT_DEF] = {"ImportDef", f_import_def},
     };
     for (int c = 0; c < N_CLASSES; c++) {
         PyObject *cls = PyDict_GetItemString(nodes, class_names[c].name);
@@ -1141,6 +1400,9 @@ static PyMethodDef methods[] = {
     {"parse_block", parse_block, METH_VARARGS,
      "parse_block(kinds, values, lines, cols, pos, depth) -> (block, end), or the int index\n"
      "of the token where it handed the block back to the Python parser."},
+    {"parse_item", parse_item, METH_VARARGS,
+     "parse_item(kinds, values, lines, cols, pos, depth) -> (item, end), or the int index\n"
+     "of the token where it handed the item back to the Python parser."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -71,10 +71,12 @@ _exprs.configure(
         "RecordLit", "If", "Match", "BlockExpr", "Block", "Let", "Assign", "ExprStmt",
         "Return", "While", "For", "MatchArm", "WildcardPat", "IdentPat", "IntPat",
         "StringPat", "BoolPat", "NonePat", "SomePat", "OkPat", "ErrPat", "VariantPat",
-        "Named", "OptionType", "ResultType", "ListType", "MapType", "FnType")},
+        "Named", "OptionType", "ResultType", "ListType", "MapType", "FnType", "Param",
+        "FnDef", "RecordKind", "EnumKind", "TypeDef", "ImportDef")},
     MAX_DEPTH)
 _c_expr = _exprs.parse
 _c_block = _exprs.parse_block
+_c_item = _exprs.parse_item
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 _CLAUSES = frozenset(("intent", "requires", "ensures"))
 
@@ -92,9 +94,9 @@ class _Parser:
         self.eof_col = stream.eof_col
         self.pos = 0
         self.depth = 0
-        # parse_expr tries the C core from this token on: where it last handed an expression
-        # back, so no token is read by it twice (its work stays linear in the input). It reads
-        # lists only (what `lex` makes); a stream of other sequences is parsed here throughout
+        # parse_item, parse_block and parse_expr try the C core from this token on: past where
+        # it last handed back (`c_core`). It reads lists only (what `lex` makes); a stream of
+        # other sequences is parsed here throughout
         lists = all(type(part) is list for part in (self.kinds, self.values, self.lines,
                                                      self.cols))
         self.c_from = 0 if lists else sys.maxsize
@@ -196,6 +198,18 @@ class _Parser:
             self.expect("RParen")           # raises
         self.pos = q + 1
 
+    def c_core(self, parse, *args):
+        """`parse` (an entry of the C core: `_c_item`, `_c_block`, `_c_expr`) at `pos`: the
+        node it built, moving `pos` past it; or None where it handed back, and then the C
+        core is not asked again before the token after the one it stopped at (`c_from`), so
+        no token is read by it twice and its work stays linear in the input."""
+        got = parse(self.kinds, self.values, self.lines, self.cols, self.pos, *args)
+        if type(got) is tuple:
+            self.pos = got[1]
+            return got[0]
+        self.c_from = got + 1      # `got`: where it stopped, never before `pos`
+        return None
+
     def enter(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -223,6 +237,12 @@ class _Parser:
         return ast.Program(module_name, items, line, col)
 
     def parse_item(self):
+        """A function, type or import; the C core (`_exprs.parse_item`) is tried first, as in
+        `parse_expr`."""
+        if self.pos >= self.c_from:
+            item = self.c_core(_c_item, self.depth)
+            if item is not None:
+                return item
         kinds = self.kinds
         p = self.pos
         if kinds[p] == NEWLINE:
@@ -472,12 +492,9 @@ class _Parser:
     def parse_block(self) -> ast.Block:
         """A block; the C core (`_exprs.parse_block`) is tried first, as in `parse_expr`."""
         if self.pos >= self.c_from:
-            got = _c_block(self.kinds, self.values, self.lines, self.cols, self.pos,
-                           self.depth)
-            if type(got) is tuple:
-                self.pos = got[1]
-                return got[0]
-            self.c_from = got + 1      # `got`: where it stopped, never before `pos`
+            block = self.c_core(_c_block, self.depth)
+            if block is not None:
+                return block
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(NESTING_MESSAGE)
@@ -591,12 +608,9 @@ class _Parser:
         function parses the expression (the C core is tried again for its parts after that
         token)."""
         if self.pos >= self.c_from:
-            got = _c_expr(self.kinds, self.values, self.lines, self.cols, self.pos, min_prec,
-                          self.depth)
-            if type(got) is tuple:
-                self.pos = got[1]
-                return got[0]
-            self.c_from = got + 1      # `got`: where it stopped, never before `pos`
+            expr = self.c_core(_c_expr, min_prec, self.depth)
+            if expr is not None:
+                return expr
         entry_depth = self.depth
         depth = entry_depth + 1     # self.depth follows before each call that reads it
         if depth > MAX_DEPTH:
