@@ -692,7 +692,7 @@ capability_set(P *ps, Py_ssize_t *pos)
         if (kind(ps, r) == k_dot) {
             q = r + 1;
             Py_ssize_t part = expect(ps, &q, k_ident);
-            if (part < 0) {
+            if (part < 0 || !PyUnicode_Check(cap) || !PyUnicode_Check(ps->values[part])) {
                 Py_DECREF(cap);
                 goto bailed;
             }
