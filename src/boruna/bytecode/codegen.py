@@ -65,6 +65,7 @@ _Ident_ = ast.Ident
 _Binary_ = ast.Binary
 _IntLit_ = ast.IntLit
 _IdentPat_ = ast.IdentPat
+_ExprStmt_ = ast.ExprStmt
 # literals that compile to a PushConst of their value
 _VALUE_LITERALS = frozenset((ast.IntLit, ast.StringLit, ast.BoolLit, ast.FloatLit))
 
@@ -310,22 +311,29 @@ class _FnGen:
     def push_unit(self) -> None:
         if self.unit_slot is None:
             self.unit_slot = self.alloc()
-        self.emit("LoadLocal", self.unit_slot)
+        self.code.append(_local("LoadLocal", self.unit_slot))
 
     # -- function
     def generate(self) -> Function:
         fn = self.fn
-        for i, clause in enumerate(fn.requires):
-            self.expr(clause, VALUE)
-            self.mark(clause)
-            msg = self.const(f"precondition {i + 1} failed in `{fn.name}`")
-            self.emit("Assert", msg, "Requires", i)
+        if fn.requires:
+            for i, clause in enumerate(fn.requires):
+                self.expr(clause, VALUE)
+                self.mark(clause)
+                msg = self.const(f"precondition {i + 1} failed in `{fn.name}`")
+                self.emit("Assert", msg, "Requires", i)
         # with `ensures`, every `return` jumps to the postconditions (rule-3 fix: the
         # reference's early returns skip them); the jumps are patched below
-        if fn.ensures:
+        ensures = fn.ensures
+        if ensures:
             self.return_jumps = []
-        self.stmts(fn.body.stmts, VALUE if fn.ensures else TAIL)   # names stay visible
-        if fn.ensures:
+        ctx = VALUE if ensures else TAIL
+        stmts = fn.body.stmts
+        if len(stmts) == 1 and type(stmts[0]) is _ExprStmt_:
+            self.expr(stmts[0].expr, ctx)       # self.stmts(stmts, ctx) of one expression
+        else:
+            self.stmts(stmts, ctx)              # names stay visible
+        if ensures:
             end = len(self.code)
             if end and end - 1 in self.return_jumps:
                 # a trailing `return e` falls into the postconditions, as in the reference;
@@ -565,7 +573,7 @@ class _FnGen:
                 return True
             return False
         elif t is ast.NoneLit:
-            self.emit("PushConst", self.const(NONE))
+            self.code.append(("PushConst", self.const(NONE)))
         elif t is ast.Unary:
             self.expr(e.expr, VALUE)
             self.mark(e)
@@ -587,7 +595,7 @@ class _FnGen:
             self.code.append(_MAKE_LIST[len(e.items)])      # at most 255 items
         elif t is ast.SomeExpr:
             self.expr(e.expr, VALUE)
-            self.emit("PushConst", self.const(True))
+            self.code.append(("PushConst", self.const(True)))
             self.code.append(_POP)
             self.code.append(_MAKE_SOME)
         elif t is ast.OkExpr:
@@ -669,7 +677,7 @@ class _FnGen:
         if slot is None:
             self.emit("GetFieldNamed", name)
         else:
-            self.emit("GetField", slot)
+            self.code.append(("GetField", slot))
 
     def record_lit(self, e: ast.RecordLit) -> None:
         info = self.info
@@ -707,7 +715,7 @@ class _FnGen:
                            ErrorKind.OVER_255)
             for _, fexpr in e.fields:
                 self.expr(fexpr, VALUE)
-            self.emit("MakeRecord", type_id, len(e.fields))
+            self.code.append(("MakeRecord", type_id, len(e.fields)))
             return
         # rule-3 fix: evaluate in literal order, store in declaration order
         declared = info.member_names[tid]
@@ -743,10 +751,10 @@ class _FnGen:
         if e.payload is not None:
             self.expr(e.payload, VALUE)
         else:
-            self.emit("PushConst", self.const(None))
+            self.code.append(("PushConst", self.const(None)))
         if idx > 255:
             raise _err(f"enum has {idx} variants; max 255", e, ErrorKind.OVER_255)
-        self.emit("MakeEnum", tid, idx)
+        self.code.append(("MakeEnum", tid, idx))
 
     # -- if
     def if_expr(self, e: ast.If, ctx: int) -> bool:
@@ -760,41 +768,32 @@ class _FnGen:
         else_block = e.else_block
         if ctx == VALUE or (ctx == DISCARD and expr_leaves_value(e, self.leaves_memo)):
             inner = VALUE
-        elif ctx == TAIL and else_block is not None:
-            code.append(("JmpIfNot", 0))
-            jf = len(code) - 1
-            self.block(e.then_block, TAIL)
-            code.append(("Jmp", 0))
-            jend = len(code) - 1
-            code[jf] = shared.jmp_if_not[len(code)]
-            self.block(else_block, TAIL)
-            code[jend] = shared.jmp[len(code)]
-            return False
         else:
             inner = ctx
         code.append(("JmpIfNot", 0))
         jf = len(code) - 1
-        if inner == VALUE:
-            self.block(e.then_block, VALUE)
-            code.append(("Jmp", 0))
-            jend = len(code) - 1
-            code[jf] = shared.jmp_if_not[len(code)]
-            if else_block is None:
-                self.push_unit()
-            else:
-                self.block(else_block, VALUE)
-            code[jend] = shared.jmp[len(code)]
-            return True
-        self.block(e.then_block, inner)
-        if else_block is None:
-            code[jf] = shared.jmp_if_not[len(code)]
+        # a branch of one expression statement compiles, in VALUE or TAIL context, to that
+        # expression's code (what `block` and `stmts` would emit for it, two calls less)
+        stmts = e.then_block.stmts
+        if inner != DISCARD and len(stmts) == 1 and type(stmts[0]) is _ExprStmt_:
+            self.expr(stmts[0].expr, inner)
         else:
-            code.append(("Jmp", 0))
-            jend = len(code) - 1
+            self.block(e.then_block, inner)
+        if else_block is None and inner != VALUE:
             code[jf] = shared.jmp_if_not[len(code)]
+            return False
+        code.append(("Jmp", 0))
+        jend = len(code) - 1
+        code[jf] = shared.jmp_if_not[len(code)]
+        if else_block is None:
+            self.push_unit()
+        elif inner != DISCARD and len(stmts := else_block.stmts) == 1 \
+                and type(stmts[0]) is _ExprStmt_:
+            self.expr(stmts[0].expr, inner)
+        else:
             self.block(else_block, inner)
-            code[jend] = shared.jmp[len(code)]
-        return False
+        code[jend] = shared.jmp[len(code)]
+        return inner == VALUE
 
     # -- match
     def match_expr(self, e: ast.Match, ctx: int) -> bool:
