@@ -63,7 +63,6 @@ _MAKE_OK = ("MakeEnum", RESULT_TYPE_ID, 0)
 _MAKE_ERR = ("MakeEnum", RESULT_TYPE_ID, 1)
 _Ident_ = ast.Ident
 _Binary_ = ast.Binary
-_IntLit_ = ast.IntLit
 _IdentPat_ = ast.IdentPat
 _ExprStmt_ = ast.ExprStmt
 # literals that compile to a PushConst of their value
@@ -519,7 +518,7 @@ class _FnGen:
             # a chain of Binary nodes nested through their left operands (`a + b - c`) is
             # emitted from its innermost node outwards, in the order the recursion would
             # emit it, without a call per level; an operand that is a local in a shared slot
-            # or an integer literal is emitted here, as the branches of its kind would
+            # or a literal is emitted here, as the branches of its kind would
             code = self.code
             left = e.left
             if type(left) is _Binary_:
@@ -541,7 +540,7 @@ class _FnGen:
                 if kind is _Ident_ and (slot := self.names.get(operand.name)) is not None \
                         and slot < _SHARED_SLOTS:
                     code.append(_LOAD_LOCAL[slot])
-                elif kind is _IntLit_:
+                elif kind in _VALUE_LITERALS:
                     constants = self.constants
                     constants.append(operand.value)
                     code.append(("PushConst", len(constants) - 1))
