@@ -56,9 +56,33 @@ _SHARED_LOCALS: dict[str, tuple] = {
 _LOAD_LOCAL = _SHARED_LOCALS["LoadLocal"]
 _STORE_LOCAL = _SHARED_LOCALS["StoreLocal"]
 _POP = _BARE["Pop"]
+_RET = _BARE["Ret"]
+_MAKE_LIST = tuple(("MakeList", n) for n in range(256))    # a list literal has <= 255 items
+_MAKE_SOME = ("MakeEnum", SOME_TYPE_ID, 1)
+_MAKE_OK = ("MakeEnum", RESULT_TYPE_ID, 0)
+_MAKE_ERR = ("MakeEnum", RESULT_TYPE_ID, 1)
 _Ident_ = ast.Ident
+_Binary_ = ast.Binary
+_IdentPat_ = ast.IdentPat
+_ExprStmt_ = ast.ExprStmt
 # literals that compile to a PushConst of their value
 _VALUE_LITERALS = frozenset((ast.IntLit, ast.StringLit, ast.BoolLit, ast.FloatLit))
+
+
+def _direct_call(builtin) -> tuple:
+    """`(arity, instruction, capability id to declare or None)` of a direct call of
+    `builtin` with its arity: its opcode, or a CapCall of its capability (`call`)."""
+    if builtin.capability is None:
+        return builtin.arity, _BARE.get(builtin.opcode, (builtin.opcode,)), None
+    cap_id = by_wire_name(builtin.capability).id
+    # only DECLARED_BY_COMPILER is declared by the compiler (the VM denies the others
+    # unless the function declares them)
+    declared = cap_id if builtin.capability == DECLARED_BY_COMPILER else None
+    return builtin.arity, (builtin.opcode, cap_id, builtin.arity), declared
+
+
+# builtin name -> `_direct_call` of it, from the builtin table
+_DIRECT_CALLS: dict[str, tuple] = {name: _direct_call(b) for name, b in BUILTIN_TABLE.items()}
 
 
 def _local(name: str, slot: int) -> tuple:
@@ -192,7 +216,7 @@ class _ModuleInfo:
 class _FnGen:
     __slots__ = ("info", "constants", "arities", "fn", "code", "tables", "names", "next_local",
                  "unit_slot", "caps", "stubs", "return_jumps", "leaves_memo", "lines",
-                 "last_line", "last_col")
+                 "last_line", "last_col", "shared")
 
     def __init__(self, mod: "_Gen", fn: ast.FnDef):
         self.info = mod.info
@@ -202,19 +226,26 @@ class _FnGen:
         self.fn = fn
         self.code: list[tuple] = []
         self.tables: list[list[MatchArm]] = []
-        self.names: dict[str, int] = {}
-        self.next_local = 0
+        self.shared: _Shared = mod.shared     # the module's shared instructions and arms
+        params = fn.params
+        # the parameters are the first local slots (a later duplicate name wins)
+        self.names = names = {}
+        for slot, p in enumerate(params):
+            names[p.name] = slot
+        self.next_local = len(params)
         self.unit_slot: Optional[int] = None
         self.caps: list[int] = []
         # out-of-line code appended after the function's final Ret: (fixups, code, node)
         self.stubs: list[tuple[list[tuple], list[tuple]]] = []
         # `return` jumps to patch to the postconditions (functions with `ensures`), else None
         self.return_jumps: Optional[list[int]] = None
-        # expr_leaves_value answers for this function's nodes (keeps deep nests linear)
-        self.leaves_memo: dict[int, bool] = {}
-        # the line table: flat (pc, line, col) runs, one entry where the position changes
-        self.lines: list[int] = []
-        self.last_line = self.last_col = 0
+        # expr_leaves_value answers (keeps deep nests linear): the module's, keyed by node
+        self.leaves_memo: dict[int, bool] = mod.leaves_memo
+        # the line table: flat (pc, line, col) runs, one entry where the position changes;
+        # its first entry is the function's own position (self.mark(fn) at pc 0)
+        line = self.last_line = fn.line
+        col = self.last_col = fn.col
+        self.lines: list[int] = [0, line, col] if line or col else []
         for name in fn.capabilities:
             cap = from_source_name(name)
             if cap is not None:
@@ -279,29 +310,29 @@ class _FnGen:
     def push_unit(self) -> None:
         if self.unit_slot is None:
             self.unit_slot = self.alloc()
-        self.emit("LoadLocal", self.unit_slot)
+        self.code.append(_local("LoadLocal", self.unit_slot))
 
     # -- function
     def generate(self) -> Function:
         fn = self.fn
-        self.last_line = fn.line        # self.mark(fn), the first entry of the line table
-        self.last_col = fn.col
-        if fn.line or fn.col:
-            self.lines = [0, fn.line, fn.col]
-        names = self.names
-        for slot, p in enumerate(fn.params):
-            names[p.name] = slot
-        self.next_local = len(fn.params)
-        for i, clause in enumerate(fn.requires):
-            self.expr(clause, VALUE)
-            self.mark(clause)
-            msg = self.const(f"precondition {i + 1} failed in `{fn.name}`")
-            self.emit("Assert", msg, "Requires", i)
+        if fn.requires:
+            for i, clause in enumerate(fn.requires):
+                self.expr(clause, VALUE)
+                self.mark(clause)
+                msg = self.const(f"precondition {i + 1} failed in `{fn.name}`")
+                self.emit("Assert", msg, "Requires", i)
         # with `ensures`, every `return` jumps to the postconditions (rule-3 fix: the
         # reference's early returns skip them); the jumps are patched below
-        self.return_jumps = [] if fn.ensures else None
-        self.stmts(fn.body.stmts, VALUE if fn.ensures else TAIL)   # names stay visible
-        if fn.ensures:
+        ensures = fn.ensures
+        if ensures:
+            self.return_jumps = []
+        ctx = VALUE if ensures else TAIL
+        stmts = fn.body.stmts
+        if len(stmts) == 1 and type(stmts[0]) is _ExprStmt_:
+            self.expr(stmts[0].expr, ctx)       # self.stmts(stmts, ctx) of one expression
+        else:
+            self.stmts(stmts, ctx)              # names stay visible
+        if ensures:
             end = len(self.code)
             if end and end - 1 in self.return_jumps:
                 # a trailing `return e` falls into the postconditions, as in the reference;
@@ -323,10 +354,9 @@ class _FnGen:
             self.emit("LoadLocal", slot)
             self.emit("Ret")
         else:
-            end = len(self.code)
-            ends_in_ret = bool(self.code) and self.code[-1] == ("Ret",)
-            if not ends_in_ret or self._jumps_to(end):
-                self.emit("Ret")
+            code = self.code
+            if not code or code[-1] != _RET or self._jumps_to(len(code)):
+                code.append(_RET)
         if len(fn.params) > 255:
             raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn,
                        ErrorKind.OVER_255)
@@ -338,7 +368,7 @@ class _FnGen:
                     self.patch(fix[1], start + fix[2])
                 else:                      # ("arm", table, arm, offset)
                     table = self.tables[fix[1]]
-                    table[fix[2]] = _new_tuple(MatchArm, (table[fix[2]].tag, start + fix[3]))
+                    table[fix[2]] = self.shared.arms[table[fix[2]].tag, start + fix[3]]
             self.code.extend(stub)
         # Function(name, arity, locals, code, capabilities, intent, match_tables, lines),
         # its fields set in their order without the dataclass __init__ (one per function)
@@ -475,7 +505,7 @@ class _FnGen:
         expression but `if`, `match`, a block and `send`; in TAIL context an `if` with an
         `else` and a `match` answer False, unread there). The commonest kinds come first."""
         t = type(e)
-        if t is ast.Ident:
+        if t is _Ident_:
             slot = self.names.get(e.name)
             if slot is not None:
                 self.code.append(_LOAD_LOCAL[slot] if slot < _SHARED_SLOTS
@@ -484,27 +514,43 @@ class _FnGen:
                 self.emit("PushConst", self.const(FnRef(self.info.fn_ids[e.name])))
             else:
                 raise _err(f"undefined: {e.name}", e, ErrorKind.UNDEFINED_VALUE, e.name)
-        elif t is ast.Binary:
-            # an operand that is a local in a shared slot is emitted here, as the Ident
-            # branch above would, one call less (a loop over both operands costs more)
+        elif t is _Binary_:
+            # a chain of Binary nodes nested through their left operands (`a + b - c`) is
+            # emitted from its innermost node outwards, in the order the recursion would
+            # emit it, without a call per level; an operand that is a local in a shared slot
+            # or a literal is emitted here, as the branches of its kind would
             code = self.code
-            operand = e.left
-            if type(operand) is _Ident_ and (slot := self.names.get(operand.name)) is not None \
+            left = e.left
+            if type(left) is _Binary_:
+                chain = [e]
+                while type(left) is _Binary_:
+                    chain.append(left)
+                    left = left.left
+                chain.reverse()
+            else:
+                chain = (e,)
+            if type(left) is _Ident_ and (slot := self.names.get(left.name)) is not None \
                     and slot < _SHARED_SLOTS:
                 code.append(_LOAD_LOCAL[slot])
             else:
-                self.expr(operand, VALUE)
-            operand = e.right
-            if type(operand) is _Ident_ and (slot := self.names.get(operand.name)) is not None \
-                    and slot < _SHARED_SLOTS:
-                code.append(_LOAD_LOCAL[slot])
-            else:
-                self.expr(operand, VALUE)
-            if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
-                self.last_line = line = e.line
-                self.last_col = col = e.col
-                self.lines += (len(code), line, col)
-            code.append(_BARE[e.op])
+                self.expr(left, VALUE)
+            for node in chain:
+                operand = node.right
+                kind = type(operand)
+                if kind is _Ident_ and (slot := self.names.get(operand.name)) is not None \
+                        and slot < _SHARED_SLOTS:
+                    code.append(_LOAD_LOCAL[slot])
+                elif kind in _VALUE_LITERALS:
+                    constants = self.constants
+                    constants.append(operand.value)
+                    code.append(("PushConst", len(constants) - 1))
+                else:
+                    self.expr(operand, VALUE)
+                if node.col != self.last_col or node.line != self.last_line:   # self.mark
+                    self.last_line = line = node.line
+                    self.last_col = col = node.col
+                    self.lines += (len(code), line, col)
+                code.append(_BARE[node.op])
         elif t in _VALUE_LITERALS:
             constants = self.constants
             constants.append(e.value)
@@ -526,7 +572,7 @@ class _FnGen:
                 return True
             return False
         elif t is ast.NoneLit:
-            self.emit("PushConst", self.const(NONE))
+            self.code.append(("PushConst", self.const(NONE)))
         elif t is ast.Unary:
             self.expr(e.expr, VALUE)
             self.mark(e)
@@ -545,18 +591,18 @@ class _FnGen:
                            ErrorKind.OVER_255)
             for item in e.items:
                 self.expr(item, VALUE)
-            self.emit("MakeList", len(e.items))
+            self.code.append(_MAKE_LIST[len(e.items)])      # at most 255 items
         elif t is ast.SomeExpr:
             self.expr(e.expr, VALUE)
-            self.emit("PushConst", self.const(True))
+            self.code.append(("PushConst", self.const(True)))
             self.code.append(_POP)
-            self.emit("MakeEnum", SOME_TYPE_ID, 1)
+            self.code.append(_MAKE_SOME)
         elif t is ast.OkExpr:
             self.expr(e.expr, VALUE)
-            self.emit("MakeEnum", RESULT_TYPE_ID, 0)
+            self.code.append(_MAKE_OK)
         elif t is ast.ErrExpr:
             self.expr(e.expr, VALUE)
-            self.emit("MakeEnum", RESULT_TYPE_ID, 1)
+            self.code.append(_MAKE_ERR)
         elif t is ast.Spawn:
             if not isinstance(e.expr, ast.Ident):
                 raise _err("spawn requires a function name", e)
@@ -576,33 +622,32 @@ class _FnGen:
         return True
 
     def call(self, e: ast.Call) -> None:
-        n = len(e.args)
-        if type(e.func) is ast.Ident:
-            name = e.func.name
+        args = e.args
+        n = len(args)
+        func = e.func
+        if type(func) is _Ident_:
+            name = func.name
             if self.arities is not None:
                 # the name check's arity rule (locals here are a subset of the checker's)
                 arity = self.arities.get(name)
                 if arity is not None and arity != n and name not in self.names:
                     raise NameCheckNeeded()
-            builtin = BUILTIN_TABLE.get(name)
-            if (builtin is not None and builtin.arity == n
+            builtin = _DIRECT_CALLS.get(name)
+            if (builtin is not None and builtin[0] == n
                     and not (name in ADDED_BUILTINS and name in self.info.fn_ids)):
-                for a in e.args:
+                for a in args:
                     self.expr(a, VALUE)
                 self.mark(e)
-                if builtin.capability is not None:
-                    # a capability builtin is a CapCall (cap, argc); the function must declare
-                    # it (the VM denies it otherwise), only DECLARED_BY_COMPILER is declared here
-                    cap_id = by_wire_name(builtin.capability).id
-                    self.emit(builtin.opcode, cap_id, n)
-                    if builtin.capability == DECLARED_BY_COMPILER and cap_id not in self.caps:
-                        self.caps.append(cap_id)
-                else:
-                    self.emit(builtin.opcode)
+                # a capability builtin is a CapCall (cap, argc); the function must declare
+                # it (the VM denies it otherwise), only DECLARED_BY_COMPILER is declared here
+                self.code.append(builtin[1])
+                declared = builtin[2]
+                if declared is not None and declared not in self.caps:
+                    self.caps.append(declared)
                 return
             fid = self.info.fn_ids.get(name)
             if fid is not None:
-                for a in e.args:
+                for a in args:
                     self.expr(a, VALUE)
                 if n > 255:
                     raise _err(f"call to `{name}` has {n} arguments; max 255", e,
@@ -631,7 +676,7 @@ class _FnGen:
         if slot is None:
             self.emit("GetFieldNamed", name)
         else:
-            self.emit("GetField", slot)
+            self.code.append(("GetField", slot))
 
     def record_lit(self, e: ast.RecordLit) -> None:
         info = self.info
@@ -669,7 +714,7 @@ class _FnGen:
                            ErrorKind.OVER_255)
             for _, fexpr in e.fields:
                 self.expr(fexpr, VALUE)
-            self.emit("MakeRecord", type_id, len(e.fields))
+            self.code.append(("MakeRecord", type_id, len(e.fields)))
             return
         # rule-3 fix: evaluate in literal order, store in declaration order
         declared = info.member_names[tid]
@@ -705,10 +750,10 @@ class _FnGen:
         if e.payload is not None:
             self.expr(e.payload, VALUE)
         else:
-            self.emit("PushConst", self.const(None))
+            self.code.append(("PushConst", self.const(None)))
         if idx > 255:
             raise _err(f"enum has {idx} variants; max 255", e, ErrorKind.OVER_255)
-        self.emit("MakeEnum", tid, idx)
+        self.code.append(("MakeEnum", tid, idx))
 
     # -- if
     def if_expr(self, e: ast.If, ctx: int) -> bool:
@@ -718,44 +763,36 @@ class _FnGen:
         # TAIL caller never reads the answer (the function's final expression)
         self.expr(e.condition, VALUE)
         code = self.code
+        shared = self.shared
         else_block = e.else_block
         if ctx == VALUE or (ctx == DISCARD and expr_leaves_value(e, self.leaves_memo)):
             inner = VALUE
-        elif ctx == TAIL and else_block is not None:
-            code.append(("JmpIfNot", 0))
-            jf = len(code) - 1
-            self.block(e.then_block, TAIL)
-            code.append(("Jmp", 0))
-            jend = len(code) - 1
-            code[jf] = ("JmpIfNot", len(code))
-            self.block(else_block, TAIL)
-            code[jend] = ("Jmp", len(code))
-            return False
         else:
             inner = ctx
         code.append(("JmpIfNot", 0))
         jf = len(code) - 1
-        if inner == VALUE:
-            self.block(e.then_block, VALUE)
-            code.append(("Jmp", 0))
-            jend = len(code) - 1
-            code[jf] = ("JmpIfNot", len(code))
-            if else_block is None:
-                self.push_unit()
-            else:
-                self.block(else_block, VALUE)
-            code[jend] = ("Jmp", len(code))
-            return True
-        self.block(e.then_block, inner)
-        if else_block is None:
-            code[jf] = ("JmpIfNot", len(code))
+        # a branch of one expression statement compiles, in VALUE or TAIL context, to that
+        # expression's code (what `block` and `stmts` would emit for it, two calls less)
+        stmts = e.then_block.stmts
+        if inner != DISCARD and len(stmts) == 1 and type(stmts[0]) is _ExprStmt_:
+            self.expr(stmts[0].expr, inner)
         else:
-            code.append(("Jmp", 0))
-            jend = len(code) - 1
-            code[jf] = ("JmpIfNot", len(code))
+            self.block(e.then_block, inner)
+        if else_block is None and inner != VALUE:
+            code[jf] = shared.jmp_if_not[len(code)]
+            return False
+        code.append(("Jmp", 0))
+        jend = len(code) - 1
+        code[jf] = shared.jmp_if_not[len(code)]
+        if else_block is None:
+            self.push_unit()
+        elif inner != DISCARD and len(stmts := else_block.stmts) == 1 \
+                and type(stmts[0]) is _ExprStmt_:
+            self.expr(stmts[0].expr, inner)
+        else:
             self.block(else_block, inner)
-            code[jend] = ("Jmp", len(code))
-        return False
+        code[jend] = shared.jmp[len(code)]
+        return inner == VALUE
 
     # -- match
     def match_expr(self, e: ast.Match, ctx: int) -> bool:
@@ -774,13 +811,19 @@ class _FnGen:
         for arm in e.arms:
             pat = arm.pattern
             t = type(pat)
-            if t is ast.StringPat or (t is ast.IntPat and not _table_int(pat.value)):
-                chain = True
+            if t is ast.StringPat or (t is ast.IntPat and not 0 <= pat.value < INT_TAG_LIMIT):
+                chain = True        # (not _table_int(pat.value))
                 break
-            if not nested and t in _PAYLOAD_PATTERNS and _is_nested(pat):
-                nested = True
+            if not nested and t in _PAYLOAD_PATTERNS:
+                inner = pat.inner           # _is_nested(pat), inline
+                if type(inner) not in _BINDING_PATTERNS and (inner is not None
+                                                             or t is not ast.VariantPat):
+                    nested = True
         self.expr(e.value, VALUE)
-        self.mark(e)
+        if e.col != self.last_col or e.line != self.last_line:    # self.mark(e), inline
+            self.last_line = line = e.line
+            self.last_col = col = e.col
+            self.lines += (len(self.code), line, col)
         if chain:
             self.match_chain(e, arm_ctx)
         elif nested:
@@ -866,16 +909,19 @@ class _FnGen:
         """A match whose arms all check one level: one table (`match_expr` decides)."""
         code = self.code
         table: list[MatchArm] = []
-        code.append(("Match", len(self.tables)))
+        code.append(self.shared.match[len(self.tables)])
         self.tables.append(table)
+        shared = self.shared.arms
         end_jumps: list[int] = []
         last = len(e.arms) - 1
         for i, arm in enumerate(e.arms):
             start = len(code)
             pat = arm.pattern
-            for tag in self.pattern_tags(pat):
-                table.append(_new_tuple(MatchArm, (tag, start)))
-            binder = pattern_binding(pat)
+            t = type(pat)
+            tags = _FIXED_TAGS.get(t)     # self.pattern_tags(pat), its commonest answers
+            for tag in (self.pattern_tags(pat) if tags is None else tags):
+                table.append(shared[tag, start])
+            binder = _arm_binder(pat, t)
             if binder is None:
                 code.append(_POP)
                 if self.expr(arm.body, arm_ctx) and arm_ctx == DISCARD:    # self.arm_body
@@ -885,9 +931,9 @@ class _FnGen:
             if i != last:
                 code.append(("Jmp", 0))
                 end_jumps.append(len(code) - 1)
-        end = len(code)
+        jump = self.shared.jmp[len(code)]
         for j in end_jumps:
-            code[j] = ("Jmp", end)
+            code[j] = jump
 
     def match_nested(self, e: ast.Match, arm_ctx: int) -> None:
         """Rule-3 fix: patterns nested deeper than one level (`Some(Circle(r))`, `Ok(true)`)
@@ -897,44 +943,61 @@ class _FnGen:
         code = self.code
         code.append(_local("StoreLocal", scrut))
         code.append(_local("LoadLocal", scrut))
-        n = len(e.arms)
-        # tables[first + i] = arms i.. (table 0 of the match holds every arm)
-        first = len(self.tables)
-        for _ in range(n + 1):
-            self.tables.append([])
-        code.append(("Match", first))
+        arms = e.arms
+        n = len(arms)
+        # tables[first + i] = arms i.. (table 0 of the match holds every arm): placeholders
+        # until every arm's start is known, but the last, which stays empty
+        tables = self.tables
+        first = len(tables)
+        tables += [None] * n
+        tables.append([])
+        code.append(self.shared.match[first])
+        shared = self.shared.arms
         end_jumps: list[int] = []
-        starts: list[int] = []
-        for i, arm in enumerate(e.arms):
-            starts.append(len(code))
-            saved = dict(self.names)
-            fixups: list[tuple] = []
+        entries: list[MatchArm] = []    # every arm's entries, in arm order
+        offsets: list[int] = []         # where each arm's entries begin in `entries`
+        for i, arm in enumerate(arms):
+            start = len(code)
             pat = arm.pattern
-            if _is_nested(pat):
+            t = type(pat)
+            offsets.append(len(entries))
+            tags = _FIXED_TAGS.get(t)     # self.pattern_tags(pat), its commonest answers
+            for tag in (self.pattern_tags(pat) if tags is None else tags):
+                entries.append(shared[tag, start])
+            # the arm's scope: its pattern binds at most `binder`, and its body restores
+            # whatever it binds itself, so putting back binder's previous slot restores it
+            binder = _arm_binder(pat, t)
+            previous = None if binder is None else self.names.get(binder)
+            if t in _PAYLOAD_PATTERNS and _is_nested(pat):
+                fixups: Optional[list[tuple]] = []
                 self.inner_pattern(pat.inner, fixups)
             else:
-                self.bind_or_pop(pat)
+                fixups = None
+                if binder is None:              # self.bind_or_pop(pat), inline
+                    code.append(_POP)
+                else:
+                    self.bind(binder)
             if self.expr(arm.body, arm_ctx) and arm_ctx == DISCARD:    # self.arm_body(...)
                 code.append(_POP)
-            self.names = saved
+            if binder is not None:
+                names = self.names      # a block in the body may have put back a copy
+                if previous is None:
+                    del names[binder]
+                else:
+                    names[binder] = previous
             if i != n - 1:
                 code.append(("Jmp", 0))
                 end_jumps.append(len(code) - 1)
             if fixups:
                 # offset 0: a value is still on the stack; offset 1: the stack is clean
-                self.stubs.append((fixups, [("Pop",), ("LoadLocal", scrut),
-                                            ("Match", first + i + 1)], e))
+                self.stubs.append((fixups, [_POP, _local("LoadLocal", scrut),
+                                            self.shared.match[first + i + 1]], e))
         # table first + k: the arms k.. (each arm's entries built once, the lists their own)
-        tables = self.tables
-        later: list[MatchArm] = []
-        for k in range(n - 1, -1, -1):
-            start = starts[k]
-            later = [_new_tuple(MatchArm, (tag, start))
-                     for tag in self.pattern_tags(e.arms[k].pattern)] + later
-            tables[first + k] = later
-        end = len(code)
+        for k in range(n):
+            tables[first + k] = entries[offsets[k]:]
+        jump = self.shared.jmp[len(code)]
         for j in end_jumps:
-            code[j] = ("Jmp", end)
+            code[j] = jump
 
     def inner_pattern(self, p, fixups: list) -> None:
         """Check and bind pattern `p` against the value on top of the stack (consumed)."""
@@ -953,10 +1016,11 @@ class _FnGen:
         table_index = len(self.tables)
         table: list[MatchArm] = []
         self.tables.append(table)
-        self.emit("Match", table_index)
+        self.code.append(self.shared.match[table_index])
         ok = len(self.code)
+        shared = self.shared.arms
         for tag in self.pattern_tags(p):
-            table.append(_new_tuple(MatchArm, (tag, ok)))
+            table.append(shared[tag, ok])
         table.append(_ANY_ARM)      # MatchArm(MATCH_ANY, 0): patched to the fail stub
         fixups.append(("arm", table_index, len(table) - 1, 0))
         inner = getattr(p, "inner", None)
@@ -999,6 +1063,57 @@ _new_object = object.__new__
 _ANY_ARM = MatchArm(MATCH_ANY, 0)
 
 
+class _SharedOps(dict):
+    """`shared[operand]`: the module's one `(op, operand)` instruction (immutable, so the
+    functions share them, as they share `_BARE`'s)."""
+
+    __slots__ = ("op",)
+
+    def __init__(self, op: str):
+        super().__init__()
+        self.op = op
+
+    def __missing__(self, operand: int) -> tuple:
+        ins = self[operand] = (self.op, operand)
+        return ins
+
+
+class _SharedArms(dict):
+    """`shared[tag, target]`: the module's one `MatchArm(tag, target)` (immutable, so the
+    tables share them: fewer objects, which the cyclic collector would keep scanning)."""
+
+    def __missing__(self, key: tuple[int, int]) -> MatchArm:
+        arm = self[key] = _new_tuple(MatchArm, key)
+        return arm
+
+
+class _Shared:
+    """A module's shared instructions (by operand: jumps and matches) and match arms."""
+
+    __slots__ = ("jmp", "jmp_if_not", "match", "arms")
+
+    def __init__(self):
+        self.jmp = _SharedOps("Jmp")
+        self.jmp_if_not = _SharedOps("JmpIfNot")
+        self.match = _SharedOps("Match")
+        self.arms = _SharedArms()
+
+
+def _arm_binder(p, t) -> Optional[str]:
+    """`pattern_binding(p)` for pattern `p` of type `t`, one payload level inline."""
+    if t is _IdentPat_:
+        return p.name
+    if t not in _PAYLOAD_PATTERNS:
+        return None
+    inner = p.inner
+    kind = type(inner)
+    if kind is _IdentPat_:
+        return inner.name
+    if kind is ast.WildcardPat:
+        return None
+    return pattern_binding(inner)
+
+
 def _is_nested(p) -> bool:
     """A Some/Ok/Err/variant pattern whose payload pattern checks something itself."""
     t = type(p)
@@ -1018,6 +1133,8 @@ class _Gen:
         self.functions = program.functions()
         self.info = _ModuleInfo(program, self.functions)
         self.constants: list = []
+        self.leaves_memo: dict[int, bool] = {}      # expr_leaves_value answers, by node id
+        self.shared = _Shared()
         self.arities: Optional[dict[str, int]] = None
         if not names_checked:
             self.arities = dict(BUILTIN_ARITIES)
