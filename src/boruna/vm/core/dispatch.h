@@ -1192,7 +1192,10 @@ dispatch_switch:
             bor_vclear(&tmp);
             EXIT(BOR_X_STACK);
         }
-        for (k = fr->locals_base; k < lp; k++) bor_vclear(&locals[k]);
+        /* the frame's slots let go (left as they are: nothing reads a slot at or above lp, a
+           call sets every slot it takes) */
+        for (k = fr->locals_base; k < lp; k++)
+            if (locals[k].tag == BOR_T_OBJ) Py_DECREF(locals[k].o);
         lp = fr->locals_base;
         stack[sp] = tmp;
         sp++;
