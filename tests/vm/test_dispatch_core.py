@@ -308,3 +308,102 @@ def test_core_builtins_equal_the_cython_paths(name):
                 m.run()
             outs.append((m.result, m.error, m.steps, m.work))
     assert outs == [FAST_BUILTINS_EXPECTED[name]] * 4
+
+
+# A field the fused LoadLocal + GetField reads from a record its local still holds: the take
+# is decided before the copying load (bor_field_takable, one reference fewer than after it) and
+# must be the single GetField's decision: taken when only the local holds the record (the
+# push then runs in place: work 2,136), declined when `old` holds it too (the copy's work,
+# 14,400, as with no reuse at all)
+FIELD_TAKE = """type S { items: List<Int>, tag: String, n: Int }
+fn grow(s: S, k: Int) -> S {
+    let xs = s.items
+    let t = s.tag
+    S { items: list_push(xs, k), tag: t ++ "x", n: s.n + 1 }
+}
+fn main() -> Int {
+    let mut s = S { items: [], tag: "", n: 0 }
+    let mut i = 0
+    let mut held = 0
+    while i < 120 {
+        KEEP0
+        s = grow(s, i)
+        KEEP1
+        i = i + 1
+    }
+    list_len(s.items) * 100000 + __builtin_string_len(s.tag) * 1000 + s.n + held
+}
+"""
+# (result, error, steps, work) of the session-start VM
+FIELD_TAKE_EXPECTED = {
+    "taken": (("", ""), (12120120, None, 3751, 2136)),
+    "held": (("let old = s", "held = held + list_len(old.items)"), (12127260, None, 4711, 14400)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIELD_TAKE_EXPECTED))
+def test_a_fused_field_read_takes_exactly_when_the_single_get_field_does(name, monkeypatch):
+    keep, want = FIELD_TAKE_EXPECTED[name]
+    module = compile_source(FIELD_TAKE.replace("KEEP0", keep[0]).replace("KEEP1", keep[1]))
+
+    def run(**caps):
+        m = _vm.Machine(module, **caps)
+        m.run()
+        return (m.result, m.error, m.steps, m.work)
+
+    assert run() == want
+    caps = [{"max_value_memory": c} for c in (2_000, 4_000, 8_000, 16_000)] + [
+        {"max_work": w} for w in (1_000, 2_135, 2_136, 10_000)]
+    fused = [run(**c) for c in caps]
+    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+    assert run() == want
+    assert [run(**c) for c in caps] == fused
+    monkeypatch.setattr(_vm, "MOVES", False)        # no reuse: the copy's work
+    assert run()[3] == 14400
+
+
+# The fused paths that let a last-read value go (a String compare of two locals before a
+# branch, either of them the last read; a String compared with a constant, before a branch or
+# not; a List read by ListGet with and without a StoreLocal after it) read the move flags from
+# their own word (BOR_SUPER_MOVE_A / _B). `f(s, s, ..)` passes one value twice: only when the
+# first parameter's read lets it go does the second one's Concat append in place (the String
+# builders), or its ListPush push in place, which the work shows (a flag left out spends the
+# copy's 4,000 more characters or 2,000 elements)
+MOVE_FLAGS_STR = """fn f(a: String, b: String, c: String) -> String { BODY }
+fn main() -> Int { let mut t = 0 let mut r = 0
+  while r < 50 { let mut s = "" let mut i = 0 while i < 40 { s = s ++ "ab" i = i + 1 }
+    let w = f(s, s, ARG) t = t + __builtin_string_len(w) r = r + 1 } t }"""
+MOVE_FLAGS_LIST = """fn f(xs: List<Int>, ys: List<Int>, k: Int) -> List<Int> { BODY }
+fn main() -> Int { let mut t = 0 let mut r = 0
+  while r < 50 { let mut zs = [] let mut i = 0 while i < 40 { zs = list_push(zs, i) i = i + 1 }
+    let ws = f(zs, zs, 3) t = t + list_len(ws) r = r + 1 } t }"""
+# name -> (program, body, argument, (result, error, steps, work) of the session-start VM)
+MOVE_FLAGS = {
+    "cmpj_l_first": (MOVE_FLAGS_STR, 'if a < c { b ++ "x" } else { b ++ "y" }', '"zz"',
+                     (4050, None, 27811, 53650)),
+    "cmpj_l_second": (MOVE_FLAGS_STR, 'if c < a { b ++ "x" } else { b ++ "y" }', '""',
+                      (4050, None, 27811, 53650)),
+    "cmpj": (MOVE_FLAGS_STR, 'if a == "q" { b ++ "x" } else { b ++ "y" }', '""',
+             (4050, None, 27761, 53650)),
+    "binop": (MOVE_FLAGS_STR, 'let d = a == "q" if d { b ++ "x" } else { b ++ "y" }', '""',
+              (4050, None, 27861, 53650)),
+    "listget_store": (MOVE_FLAGS_LIST, "let x = list_get(xs, k) list_push(ys, x)", "",
+                      (2050, None, 27761, 0)),
+    "listget": (MOVE_FLAGS_LIST, "list_push(ys, list_get(xs, k) + 1)", "",
+                (2050, None, 27761, 0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MOVE_FLAGS))
+def test_fused_last_reads_let_go_where_the_single_ops_do(name, monkeypatch):
+    src, body, arg, want = MOVE_FLAGS[name]
+    module = compile_source(src.replace("BODY", body).replace("ARG", arg))
+
+    def run():
+        m = _vm.Machine(module)
+        m.run()
+        return (m.result, m.error, m.steps, m.work)
+
+    assert run() == want
+    monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
+    assert run() == want

@@ -240,6 +240,16 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
         w = &code[j * W]
         if w[0] == OP_STORELOCAL and w[W] == OP_LOADLOCAL:
             w[0] = OP_SUPER_STLD         # store, then load: 2 steps
+    # the move flags of the loads that the fused paths let go, in the superinstruction's last
+    # word (vm/core/dispatch.h BOR_SUPER_MOVE_A / _B), after every rewrite that reads that word
+    for j in range(flen):
+        w = &code[j * W]
+        if (w[0] == OP_SUPER_CMPJ or w[0] == OP_SUPER_CMPJ_L or w[0] == OP_SUPER_BINOP
+                or w[0] == OP_SUPER_LISTGET):
+            if mf[j]:
+                w[3] |= BOR_SUPER_MOVE_A
+            if w[0] == OP_SUPER_CMPJ_L and mf[j + 1]:
+                w[3] |= BOR_SUPER_MOVE_B
     return 0
 
 

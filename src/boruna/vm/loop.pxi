@@ -22,6 +22,8 @@ cdef extern from "vm/core/dispatch.h":
         BOR_X_NOMATCH
         BOR_THREADED
         BOR_MF_SIZE
+        BOR_SUPER_MOVE_A
+        BOR_SUPER_MOVE_B
     ctypedef struct BorRun:
         Val* stack
         int sp
@@ -50,7 +52,6 @@ cdef extern from "vm/core/dispatch.h":
         int64_t* next_walk
         int* machine_sp
         PyObject* machine
-        bint (*take_field)(PyObject*, Val*, Val*, int64_t*) noexcept
         int (*builtin)(PyObject*, int64_t*, Val*, int) except -1
         int (*push_get)(PyObject*, Val*, int64_t*) except -1
         int64_t* fn_start
@@ -117,11 +118,6 @@ cdef int _long_concat_c(PyObject* a, PyObject* b) except -1:
     """The string limit on a long Concat (its UTF-8 size), for the C core."""
     _check_str_len(_utf8_len(<object>a) + _utf8_len(<object>b))
     return 0
-
-
-cdef bint _take_field_c(PyObject* machine, Val* a, Val* loc, int64_t* ins) noexcept:
-    """vm/reuse.pxi's field take-out, for the C core's GetField."""
-    return _take_field(<Machine>machine, a, loc, ins)
 
 
 cdef object _core_error(Machine self, BorRun* st, int rc):
@@ -259,7 +255,6 @@ cdef object _loop(Machine self, int64_t budget):
     st.next_walk = &self.next_walk
     st.machine_sp = &self.sp
     st.machine = <PyObject*>self
-    st.take_field = _take_field_c
     st.builtin = _builtin_c
     st.push_get = _push_get_c
     st.work = &self.work

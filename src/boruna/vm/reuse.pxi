@@ -144,41 +144,6 @@ bor_core_init(ENUM_T, SOME_T, OK_T, ERR_T, <PyObject*>NONE, ENUM_TID_OFF, ENUM_V
               ENUM_PAY_OFF, WRAP_VAL_OFF, SOME_TID, RESULT_TID, MAP_UNSORTED_OFF)
 
 
-cdef inline bint _take_field(Machine self, Val* a, Val* loc, int64_t* ins) noexcept:
-    """GetField(ins[1]) on the record in `a`, taking the field out when nothing but `a` and
-    the listed locals (ins[2] - 2, ins[3] - 1: locals that never read this field again)
-    holds the record, nothing but the record holds its fields, and the field is a List, Map,
-    Record or ASCII String (worth reusing; Strings: vm/string_builders.pxi): the field's slot
-    is left Unit and `a` becomes the field (the record's reference dropped). False, touching nothing, otherwise."""
-    cdef PyObject* rec = a.o
-    cdef PyObject* flds
-    cdef PyObject* item
-    cdef Py_ssize_t holders = 1
-    cdef int64_t c
-    if not REC_FAST:
-        return False
-    flds = bor_rec_fields(rec)
-    if flds == NULL or Py_REFCNT_raw(flds) != 1 or ins[1] >= Py_SIZE_raw(flds):
-        return False
-    item = PyTuple_GET_ITEM_raw(flds, ins[1])
-    if not (PyTuple_CheckExact_raw(item) or Py_TYPE_raw(item) == MAPVALUE_T
-            or bor_is_record(item) or bor_str_writable(item)):
-        return False
-    c = ins[2] - 2
-    if c >= 0 and loc[c].tag == T_OBJ and loc[c].o == rec:
-        holders += 1
-    c = ins[3] - 1
-    if c >= 0 and loc[c].tag == T_OBJ and loc[c].o == rec:
-        holders += 1
-    if Py_REFCNT_raw(rec) != holders:
-        return False
-    _incref(Py_None_raw)
-    PyTuple_SET_ITEM_raw(flds, ins[1], Py_None_raw)
-    a.o = item          # the field's reference moves to the operand
-    _decref(rec)
-    return True
-
-
 cdef int _reuse_list(Machine self) except -1:
     """ListPush / ListAppend on a List only the operand holds (and this machine's builder
     slot): the element goes into the list itself (`_bld_append`), no work spent, the

@@ -42,6 +42,13 @@ enum {
     BOR_X_WORK = 13,        /* the work limit (the units are spent) */
     BOR_X_NOMATCH = 14      /* Match: no arm for the value (or no such table) */
 };
+/* The last word of a superinstruction that reads its loads' move flags in its fused path
+   (OP_SUPER_CMPJ, OP_SUPER_CMPJ_L, OP_SUPER_BINOP, OP_SUPER_LISTGET; vm/loading.pxi _fuse):
+   its low 16 bits are what it held before (the fused op's tag, or OP_SUPER_LISTGET's
+   "a StoreLocal follows" 0 / 1), BOR_SUPER_MOVE_A / _B whether its first / second LoadLocal
+   is the slot's last read (`movef` of that instruction: the same flag, in the word the op reads
+   anyway). OP_SUPER_FIELD and OP_SUPER_CALLV keep their LoadLocal's own flag word (ins[3]). */
+enum { BOR_SUPER_K = 0xFFFF, BOR_SUPER_MOVE_A = 1 << 16, BOR_SUPER_MOVE_B = 1 << 17 };
 enum { BOR_OVF_ADD = 0, BOR_OVF_SUB = 1, BOR_OVF_MUL = 2, BOR_OVF_NEG = 3, BOR_OVF_DIV = 4,
        BOR_OVF_REM = 5 };
 enum { BOR_WANT_NUMERIC = 0, BOR_WANT_INT = 1, BOR_WANT_COMPARABLE = 2, BOR_WANT_FNREF = 3,
@@ -78,8 +85,6 @@ typedef struct {
     int64_t* next_walk;
     int* machine_sp;           /* the machine's own stack top (what a memory walk reads) */
     PyObject* machine;
-    /* vm/reuse.pxi's GetField that takes the field out of a record nothing else holds */
-    int (*take_field)(PyObject* machine, Val* a, Val* loc, int64_t* ins);
     /* vm/loop.pxi's builtin ops (OP_COLD, OP_PUSH_STORE: vm/cold.pxi, vm/reuse.pxi), called
        with the machine's frames and locals up to date: the new stack top, or -1 (an
        exception set) */
@@ -675,6 +680,46 @@ static int bor_pushl_store(BorRun* st, int64_t* ins, Val* loc, int sp) {
     return c;
 }
 
+/* GetField(ins[1]) taking the field out of the record `rec` (vm/reuse.pxi's plan: ins[2] - 2
+   and ins[3] - 1 are locals that never read this field again, negative for none): whether it
+   may, that is when nothing but `held` references and those locals hold the record, nothing but
+   the record holds its fields, and the field is a List, Map, Record or writable String (worth
+   reusing: core/strings.h). The GetField's operand is one of the `held` references once it is
+   loaded; before a copying load (the local then holds it alone) `held` is 0. */
+static inline int bor_field_takable(PyObject* rec, const Val* loc, const int64_t* ins,
+                                    Py_ssize_t held) {
+    PyObject* flds = bor_rec_fields(rec);
+    PyObject* item;
+    int64_t c;
+    if (flds == NULL || Py_REFCNT(flds) != 1 || ins[1] >= Py_SIZE(flds)) return 0;
+    item = PyTuple_GET_ITEM(flds, ins[1]);
+    if (!(PyTuple_CheckExact(item) || Py_TYPE(item) == bor_map_type || bor_is_record(item)
+          || bor_str_writable(item)))
+        return 0;
+    c = ins[2] - 2;
+    if (c >= 0 && loc[c].tag == BOR_T_OBJ && loc[c].o == rec) held++;
+    c = ins[3] - 1;
+    if (c >= 0 && loc[c].tag == BOR_T_OBJ && loc[c].o == rec) held++;
+    return Py_REFCNT(rec) == held;
+}
+
+/* GetField(ins[1]) on the record in the operand `a`, taking the field out when
+   bor_field_takable says it may: the field's slot is left Unit (None) and `a` becomes the
+   field (the record's reference dropped); 1. Else 0, touching nothing. */
+static inline int bor_take_field(Val* a, const Val* loc, const int64_t* ins) {
+    PyObject* rec = a->o;
+    PyObject* flds;
+    PyObject* item;
+    if (!bor_field_takable(rec, loc, ins, 1)) return 0;
+    flds = bor_rec_fields(rec);
+    item = PyTuple_GET_ITEM(flds, ins[1]);
+    Py_INCREF(Py_None);
+    PyTuple_SET_ITEM(flds, ins[1], Py_None);
+    a->o = item;        /* the field's reference moves to the operand */
+    Py_DECREF(rec);
+    return 1;
+}
+
 /* -1 (the Cython side raises the exception the core left set) */
 static int bor_fail(void) { return -1; }
 
@@ -1071,7 +1116,7 @@ dispatch_switch:
             NEXT();
         }
         if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
-        if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(v);   /* the function value's last read */
+        if (ins[3]) bor_vclear(v);      /* the function value's last read (its LoadLocal's flag) */
         argc = ins[2];
         COUNT(1);
         pc += BOR_W;
@@ -1147,7 +1192,10 @@ dispatch_switch:
             bor_vclear(&tmp);
             EXIT(BOR_X_STACK);
         }
-        for (k = fr->locals_base; k < lp; k++) bor_vclear(&locals[k]);
+        /* the frame's slots let go (left as they are: nothing reads a slot at or above lp, a
+           call sets every slot it takes) */
+        for (k = fr->locals_base; k < lp; k++)
+            if (locals[k].tag == BOR_T_OBJ) Py_DECREF(locals[k].o);
         lp = fr->locals_base;
         stack[sp] = tmp;
         sp++;
@@ -1197,7 +1245,7 @@ dispatch_switch:
             st->drop = 0;
             EXIT(BOR_X_TYPE);
         }
-        if (ins[2] && st->take_field(st->machine, a, loc, ins)) NEXT();
+        if (ins[2] && bor_take_field(a, loc, ins)) NEXT();
         flds = bor_rec_fields(a->o);
         if (ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
         tmp.tag = BOR_T_UNIT;
@@ -1212,12 +1260,14 @@ dispatch_switch:
                 && ins[2] < PyTuple_GET_SIZE(bor_rec_fields(a->o))) {
             COUNT(1);
             pc += BOR_W;
-            if (ins[BOR_W + 2] || movef[(size_t)(ins - code) / BOR_W]) {
-                /* the record's last read, or a field that may be taken: the two single ops */
+            if (ins[3] || (ins[BOR_W + 2] && bor_field_takable(a->o, loc, ins + BOR_W, 0))) {
+                /* the record's last read, or a field the GetField takes (the test before
+                   the copying load: bor_field_takable; ins[3]: the LoadLocal's move flag):
+                   the two single ops */
                 bor_load(movef, code, &stack[sp], a, ins);
                 v = &stack[sp];
                 sp++;
-                if (!(ins[BOR_W + 2] && st->take_field(st->machine, v, loc, ins + BOR_W))) {
+                if (!(ins[BOR_W + 2] && bor_take_field(v, loc, ins + BOR_W))) {
                     tmp.tag = BOR_T_UNIT;
                     if (bor_from_py(&tmp, PyTuple_GET_ITEM(bor_rec_fields(v->o), ins[2])))
                         EXIT(BOR_X_CONV);
@@ -1377,7 +1427,7 @@ dispatch_switch:
     super4:
         a = &loc[ins[1]];
         if (ROOM(2) && sp + 1 < C_MAX_STACK) {
-            k = ins[3];
+            k = ins[3] & BOR_SUPER_K;
             if (k == BOR_OP_LISTLEN) {
                 /* `i < ListLen(xs)` as a loop condition (LoadLocal i, LoadLocal xs, ListLen,
                    Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a List */
@@ -1408,8 +1458,8 @@ dispatch_switch:
                         c = bor_str_cmp(a->o, b->o, k);
                     }
                     /* the strings' last reads (vm/reuse.pxi) */
-                    if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);
-                    if (op == BOR_OP_SUPER_CMPJ_L && movef[(size_t)(ins - code) / BOR_W + 1]) bor_vclear(b);
+                    if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);
+                    if (ins[3] & BOR_SUPER_MOVE_B) bor_vclear(b);
                 } else {
                     hit = 0;
                 }
@@ -1463,7 +1513,7 @@ dispatch_switch:
         a = &loc[ins[1]];
         b = &consts[ins[2]];
         if (ROOM(1) && sp + 1 < C_MAX_STACK) {
-            k = ins[3];
+            k = ins[3] & BOR_SUPER_K;
             if (a->tag == BOR_T_INT && b->tag == BOR_T_INT) {
                 x = a->i;
                 y = b->i;
@@ -1498,7 +1548,7 @@ dispatch_switch:
                 } else {
                     c = bor_str_cmp(a->o, b->o, k);
                 }
-                if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);   /* the string's last read */
+                if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the string's last read */
                 COUNT(2);
                 pc += 2 * BOR_W;
                 stack[sp].tag = BOR_T_BOOL;
@@ -1519,14 +1569,14 @@ dispatch_switch:
                 && PyTuple_CheckExact(a->o) && 0 <= b->i && b->i < Py_SIZE(a->o)) {
             COUNT(2);
             pc += 2 * BOR_W;
-            if (ins[3] && ROOM(0)) {
+            if ((ins[3] & BOR_SUPER_K) && ROOM(0)) {
                 /* `let x = ListGet(l, i)` (ins[3]: a plain StoreLocal follows, vm/loading.pxi):
                    the element goes straight into the local, as the two ops would leave it (the
                    list let go first when its read moves, a dead store drops the element) */
                 int64_t* w = pc;
                 tmp.tag = BOR_T_UNIT;
                 if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
-                if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+                if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the list's last read */
                 v = &loc[w[1]];
                 bor_vclear(v);
                 if (w[2]) bor_vclear(&tmp);                       /* a dead store */
@@ -1537,7 +1587,7 @@ dispatch_switch:
             }
             if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
             sp++;
-            if (movef[(size_t)(ins - code) / BOR_W]) bor_vclear(a);    /* the list's last read */
+            if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the list's last read */
             NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
