@@ -7,11 +7,11 @@ current index, which may be a Newline token (§4.4); that keeps every message an
 to the reference. The column is the offending token's when it sits on that line, else 1.
 
 Binary operators use precedence climbing (same trees as the reference's one-function-per-level
-descent, fewer calls); prefix operators are collected in a loop. `parse_expr` and
-`parse_block` first hand the token lists to the parser's core in C (`_exprs.c`), which builds
-the same nodes for every expression, block and statement but the actor forms (`spawn`, `send`,
-`emit`, `receive`) and otherwise says where it stopped; from there on the descent here parses
-that expression or block. Nesting is capped at
+descent, fewer calls); prefix operators are collected in a loop. `parse_item`, `parse_block`
+and `parse_expr` first hand the token lists to the parser's core in C (`_exprs.c`, through
+`c_core`), which builds the same nodes for every item, block, statement and expression but the
+actor forms (`spawn`, `send`, `emit`, `receive`) and otherwise says where it stopped; from there
+on the descent here parses that part. Nesting is capped at
 `MAX_DEPTH` with a clean E002; `parse_program` runs the descent on a deep stack.
 """
 from __future__ import annotations
@@ -58,8 +58,8 @@ _Block, _ExprStmt, _Named, _MatchArm = ast.Block, ast.ExprStmt, ast.Named, ast.M
 _IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
 _WildcardPat, _IntPat = ast.WildcardPat, ast.IntPat
 # the parser's core in C (`_exprs.c`): handed this file's operator tables, the token kinds
-# and the node classes, it parses expressions and blocks and hands back what it does not
-# cover (parse_expr, parse_block)
+# and the node classes, it parses items, blocks and expressions and hands back what it does
+# not cover (parse_item, parse_block, parse_expr)
 _exprs.configure(
     _BINARY, _PREFIX,
     {"Ident": IDENT, "Int": INT, "Float": FLOAT, "String": STRING, "Newline": NEWLINE,
