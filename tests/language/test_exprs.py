@@ -360,3 +360,26 @@ def test_a_stream_of_tuples_is_parsed_without_it(monkeypatch):
     # `v`)
     assert [(len(args), args[4]) for args in calls][:3] == [(6, 0), (6, 6), (7, 10)]
     assert len(calls) == 10
+
+
+def test_the_entries_read_their_arguments_exactly():
+    stream = lex("fn main() -> Option<Int> { Some(1) }")
+    columns = (stream.kinds, stream.values, stream.lines, stream.cols)
+    item, end = _exprs.parse_item(*columns, 0, 0)
+    assert (type(item), item.name, end) == (ast.FnDef, "main", 15)
+    assert str(item.return_type) == str(parser.parse_tokens(stream).items[0].return_type)
+    expr, end = _exprs.parse(*columns, 10, 0, 0)        # `Some(1)` at token 10
+    assert (type(expr), end) == (ast.SomeExpr, 14)
+    block, end = _exprs.parse_block(*columns, 9, 0)      # `{ Some(1) }`
+    assert (type(block), end) == (ast.Block, 15)
+    assert _exprs.parse_item(*columns, len(stream.kinds), 0) == len(stream.kinds)  # past the end
+    with pytest.raises(TypeError, match="expected 6 arguments, got 5"):
+        _exprs.parse_item(*columns, 0)
+    with pytest.raises(TypeError, match="expected 7 arguments, got 6"):
+        _exprs.parse(*columns, 0, 0)
+    with pytest.raises(TypeError, match="must be lists"):
+        _exprs.parse_block(tuple(stream.kinds), *columns[1:], 0, 0)
+    with pytest.raises(TypeError):
+        _exprs.parse_item(*columns, "0", 0)
+    with pytest.raises(OverflowError):
+        _exprs.parse_item(*columns, 2 ** 70, 0)

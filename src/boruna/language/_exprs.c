@@ -724,6 +724,14 @@ set_follows_set(P *ps, Py_ssize_t pos)
     return p <= limit && kind(ps, p) == k_bang;
 }
 
+/* `s == lit` for a str `s` and an ASCII literal of `n` characters: the length and the bytes */
+static inline int
+is_ascii(PyObject *s, const char *lit, Py_ssize_t n)
+{
+    return PyUnicode_GET_LENGTH(s) == n && PyUnicode_KIND(s) == PyUnicode_1BYTE_KIND
+           && memcmp(PyUnicode_1BYTE_DATA(s), lit, (size_t)n) == 0;
+}
+
 /* parse_type(returned) with self.depth == depth */
 static PyObject *
 type_expr(P *ps, Py_ssize_t *pos, long depth, int nest, int returned)
@@ -737,11 +745,11 @@ type_expr(P *ps, Py_ssize_t *pos, long depth, int nest, int returned)
     if (!PyUnicode_Check(name))
         return bail(ps, p);
     Py_ssize_t q = p + 1;
-    int fn = PyUnicode_CompareWithASCIIString(name, "Fn") == 0;
-    int two = PyUnicode_CompareWithASCIIString(name, "Result") == 0 ? C_RESULT_TYPE
-              : PyUnicode_CompareWithASCIIString(name, "Map") == 0 ? C_MAP_TYPE : 0;
-    int one = PyUnicode_CompareWithASCIIString(name, "Option") == 0 ? C_OPTION_TYPE
-              : PyUnicode_CompareWithASCIIString(name, "List") == 0 ? C_LIST_TYPE : 0;
+    int fn = is_ascii(name, "Fn", 2);
+    int two = is_ascii(name, "Result", 6) ? C_RESULT_TYPE
+              : is_ascii(name, "Map", 3) ? C_MAP_TYPE : 0;
+    int one = is_ascii(name, "Option", 6) ? C_OPTION_TYPE
+              : is_ascii(name, "List", 4) ? C_LIST_TYPE : 0;
     if (!fn && !two && !one) {
         *pos = q;
         return node(C_NAMED, NEW(name), LINE(p), COL(p), NULL, NULL);
@@ -1140,17 +1148,32 @@ item(P *ps, Py_ssize_t *pos, long depth, int nest)
 enum { AT_EXPR, AT_BLOCK, AT_ITEM };
 
 static PyObject *
-parse_at(PyObject *args, int at)
+parse_at(PyObject *const *args, Py_ssize_t nargs, int at)
 {
-    PyObject *kinds, *values, *lines, *cols;
-    Py_ssize_t pos;
+    /* (kinds, values, lines, cols, pos[, min_prec], depth): four lists and two or three
+       integers, read without an argument-format parse (an entry is called once per item) */
+    Py_ssize_t want = at == AT_EXPR ? 7 : 6;
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "expected %zd arguments, got %zd", want, nargs);
+        return NULL;
+    }
+    for (int k = 0; k < 4; k++)
+        if (!PyList_Check(args[k])) {
+            PyErr_SetString(PyExc_TypeError, "the token columns must be lists");
+            return NULL;
+        }
+    PyObject *kinds = args[0], *values = args[1], *lines = args[2], *cols = args[3];
+    Py_ssize_t pos = PyNumber_AsSsize_t(args[4], PyExc_OverflowError);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
     long min_prec = 0, depth;
-    int ok = at != AT_EXPR
-        ? PyArg_ParseTuple(args, "O!O!O!O!nl", &PyList_Type, &kinds, &PyList_Type, &values,
-                           &PyList_Type, &lines, &PyList_Type, &cols, &pos, &depth)
-        : PyArg_ParseTuple(args, "O!O!O!O!nll", &PyList_Type, &kinds, &PyList_Type, &values,
-                           &PyList_Type, &lines, &PyList_Type, &cols, &pos, &min_prec, &depth);
-    if (!ok)
+    if (at == AT_EXPR) {
+        min_prec = PyLong_AsLong(args[5]);
+        if (min_prec == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    depth = PyLong_AsLong(args[want - 1]);
+    if (depth == -1 && PyErr_Occurred())
         return NULL;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "_exprs.configure() was not called");
@@ -1175,28 +1198,36 @@ parse_at(PyObject *args, int at)
         Py_DECREF(node);
         return NULL;
     }
-    return Py_BuildValue("(NN)", node, end);
+    PyObject *pair = PyTuple_New(2);
+    if (pair == NULL) {
+        Py_DECREF(node);
+        Py_DECREF(end);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pair, 0, node);
+    PyTuple_SET_ITEM(pair, 1, end);
+    return pair;
 }
 
 static PyObject *
-parse(PyObject *self, PyObject *args)
+parse(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    return parse_at(args, AT_EXPR);
+    return parse_at(args, nargs, AT_EXPR);
 }
 
 static PyObject *
-parse_block(PyObject *self, PyObject *args)
+parse_block(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    return parse_at(args, AT_BLOCK);
+    return parse_at(args, nargs, AT_BLOCK);
 }
 
 static PyObject *
-parse_item(PyObject *self, PyObject *args)
+parse_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    return parse_at(args, AT_ITEM);
+    return parse_at(args, nargs, AT_ITEM);
 }
 
 /* ---- configure ------------------------------------------------------------------------ */
@@ -1394,13 +1425,13 @@ static PyMethodDef methods[] = {
      "configure(binary, prefix, kinds, nodes, max_depth): parser.py's operator tables\n"
      "(kind -> (precedence, op); kind -> op), the token kinds by name, the node classes by\n"
      "name and MAX_DEPTH; call once before parse()."},
-    {"parse", parse, METH_VARARGS,
+    {"parse", (PyCFunction)(void (*)(void))parse, METH_FASTCALL,
      "parse(kinds, values, lines, cols, pos, min_prec, depth) -> (node, end), or the int\n"
      "index of the token where it handed the expression back to the Python parser."},
-    {"parse_block", parse_block, METH_VARARGS,
+    {"parse_block", (PyCFunction)(void (*)(void))parse_block, METH_FASTCALL,
      "parse_block(kinds, values, lines, cols, pos, depth) -> (block, end), or the int index\n"
      "of the token where it handed the block back to the Python parser."},
-    {"parse_item", parse_item, METH_VARARGS,
+    {"parse_item", (PyCFunction)(void (*)(void))parse_item, METH_FASTCALL,
      "parse_item(kinds, values, lines, cols, pos, depth) -> (item, end), or the int index\n"
      "of the token where it handed the item back to the Python parser."},
     {NULL, NULL, 0, NULL},
