@@ -160,8 +160,9 @@ def _parsed(source):
 
 
 def _patch_reference(monkeypatch):
-    for name in ("_c_item", "_c_block", "_c_expr"):     # the C core hands everything back
+    for name in ("_c_block", "_c_expr"):     # the C core hands everything back
         monkeypatch.setattr(parser, name, lambda kinds, values, lines, cols, pos, *_: pos)
+    monkeypatch.setattr(parser, "_c_items", lambda kinds, values, lines, cols, pos, *_: (pos, pos))
     for name in ("parse_block", "parse_stmt", "parse_expr"):
         monkeypatch.setattr(parser._Parser, name, getattr(reference, "old_" + name))
     for name in ("match_expr", "match_chain", "match_table", "pattern_tags"):

@@ -2,7 +2,8 @@
 `parser.parse_block`): expressions, blocks and statements, `if`, `match` and its patterns, the
 types of `let`.
 
-The oracle is the parser without it: `_c_expr` and `_c_block` patched to hand everything back,
+The oracle is the parser without it: `_c_expr`, `_c_block` and `_c_items` patched to hand
+everything back,
 so the Python descent parses everything. Both must give the same nodes (class, every field,
 line and column) or the same error with the same attributes, on random programs of the covered
 grammar, on random edits of them, and at the nesting limit.
@@ -18,15 +19,38 @@ from boruna.language.lexer import TokenStream, lex
 from tests.parse_outcome import parse_outcome
 
 
+def _hand_back(m, record=None):
+    """Patch every entry of the C core to hand everything back (each call appended to
+    `record`)."""
+    def handing(answer):
+        return lambda *args: (record.append(args) if record is not None else None) or answer(args)
+    m.setattr(parser, "_c_expr", handing(lambda args: args[4]))
+    m.setattr(parser, "_c_block", handing(lambda args: args[4]))
+    m.setattr(parser, "_c_items", handing(lambda args: (args[4], args[4])))
+
+
 def _both(monkeypatch, source):
     """(with the C core, without it) for `source`, each on a deep stack."""
     with_c = call_deep(parse_outcome, source)
     with monkeypatch.context() as m:
-        m.setattr(parser, "_c_expr", lambda kinds, values, lines, cols, pos, *_: pos)
-        m.setattr(parser, "_c_block", lambda kinds, values, lines, cols, pos, *_: pos)
-        m.setattr(parser, "_c_item", lambda kinds, values, lines, cols, pos, *_: pos)
+        _hand_back(m)
         without = call_deep(parse_outcome, source)
     return with_c, without
+
+
+def _count_items(monkeypatch):
+    """{"built": items the C core's loop parsed whole, "handed": items it handed back}."""
+    counts = {"built": 0, "handed": 0}
+    c_items = parser._c_items
+
+    def counted(kinds, values, lines, cols, pos, depth, items):
+        before = len(items)
+        got = c_items(kinds, values, lines, cols, pos, depth, items)
+        counts["built"] += len(items) - before
+        counts["handed"] += got[1] >= 0
+        return got
+    monkeypatch.setattr(parser, "_c_items", counted)
+    return counts
 
 
 def _parse_at(source, pos=None, min_prec=1, depth=0):
@@ -288,29 +312,23 @@ def test_random_expressions_parse_as_without_it(monkeypatch):
 
 
 def test_random_blocks_parse_as_without_it(monkeypatch):
-    built = []      # the items the C core parsed whole (the others were handed back)
-    c_item = parser._c_item
-    monkeypatch.setattr(parser, "_c_item", lambda *args: built.append(
-        type(got := c_item(*args)) is tuple) or got)
+    counts = _count_items(monkeypatch)
     errors, trees = _compare_random(
         monkeypatch, random.Random(2027),
         lambda rng: f"fn main() -> Int {_random_block(rng, 0)}\nfn g() {_random_block(rng, 2)}")
     assert errors >= 600 and trees >= 250      # both kinds of outcome are compared
-    assert sum(built) >= 600 and len(built) - sum(built) >= 300     # and both paths
+    assert counts["built"] >= 600 and counts["handed"] >= 300     # and both paths
 
 
 def test_random_items_parse_as_without_it(monkeypatch):
-    built = []      # the items the C core parsed whole (the others were handed back)
-    c_item = parser._c_item
-    monkeypatch.setattr(parser, "_c_item", lambda *args: built.append(
-        type(got := c_item(*args)) is tuple) or got)
+    counts = _count_items(monkeypatch)
 
     def make(rng):
         module = "module m\n" if rng.random() < 0.2 else ""
         return module + "\n".join(_random_item(rng) for _ in range(rng.randrange(1, 5)))
     errors, trees = _compare_random(monkeypatch, random.Random(2028), make)
     assert errors >= 300 and trees >= 250      # both kinds of outcome are compared
-    assert sum(built) >= 1000 and len(built) - sum(built) >= 300    # and both paths
+    assert counts["built"] >= 1000 and counts["handed"] >= 300    # and both paths
 
 
 @pytest.mark.parametrize("form", ["parens", "negations", "sums", "calls", "fields", "lists",
@@ -349,37 +367,50 @@ def test_a_stream_of_tuples_is_parsed_without_it(monkeypatch):
     tuples = TokenStream(tuple(stream.kinds), tuple(stream.values), tuple(stream.lines),
                          tuple(stream.cols), stream.eof_line, stream.eof_col)
     calls = []
-    monkeypatch.setattr(parser, "_c_expr", lambda *args: calls.append(args) or args[4])
-    monkeypatch.setattr(parser, "_c_block", lambda *args: calls.append(args) or args[4])
-    monkeypatch.setattr(parser, "_c_item", lambda *args: calls.append(args) or args[4])
+    _hand_back(monkeypatch, calls)
     assert parser.parse_tokens(tuples) == expected
     assert calls == []
     parser.parse_tokens(stream)
-    # the same stream as lists: asked for the item, its body and every expression the Python
-    # descent parses (the value, f's three arguments, the list's item, the field's value, `-4`,
-    # `v`)
-    assert [(len(args), args[4]) for args in calls][:3] == [(6, 0), (6, 6), (7, 10)]
+    # the same stream as lists: asked for the items, the item's body and every expression the
+    # Python descent parses (the value, f's three arguments, the list's item, the field's
+    # value, `-4`, `v`)
+    assert [(len(args), args[4]) for args in calls][:3] == [(7, 0), (6, 6), (7, 10)]
     assert len(calls) == 10
 
 
 def test_the_entries_read_their_arguments_exactly():
-    stream = lex("fn main() -> Option<Int> { Some(1) }")
+    stream = lex("fn main() -> Option<Int> { Some(1) }\nfn g() { 1 }\n")
     columns = (stream.kinds, stream.values, stream.lines, stream.cols)
-    item, end = _exprs.parse_item(*columns, 0, 0)
-    assert (type(item), item.name, end) == (ast.FnDef, "main", 15)
-    assert str(item.return_type) == str(parser.parse_tokens(stream).items[0].return_type)
+    items = []
+    assert _exprs.parse_items(*columns, 0, 0, items) == (24, -1)    # up to the EOF token
+    assert [(type(i), i.name) for i in items] == [(ast.FnDef, "main"), (ast.FnDef, "g")]
+    assert items == parser.parse_tokens(stream).items
     expr, end = _exprs.parse(*columns, 10, 0, 0)        # `Some(1)` at token 10
     assert (type(expr), end) == (ast.SomeExpr, 14)
     block, end = _exprs.parse_block(*columns, 9, 0)      # `{ Some(1) }`
     assert (type(block), end) == (ast.Block, 15)
-    assert _exprs.parse_item(*columns, len(stream.kinds), 0) == len(stream.kinds)  # past the end
+    assert _exprs.parse_block(*columns, 25, 0) == 25     # past the end: handed back
     with pytest.raises(TypeError, match="expected 6 arguments, got 5"):
-        _exprs.parse_item(*columns, 0)
+        _exprs.parse_block(*columns, 0)
     with pytest.raises(TypeError, match="expected 7 arguments, got 6"):
         _exprs.parse(*columns, 0, 0)
     with pytest.raises(TypeError, match="must be lists"):
         _exprs.parse_block(tuple(stream.kinds), *columns[1:], 0, 0)
+    with pytest.raises(TypeError, match="the items must be a list"):
+        _exprs.parse_items(*columns, 0, 0, ())
     with pytest.raises(TypeError):
-        _exprs.parse_item(*columns, "0", 0)
+        _exprs.parse_block(*columns, "0", 0)
     with pytest.raises(OverflowError):
-        _exprs.parse_item(*columns, 2 ** 70, 0)
+        _exprs.parse_block(*columns, 2 ** 70, 0)
+
+
+def test_the_loop_over_items_hands_back_an_item_and_says_where():
+    source = "fn a() { 1 }\nfn b() { emit(1) }\nfn c() { 3 }\n"
+    stream = lex(source)
+    columns = (stream.kinds, stream.values, stream.lines, stream.cols)
+    items = []
+    at, stop = _exprs.parse_items(*columns, 0, 0, items)
+    # `a` appended; `b` (at token 8) handed back at `emit` (token 14)
+    assert [i.name for i in items] == ["a"]
+    assert (at, stream.kinds[at], stop, stream.kinds[stop]) == (8, "fn", 13, "emit")
+    assert [i.name for i in parser.parse_tokens(stream).items] == ["a", "b", "c"]

@@ -5,14 +5,16 @@
  * `parser._Parser.parse_expr(min_prec)` would with `self.depth == depth`, and returns
  * `(node, end)`: the same node objects (`ast.Binary`, `ast.Ident`, ...) and the index just past
  * the expression's last token. `parse_block(kinds, values, lines, cols, pos, depth)` does the
- * same for `parse_block()`. Covered: the operators, identifiers, literals, parentheses,
- * `Some`/`Ok`/`Err`, variant paths, record and list literals, calls and field accesses, `if`,
- * `match` with every pattern, block expressions, and blocks with every statement (`let` with
- * its type, assignments, `return`, `while`, `for`, expression statements). At anything else
- * (`spawn`, `send`, `emit`, `receive`, a syntax error, nesting near MAX_DEPTH or deeper than
- * C_NESTING) it builds nothing and returns the int index of the token where it stopped; the
- * Python parser then parses that expression or block itself, so every tree, error, line and
- * column stays the parser's (tests/test_compiler_equivalence.py runs the old Python descent
+ * same for `parse_block()`, and `parse_items(kinds, values, lines, cols, pos, depth, items)`
+ * runs `parse_program()`'s loop, appending each item to `items`. Covered: the operators,
+ * identifiers, literals, parentheses, `Some`/`Ok`/`Err`, variant paths, record and list
+ * literals, calls and field accesses, `if`, `match` with every pattern, block expressions,
+ * blocks with every statement (`let` with its type, assignments, `return`, `while`, `for`,
+ * expression statements), and items. At anything else (`spawn`, `send`, `emit`, `receive`, a
+ * syntax error, nesting near MAX_DEPTH or deeper than C_NESTING) it builds nothing and returns
+ * the index of the token where it stopped; the Python parser then parses that expression,
+ * block or item itself, so every tree, error, line and column stays the parser's
+ * (tests/test_compiler_equivalence.py runs the old Python descent
  * as the oracle; tests/language/test_exprs.py compares the parser with and without this).
  *
  * Nothing of the grammar's tables is written here: `configure(...)` hands over parser.py's
@@ -1144,15 +1146,16 @@ item(P *ps, Py_ssize_t *pos, long depth, int nest)
     return bail(ps, p);
 }
 
-/* parse(), parse_block() and parse_item() */
-enum { AT_EXPR, AT_BLOCK, AT_ITEM };
+/* parse(), parse_block() and parse_items() */
+enum { AT_EXPR, AT_BLOCK, AT_ITEMS };
+static PyObject *items(P *ps, Py_ssize_t pos, long depth, PyObject *out);
 
 static PyObject *
 parse_at(PyObject *const *args, Py_ssize_t nargs, int at)
 {
-    /* (kinds, values, lines, cols, pos[, min_prec], depth): four lists and two or three
-       integers, read without an argument-format parse (an entry is called once per item) */
-    Py_ssize_t want = at == AT_EXPR ? 7 : 6;
+    /* (kinds, values, lines, cols, pos[, min_prec], depth[, items]): four lists and two or
+       three integers (and the item list), read without an argument-format parse */
+    Py_ssize_t want = at == AT_EXPR || at == AT_ITEMS ? 7 : 6;
     if (nargs != want) {
         PyErr_Format(PyExc_TypeError, "expected %zd arguments, got %zd", want, nargs);
         return NULL;
@@ -1172,9 +1175,13 @@ parse_at(PyObject *const *args, Py_ssize_t nargs, int at)
         if (min_prec == -1 && PyErr_Occurred())
             return NULL;
     }
-    depth = PyLong_AsLong(args[want - 1]);
+    depth = PyLong_AsLong(args[at == AT_EXPR ? 6 : 5]);
     if (depth == -1 && PyErr_Occurred())
         return NULL;
+    if (at == AT_ITEMS && !PyList_Check(args[6])) {
+        PyErr_SetString(PyExc_TypeError, "the items must be a list");
+        return NULL;
+    }
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "_exprs.configure() was not called");
         return NULL;
@@ -1182,12 +1189,14 @@ parse_at(PyObject *const *args, Py_ssize_t nargs, int at)
     Py_ssize_t n = PyList_GET_SIZE(kinds);
     if (PyList_GET_SIZE(values) != n || PyList_GET_SIZE(lines) != n
             || PyList_GET_SIZE(cols) != n || pos < 0 || pos >= n)
-        return PyLong_FromSsize_t(pos);
+        return at == AT_ITEMS ? Py_BuildValue("(nn)", pos, pos) : PyLong_FromSsize_t(pos);
     P ps = {&PyList_GET_ITEM(kinds, 0), &PyList_GET_ITEM(values, 0),
             &PyList_GET_ITEM(lines, 0), &PyList_GET_ITEM(cols, 0), n, -1};
+    if (at == AT_ITEMS)
+        return items(&ps, pos, depth, args[6]);
     Py_ssize_t q = pos;
     PyObject *node = at == AT_EXPR ? expr(&ps, &q, min_prec, depth, 0)
-                     : at == AT_BLOCK ? block(&ps, &q, depth, 0) : item(&ps, &q, depth, 0);
+                                   : block(&ps, &q, depth, 0);
     if (node == NULL) {
         if (PyErr_Occurred())
             return NULL;
@@ -1209,6 +1218,32 @@ parse_at(PyObject *const *args, Py_ssize_t nargs, int at)
     return pair;
 }
 
+/* parse_program's loop from `pos`: each item appended to `out` as parse_item() would
+   parse it, until the end of input or an item the C core hands back: (its position, the
+   token where it stopped), or (the EOF position, -1) */
+static PyObject *
+items(P *ps, Py_ssize_t pos, long depth, PyObject *out)
+{
+    for (;;) {
+        pos = skip_newline(ps, pos);
+        if (kind(ps, pos) == k_eof)
+            return Py_BuildValue("(nn)", pos, (Py_ssize_t)-1);
+        Py_ssize_t q = pos;
+        ps->stop = -1;
+        PyObject *node = item(ps, &q, depth, 0);
+        if (node == NULL) {
+            if (PyErr_Occurred())
+                return NULL;
+            return Py_BuildValue("(nn)", pos, ps->stop);
+        }
+        int failed = PyList_Append(out, node);
+        Py_DECREF(node);
+        if (failed < 0)
+            return NULL;
+        pos = q;
+    }
+}
+
 static PyObject *
 parse(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1224,10 +1259,10 @@ parse_block(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-parse_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+parse_items(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    return parse_at(args, nargs, AT_ITEM);
+    return parse_at(args, nargs, AT_ITEMS);
 }
 
 /* ---- configure ------------------------------------------------------------------------ */
@@ -1431,9 +1466,10 @@ static PyMethodDef methods[] = {
     {"parse_block", (PyCFunction)(void (*)(void))parse_block, METH_FASTCALL,
      "parse_block(kinds, values, lines, cols, pos, depth) -> (block, end), or the int index\n"
      "of the token where it handed the block back to the Python parser."},
-    {"parse_item", (PyCFunction)(void (*)(void))parse_item, METH_FASTCALL,
-     "parse_item(kinds, values, lines, cols, pos, depth) -> (item, end), or the int index\n"
-     "of the token where it handed the item back to the Python parser."},
+    {"parse_items", (PyCFunction)(void (*)(void))parse_items, METH_FASTCALL,
+     "parse_items(kinds, values, lines, cols, pos, depth, items) -> (at, stop): appends the\n"
+     "items from `pos` to `items` up to the end of input (stop -1, `at` the EOF token) or to\n"
+     "the item at `at` that it handed back at token `stop`."},
     {NULL, NULL, 0, NULL},
 };
 

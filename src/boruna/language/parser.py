@@ -7,11 +7,12 @@ current index, which may be a Newline token (§4.4); that keeps every message an
 to the reference. The column is the offending token's when it sits on that line, else 1.
 
 Binary operators use precedence climbing (same trees as the reference's one-function-per-level
-descent, fewer calls); prefix operators are collected in a loop. `parse_item`, `parse_block`
-and `parse_expr` first hand the token lists to the parser's core in C (`_exprs.c`, through
-`c_core`), which builds the same nodes for every item, block, statement and expression but the
-actor forms (`spawn`, `send`, `emit`, `receive`) and otherwise says where it stopped; from there
-on the descent here parses that part. Nesting is capped at
+descent, fewer calls); prefix operators are collected in a loop. `parse_program` (through
+`_c_items`, the C core's loop over items), `parse_block` and `parse_expr` (through `c_core`)
+first hand the token lists to the parser's core in C (`_exprs.c`), which builds the same nodes
+for every item, block, statement and expression but the actor forms (`spawn`, `send`, `emit`,
+`receive`) and otherwise says where it stopped; from there on the descent here parses that
+part. Nesting is capped at
 `MAX_DEPTH` with a clean E002; `parse_program` runs the descent on a deep stack.
 """
 from __future__ import annotations
@@ -59,7 +60,7 @@ _IdentPat, _VariantPat, _If = ast.IdentPat, ast.VariantPat, ast.If
 _WildcardPat, _IntPat = ast.WildcardPat, ast.IntPat
 # the parser's core in C (`_exprs.c`): handed this file's operator tables, the token kinds
 # and the node classes, it parses items, blocks and expressions and hands back what it does
-# not cover (parse_item, parse_block, parse_expr)
+# not cover (parse_program, parse_block, parse_expr)
 _exprs.configure(
     _BINARY, _PREFIX,
     {"Ident": IDENT, "Int": INT, "Float": FLOAT, "String": STRING, "Newline": NEWLINE,
@@ -76,7 +77,7 @@ _exprs.configure(
     MAX_DEPTH)
 _c_expr = _exprs.parse
 _c_block = _exprs.parse_block
-_c_item = _exprs.parse_item
+_c_items = _exprs.parse_items
 _STATEMENT_KEYWORDS = frozenset(("let", "return", "while", "for"))
 _CLAUSES = frozenset(("intent", "requires", "ensures"))
 
@@ -94,8 +95,8 @@ class _Parser:
         self.eof_col = stream.eof_col
         self.pos = 0
         self.depth = 0
-        # parse_item, parse_block and parse_expr try the C core from this token on: past where
-        # it last handed back (`c_core`). It reads lists only (what `lex` makes); a stream of
+        # parse_program, parse_block and parse_expr try the C core from this token on: past
+        # where it last handed back (`c_core`). It reads lists only (what `lex` makes); a stream of
         # other sequences is parsed here throughout
         lists = all(type(part) is list for part in (self.kinds, self.values, self.lines,
                                                      self.cols))
@@ -199,10 +200,11 @@ class _Parser:
         self.pos = q + 1
 
     def c_core(self, parse, *args):
-        """`parse` (an entry of the C core: `_c_item`, `_c_block`, `_c_expr`) at `pos`: the
-        node it built, moving `pos` past it; or None where it handed back, and then the C
-        core is not asked again before the token after the one it stopped at (`c_from`), so
-        no token is read by it twice and its work stays linear in the input."""
+        """`parse` (an entry of the C core: `_c_block`, `_c_expr`) at `pos`: the node it
+        built, moving `pos` past it; or None where it handed back, and then the C core is not
+        asked again before the token after the one it stopped at (`c_from`), so no token is
+        read by it twice and its work stays linear in the input (`parse_program` keeps the
+        same rule for `_c_items`)."""
         got = parse(self.kinds, self.values, self.lines, self.cols, self.pos, *args)
         if type(got) is tuple:
             self.pos = got[1]
@@ -233,16 +235,19 @@ class _Parser:
                 self.pos = p
             if kinds[p] == EOF:
                 break
+            if p >= self.c_from:
+                # the C core's loop over items (`_c_items`) appends every item it parses as
+                # parse_item() would; at an item it hands back, parse_item() parses that one
+                self.pos, stop = _c_items(kinds, self.values, self.lines, self.cols, p,
+                                          self.depth, items)
+                if stop < 0:
+                    continue        # at the end of input
+                self.c_from = stop + 1
             items.append(self.parse_item())
         return ast.Program(module_name, items, line, col)
 
     def parse_item(self):
-        """A function, type or import; the C core (`_exprs.parse_item`) is tried first, as in
-        `parse_expr`."""
-        if self.pos >= self.c_from:
-            item = self.c_core(_c_item, self.depth)
-            if item is not None:
-                return item
+        """A function, type or import (one the C core's loop over items handed back)."""
         kinds = self.kinds
         p = self.pos
         if kinds[p] == NEWLINE:
