@@ -54,6 +54,48 @@ static long binary_prec[MAX_OPS];
 static PyObject *prefix_kind[MAX_OPS], *prefix_op[MAX_OPS];
 static long max_depth = -1;
 
+/* object address -> small index, open addressing (the operator kinds, the expression
+   classes): a lookup of a key that is not there stops at the first empty slot */
+#define PMAP_SIZE 128
+typedef struct {
+    const void *key;
+    int value;
+} PSlot;
+static PSlot binary_map[PMAP_SIZE], prefix_map[PMAP_SIZE], expr_class_map[PMAP_SIZE];
+
+static inline size_t
+pmap_hash(const void *key)
+{
+    return ((uintptr_t)key >> 4) & (PMAP_SIZE - 1);
+}
+
+static inline int
+pmap_get(const PSlot *map, const void *key)
+{
+    for (size_t h = pmap_hash(key); map[h].key != NULL; h = (h + 1) & (PMAP_SIZE - 1))
+        if (map[h].key == key)
+            return map[h].value;
+    return -1;
+}
+
+/* the first `value` stays for a key put twice (as the linear scans it replaces found it) */
+static int
+pmap_put(PSlot *map, const void *key, int value)
+{
+    size_t h = pmap_hash(key);
+    for (int tries = 0; tries < PMAP_SIZE; tries++, h = (h + 1) & (PMAP_SIZE - 1)) {
+        if (map[h].key == key)
+            return 0;
+        if (map[h].key == NULL) {
+            map[h].key = key;
+            map[h].value = value;
+            return 0;
+        }
+    }
+    PyErr_SetString(PyExc_ValueError, "_exprs.configure: too many entries");
+    return -1;
+}
+
 /* one node class: its type and the offsets of its slots, in field order */
 #define MAX_FIELDS 13
 typedef struct {
@@ -137,10 +179,10 @@ node6(int c, PyObject *f0, PyObject *f1, PyObject *f2, PyObject *f3, PyObject *f
 static PyObject *
 node_pos(PyObject *n, int back)
 {
-    for (int c = 0; c < N_EXPRS; c++)
-        if (Py_TYPE(n) == classes[c].type)
-            return *(PyObject **)((char *)n + classes[c].offset[classes[c].nfields - back]);
-    return NULL;
+    int c = pmap_get(expr_class_map, Py_TYPE(n));
+    if (c < 0)
+        return NULL;
+    return *(PyObject **)((char *)n + classes[c].offset[classes[c].nfields - back]);
 }
 
 /* the bail: NULL with no Python error set, `ps->stop` the token where it stopped */
@@ -374,21 +416,18 @@ primary(P *ps, Py_ssize_t *pos, long depth, int nest)
 static inline long
 binary_entry(PyObject *k, PyObject **op)
 {
-    for (int i = 0; i < n_binary; i++)
-        if (binary_kind[i] == k) {
-            *op = binary_op[i];
-            return binary_prec[i];
-        }
-    return 0;
+    int i = pmap_get(binary_map, k);
+    if (i < 0)
+        return 0;
+    *op = binary_op[i];
+    return binary_prec[i];
 }
 
 static inline PyObject *
 prefix_entry(PyObject *k)
 {
-    for (int i = 0; i < n_prefix; i++)
-        if (prefix_kind[i] == k)
-            return prefix_op[i];
-    return NULL;
+    int i = pmap_get(prefix_map, k);
+    return i < 0 ? NULL : prefix_op[i];
 }
 
 /* `left` under the `n` prefix operators from token `start` on, innermost (the last) first;
@@ -1450,6 +1489,18 @@ configure(PyObject *self, PyObject *args)
     if (operators(binary, 1, binary_kind, binary_op, binary_prec, &n_binary) < 0
             || operators(prefix, 0, prefix_kind, prefix_op, NULL, &n_prefix) < 0)
         return NULL;
+    memset(binary_map, 0, sizeof binary_map);
+    memset(prefix_map, 0, sizeof prefix_map);
+    memset(expr_class_map, 0, sizeof expr_class_map);
+    for (int i = 0; i < n_binary; i++)
+        if (pmap_put(binary_map, binary_kind[i], i) < 0)
+            return NULL;
+    for (int i = 0; i < n_prefix; i++)
+        if (pmap_put(prefix_map, prefix_kind[i], i) < 0)
+            return NULL;
+    for (int c = 0; c < N_EXPRS; c++)
+        if (pmap_put(expr_class_map, classes[c].type, c) < 0)
+            return NULL;
     max_depth = depth;
     configured = 1;
     Py_RETURN_NONE;
