@@ -13,6 +13,8 @@ import pytest
 
 from boruna.bytecode import _emit, codegen
 from boruna.bytecode.axbc import to_json
+from boruna.bytecode.module import MatchArm
+from boruna.bytecode.opcodes import MATCH_NONE, MATCH_SOME
 from boruna.compiler import compile_source
 from boruna.core.deep_stack import call_deep
 from boruna.core.values import RESULT_TYPE_ID, SOME_TYPE_ID
@@ -65,6 +67,7 @@ _PRELUDE = """type P { x: Int, y: Int, name: String }
 type Q { y: Int, x: Int }
 type T { tags: List<String> }
 enum E { A(Int), B }
+enum F { B, A(Option<Int>) }
 fn f(a: Int) -> Int { a }
 fn g(a: Int, b: Int) -> Int { a + b }
 fn h() -> Int { 1 }
@@ -112,6 +115,14 @@ def _random_expr(rng, names, depth=0):
         f"if {sub()} {{ {sub()} }}",
         f"if {sub()} {{ let t = {sub()}\n t }} else {{ if {sub()} {{ {sub()} }} else {{ 1 }} }}",
         f"match {sub()} {{ 0 => {sub()}, n => {sub()} }}",
+        f"match {sub()} {{ Some(v) => v, None => {sub()} }}",
+        f"match {sub()} {{ Ok(v) => {sub()}, Err(_) => 1 }}",
+        f"match {sub()} {{ A(x) => {sub()}, B => {sub()}, _ => 3 }}",
+        f"match {sub()} {{ Some(Some(w)) => w, Some(None) => {sub()}, _ => 0 }}",
+        f"match {sub()} {{ \"s\" => {sub()}, t => t }}",
+        f"match {sub()} {{ 300 => {sub()}, 2 => 1, true => {sub()} }}",
+        f"match {sub()} {{ a => {{ let a = {sub()}\n a }}, _ => a }}",
+        f"match {sub()} {{ A(Some(x)) => x, A(None) => 0, B => {sub()} }}",
         f"{{ let t = {sub()}\n t }}",
         f"P {{ x: {sub()}, y: 1, name: \"n\" }}",
         f"E::A({sub()})",
@@ -142,6 +153,8 @@ def _random_program(seed):
             body.append(f"    if a > {i} {{ return {_random_expr(rng, names, 3)} }}")
         elif r < 0.25:
             body.append(f"    {{ let z = {_random_expr(rng, names, 3)}\n z }}")
+        elif r < 0.32:              # a `match` statement (DISCARD)
+            body.append(f"    match {_random_expr(rng, names, 3)} {{ 0 => 1, _ => {{ }} }}")
     final = _random_expr(rng, names)
     if rng.random() < 0.1:
         final = f"return {final}"
@@ -244,8 +257,7 @@ def test_it_emits_an_if_in_value_and_tail_context():
     assert gen.constants == [0, 0, 1, 1, 2, 3]
 
 
-@pytest.mark.parametrize("expr", [
-    "match a { _ => 1 }", "{ a }", "P { x: 1 }", "E::A(1)",
+@pytest.mark.parametrize("expr", [ "{ a }", "P { x: 1 }", "E::A(1)",
     "undefined", "f(1, 2)",
     "f(" + ", ".join(["1"] * 256) + ")", "[" + ", ".join(["1"] * 256) + "]",
     "k(" + ", ".join(["1"] * 256) + ")",
@@ -322,3 +334,15 @@ def test_deep_nesting_compiles_or_fails_as_without_the_core(monkeypatch, kind, n
     """Past its depth budget the core hands back; at the parser's nesting limit too."""
     with_c, without = _both(monkeypatch, _deep(kind, n))
     assert with_c == without
+
+
+def test_it_emits_a_match_table_and_restores_the_scope():
+    source = "fn main(o: Option<Int>) -> Int {\n    match o { Some(v) => v, None => 0 }\n}"
+    gen, fn = _fn_gen(source)
+    assert _emit.expr(gen, fn.body.stmts[0].expr, codegen.TAIL) is False
+    assert gen.code == [("LoadLocal", 0), ("Match", 0), ("StoreLocal", 1), ("LoadLocal", 1),
+                        ("Jmp", 7), ("Pop",), ("PushConst", 0)]
+    assert gen.tables == [[MatchArm(MATCH_SOME, 2), MatchArm(MATCH_NONE, 5)]]
+    assert gen.tables[0][0] is gen.shared.arms[MATCH_SOME, 2]
+    assert gen.names == {"o": 0} and gen.next_local == 2
+    assert gen.lines == [0, 1, 1, 1, 2, 5]      # the Match instruction: the match's position

@@ -6,8 +6,12 @@
  * identifiers (a local's LoadLocal, a function's FnRef constant), Binary chains, the literals,
  * `None`, calls (a builtin's direct instruction, a known function's `Call`, `CallIndirect`),
  * field reads, unary operators, list literals and `Some`/`Ok`/`Err`, which leave exactly one
- * value in every context; and `if` in VALUE and TAIL context (its branches of one expression
- * here, other blocks by `gen.block`). A sub-expression of a covered node that is not covered
+ * value in every context; `if` in VALUE and TAIL context (its branches of one expression
+ * here, other blocks by `gen.block`); `match` in VALUE and TAIL context (its value, and its
+ * arms when they make one match table; `gen.match_chain` and `gen.match_nested` otherwise).
+ * `stmts(gen, stmts, ctx)` does the same for `gen.stmts(stmts, ctx)`: `let`, assignments,
+ * `return` (without `ensures`) and expression statements here, the others by `gen.stmt`.
+ * A sub-expression of a covered node that is not covered
  * itself (a `match`, a record, ...) is compiled by calling `gen.expr(sub, ctx)`, in the order
  * the Python emitter compiles it, so the instruction lists, the constant pool and the line
  * table come out the same.
@@ -40,7 +44,8 @@
 enum {
     K_BINARY, K_UNARY, K_IDENT, K_INT, K_FLOAT, K_STRING, K_BOOL, K_NONE, K_CALL, K_FIELD,
     K_LIST, K_SOME, K_OK, K_ERR, K_IF, K_BLOCK, K_EXPR_STMT, K_LET, K_ASSIGN, K_RETURN,
-    N_KINDS
+    K_MATCH, K_ARM, K_WILDCARD_PAT, K_IDENT_PAT, K_INT_PAT, K_STRING_PAT, K_SOME_PAT, K_OK_PAT,
+    K_ERR_PAT, K_VARIANT_PAT, N_KINDS
 };
 typedef struct {
     PyTypeObject *type;
@@ -52,7 +57,7 @@ static NodeClass kinds[N_KINDS];
 /* _FnGen's slots read or written here */
 enum {
     G_CODE, G_CONSTANTS, G_NAMES, G_LINES, G_LAST_LINE, G_LAST_COL, G_ARITIES, G_CAPS,
-    G_FN_IDS, G_FIELD_SLOT, G_SHARED, G_NEXT_LOCAL, G_RETURN_JUMPS, N_GEN
+    G_FN_IDS, G_FIELD_SLOT, G_SHARED, G_NEXT_LOCAL, G_RETURN_JUMPS, G_TABLES, N_GEN
 };
 static Py_ssize_t gen_offset[N_GEN];
 static PyTypeObject *gen_type;
@@ -62,6 +67,9 @@ static PyObject *load_local;    /* tuple: slot -> ("LoadLocal", slot), slot < SH
 static PyObject *store_local;   /* tuple: slot -> ("StoreLocal", slot), slot < SHARED_SLOTS */
 static PyObject *ret;           /* ("Ret",) */
 static PyObject *assign_error;  /* codegen._assign_error(s): raises the error of an Assign */
+static PyObject *fixed_tags;    /* codegen._FIXED_TAGS: pattern class -> its tags */
+static PyObject *pattern_binding;   /* walk.pattern_binding */
+static PyObject *int_tag_limit; /* opcodes.INT_TAG_LIMIT */
 static PyObject *make_list;     /* tuple: n -> ("MakeList", n), n <= MAX_ITEMS */
 static PyObject *make_some, *make_ok, *make_err, *pop;
 static PyObject *direct_calls;  /* builtin name -> (arity, instruction, capability or None) */
@@ -72,7 +80,8 @@ static PyObject *ctx_obj[3];    /* codegen.VALUE, DISCARD, TAIL */
 static PyObject *jmp_if_not_0, *jmp_0;     /* placeholders, patched before the node ends */
 static PyObject *s_push_const, *s_load_local, *s_call, *s_call_indirect, *s_get_field;
 static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_jmp_if_not;
-static PyObject *s_store_local, *s_stmt;
+static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
+static PyObject *s_match_nested;
 static int configured = 0;
 static long active = 0;
 
@@ -501,6 +510,234 @@ done:
     return r;
 }
 
+static int bind(PyObject *g, PyObject *name);
+
+/* `_arm_binder(p, type(p))`: the name pattern `p` binds (a new reference; None if none) */
+static PyObject *
+arm_binder(PyObject *p)
+{
+    PyTypeObject *t = Py_TYPE(p);
+    PyObject *inner;
+    if (t == kinds[K_IDENT_PAT].type)
+        inner = p;
+    else if (t == kinds[K_SOME_PAT].type || t == kinds[K_OK_PAT].type
+             || t == kinds[K_ERR_PAT].type)
+        inner = FIELD(p, K_SOME_PAT, 0);
+    else if (t == kinds[K_VARIANT_PAT].type)
+        inner = FIELD(p, K_VARIANT_PAT, 1);
+    else
+        Py_RETURN_NONE;
+    if (inner == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a pattern without its fields");
+        return NULL;
+    }
+    if (Py_TYPE(inner) == kinds[K_IDENT_PAT].type) {
+        PyObject *name = FIELD(inner, K_IDENT_PAT, 0);
+        if (name == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "_emit: a pattern without its name");
+            return NULL;
+        }
+        Py_INCREF(name);
+        return name;
+    }
+    if (Py_TYPE(inner) == kinds[K_WILDCARD_PAT].type)
+        Py_RETURN_NONE;
+    return PyObject_CallOneArg(pattern_binding, inner);
+}
+
+/* `bound_arm_body(binder, body, arm_ctx)` (arm_ctx VALUE or TAIL: no Pop after the body) */
+static int
+bound_arm_body(PyObject *g, PyObject *binder, PyObject *body, int arm_ctx)
+{
+    PyObject *previous = PyDict_GetItemWithError(GEN(g, G_NAMES), binder);
+    if (previous == NULL && PyErr_Occurred())
+        return -1;
+    Py_XINCREF(previous);
+    int r = -1;
+    if (bind(g, binder) < 0 || sub_in(g, body, arm_ctx) < 0)
+        goto done;
+    PyObject *names = GEN(g, G_NAMES);      /* a block in the body may have put back a copy */
+    r = previous == NULL ? PyDict_DelItem(names, binder)
+        : PyDict_SetItem(names, binder, previous);
+done:
+    Py_XDECREF(previous);
+    return r;
+}
+
+/* `shared.<table>[n]` (a new reference) */
+static PyObject *
+shared_op(PyObject *g, PyObject *table, Py_ssize_t n)
+{
+    PyObject *ops = PyObject_GetAttr(GEN(g, G_SHARED), table);
+    if (ops == NULL)
+        return NULL;
+    PyObject *key = PyLong_FromSsize_t(n);
+    PyObject *ins = key == NULL ? NULL : PyObject_GetItem(ops, key);
+    Py_DECREF(ops);
+    Py_XDECREF(key);
+    return ins;
+}
+
+/* one arm's match-table entries: `shared.arms[tag, start]` for each of its pattern's tags */
+static int
+arm_entries(PyObject *g, PyObject *pat, PyObject *table, PyObject *shared_arms,
+            Py_ssize_t start)
+{
+    PyObject *tags = PyDict_GetItemWithError(fixed_tags, (PyObject *)Py_TYPE(pat));
+    if (tags != NULL)
+        Py_INCREF(tags);
+    else if (PyErr_Occurred() || (tags = PyObject_CallMethodOneArg(g, s_pattern_tags, pat))
+                                 == NULL)
+        return -1;
+    PyObject *seq = PySequence_Fast(tags, "_emit: pattern tags are not a sequence");
+    Py_DECREF(tags);
+    if (seq == NULL)
+        return -1;
+    PyObject *target = PyLong_FromSsize_t(start);
+    int r = target == NULL ? -1 : 0;
+    for (Py_ssize_t k = 0; r == 0 && k < PySequence_Fast_GET_SIZE(seq); k++) {
+        PyObject *key = PyTuple_Pack(2, PySequence_Fast_GET_ITEM(seq, k), target);
+        PyObject *entry = key == NULL ? NULL : PyObject_GetItem(shared_arms, key);
+        Py_XDECREF(key);
+        r = entry == NULL ? -1 : PyList_Append(table, entry);
+        Py_XDECREF(entry);
+    }
+    Py_XDECREF(target);
+    Py_DECREF(seq);
+    return r;
+}
+
+/* codegen.match_table: a match whose arms all check one level, in VALUE or TAIL context */
+static int
+match_table(PyObject *g, PyObject *arms, int arm_ctx)
+{
+    Py_ssize_t n = PyList_GET_SIZE(arms);
+    PyObject *tables = GEN(g, G_TABLES), *code = GEN(g, G_CODE);
+    Py_ssize_t *end_jumps = PyMem_Malloc(sizeof(Py_ssize_t) * (n > 0 ? n : 1));
+    PyObject *table = PyList_New(0);
+    PyObject *shared_arms = PyObject_GetAttr(GEN(g, G_SHARED), s_arms);
+    PyObject *ins = NULL;
+    int r = -1;
+    if (end_jumps == NULL || table == NULL || shared_arms == NULL) {
+        if (end_jumps == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    if ((ins = shared_op(g, s_match, PyList_GET_SIZE(tables))) == NULL
+            || PyList_Append(code, ins) < 0 || PyList_Append(tables, table) < 0)
+        goto done;
+    Py_CLEAR(ins);
+    Py_ssize_t jumps = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *arm = PyList_GET_ITEM(arms, i);
+        PyObject *pat = FIELD(arm, K_ARM, 0), *body = FIELD(arm, K_ARM, 1);
+        if (pat == NULL || body == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "_emit: a match arm without its fields");
+            goto done;
+        }
+        if (arm_entries(g, pat, table, shared_arms, PyList_GET_SIZE(code)) < 0)
+            goto done;
+        PyObject *binder = arm_binder(pat);
+        if (binder == NULL)
+            goto done;
+        int ok = binder == Py_None ? append(g, pop) >= 0 && sub_in(g, body, arm_ctx) >= 0
+                 : bound_arm_body(g, binder, body, arm_ctx) >= 0;
+        Py_DECREF(binder);
+        if (!ok)
+            goto done;
+        if (i != n - 1) {
+            if (PyList_Append(code, jmp_0) < 0)
+                goto done;
+            end_jumps[jumps++] = PyList_GET_SIZE(code) - 1;
+        }
+    }
+    if ((ins = shared_op(g, s_jmp, PyList_GET_SIZE(code))) == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < jumps; k++) {
+        if (end_jumps[k] >= PyList_GET_SIZE(code)) {
+            PyErr_SetString(PyExc_IndexError, "_emit: a jump to patch is gone");
+            goto done;
+        }
+        Py_INCREF(ins);
+        PyList_SetItem(code, end_jumps[k], ins);
+    }
+    r = 0;
+done:
+    PyMem_Free(end_jumps);
+    Py_XDECREF(table);
+    Py_XDECREF(shared_arms);
+    Py_XDECREF(ins);
+    return r;
+}
+
+/* codegen.match_expr in VALUE or TAIL context (DISCARD asks expr_leaves_value: Python's);
+ * the kind of match as it decides; match_chain and match_nested stay Python's */
+static int
+match_expr(PyObject *g, PyObject *e, int ctx)
+{
+    PyObject *value = FIELD(e, K_MATCH, 0), *arms = FIELD(e, K_MATCH, 1);
+    if (ctx == DISCARD || value == NULL || arms == NULL || !PyList_CheckExact(arms))
+        return HANDED_BACK;
+    int chain = 0, nested = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(arms); i++) {
+        PyObject *arm = PyList_GET_ITEM(arms, i);
+        if (Py_TYPE(arm) != kinds[K_ARM].type || FIELD(arm, K_ARM, 0) == NULL)
+            return HANDED_BACK;
+        PyObject *pat = FIELD(arm, K_ARM, 0);
+        PyTypeObject *t = Py_TYPE(pat);
+        if (t == kinds[K_STRING_PAT].type) {
+            chain = 1;
+            break;
+        }
+        if (t == kinds[K_INT_PAT].type) {
+            PyObject *n = FIELD(pat, K_INT_PAT, 0);
+            if (n == NULL || !PyLong_CheckExact(n))
+                return HANDED_BACK;
+            int overflow;
+            long v = PyLong_AsLongAndOverflow(n, &overflow);
+            long limit = PyLong_AsLong(int_tag_limit);
+            if (overflow || v < 0 || v >= limit) {    /* not _table_int(value) */
+                chain = 1;
+                break;
+            }
+            continue;
+        }
+        if (nested)
+            continue;
+        PyObject *inner;
+        if (t == kinds[K_SOME_PAT].type || t == kinds[K_OK_PAT].type
+                || t == kinds[K_ERR_PAT].type)
+            inner = FIELD(pat, K_SOME_PAT, 0);
+        else if (t == kinds[K_VARIANT_PAT].type)
+            inner = FIELD(pat, K_VARIANT_PAT, 1);
+        else
+            continue;
+        if (inner == NULL)
+            return HANDED_BACK;
+        PyTypeObject *kind = Py_TYPE(inner);
+        if (kind != kinds[K_IDENT_PAT].type && kind != kinds[K_WILDCARD_PAT].type
+                && (inner != Py_None || t != kinds[K_VARIANT_PAT].type))
+            nested = 1;
+    }
+    Py_INCREF(e);
+    int r = -1;
+    if (sub(g, value) < 0 || mark(g, e, K_MATCH) < 0)
+        goto done;
+    if (chain || nested) {
+        PyObject *none = PyObject_CallMethodObjArgs(g, chain ? s_match_chain : s_match_nested,
+                                                    e, ctx_obj[ctx], NULL);
+        if (none == NULL)
+            goto done;
+        Py_DECREF(none);
+    } else if (match_table(g, arms, ctx) < 0) {
+        goto done;
+    }
+    r = ctx == VALUE ? LEFT : NOTHING;
+done:
+    Py_DECREF(e);
+    return r;
+}
+
 static int
 dispatch(PyObject *g, PyObject *e, int ctx)
 {
@@ -521,6 +758,8 @@ dispatch(PyObject *g, PyObject *e, int ctx)
         return call(g, e);
     if (t == kinds[K_IF].type)
         return if_expr(g, e, ctx);
+    if (t == kinds[K_MATCH].type)
+        return match_expr(g, e, ctx);
     if (t == kinds[K_FIELD].type)
         return field_access(g, e);
     if (t == kinds[K_NONE].type) {
@@ -712,6 +951,7 @@ context(PyObject *g, PyObject *ctx)
             || !PyDict_CheckExact(GEN(g, G_NAMES)) || !PyList_CheckExact(GEN(g, G_LINES))
             || !PyList_CheckExact(GEN(g, G_CAPS)) || !PyDict_CheckExact(GEN(g, G_FN_IDS))
             || !PyDict_CheckExact(GEN(g, G_FIELD_SLOT)) || !PyLong_CheckExact(GEN(g, G_NEXT_LOCAL))
+            || !PyList_CheckExact(GEN(g, G_TABLES))
             || (GEN(g, G_ARITIES) != Py_None && !PyDict_CheckExact(GEN(g, G_ARITIES))))
         return -1;
     return c;
@@ -829,7 +1069,12 @@ configure(PyObject *self, PyObject *args)
         [K_FIELD] = {"FieldAccess", 4}, [K_LIST] = {"ListLit", 3}, [K_SOME] = {"SomeExpr", 3},
         [K_OK] = {"OkExpr", 3}, [K_ERR] = {"ErrExpr", 3}, [K_IF] = {"If", 5},
         [K_BLOCK] = {"Block", 3}, [K_EXPR_STMT] = {"ExprStmt", 3}, [K_LET] = {"Let", 6},
-        [K_ASSIGN] = {"Assign", 4}, [K_RETURN] = {"Return", 3},
+        [K_ASSIGN] = {"Assign", 4}, [K_RETURN] = {"Return", 3}, [K_MATCH] = {"Match", 4},
+        [K_ARM] = {"MatchArm", 4}, [K_WILDCARD_PAT] = {"WildcardPat", 2},
+        [K_IDENT_PAT] = {"IdentPat", 3}, [K_INT_PAT] = {"IntPat", 3},
+        [K_STRING_PAT] = {"StringPat", 3}, [K_SOME_PAT] = {"SomePat", 3},
+        [K_OK_PAT] = {"OkPat", 3}, [K_ERR_PAT] = {"ErrPat", 3},
+        [K_VARIANT_PAT] = {"VariantPat", 4},
     };
     for (int k = 0; k < N_KINDS; k++) {
         PyObject *cls = PyDict_GetItemString(nodes, names[k].name);
@@ -870,7 +1115,7 @@ configure(PyObject *self, PyObject *args)
         [G_LINES] = "lines", [G_LAST_LINE] = "last_line", [G_LAST_COL] = "last_col",
         [G_ARITIES] = "arities", [G_CAPS] = "caps", [G_FN_IDS] = "fn_ids",
         [G_FIELD_SLOT] = "field_slot", [G_SHARED] = "shared", [G_NEXT_LOCAL] = "next_local",
-        [G_RETURN_JUMPS] = "return_jumps",
+        [G_RETURN_JUMPS] = "return_jumps", [G_TABLES] = "tables",
     };
     for (int s = 0; s < N_GEN; s++)
         if (slot_offset(gen, g_fields[s], &gen_offset[s]) < 0)
@@ -880,6 +1125,8 @@ configure(PyObject *self, PyObject *args)
     static const struct { const char *name; PyObject **slot; } tables[] = {
         {"bare", &bare}, {"load_local", &load_local}, {"make_list", &make_list},
         {"store_local", &store_local}, {"ret", &ret}, {"assign_error", &assign_error},
+        {"fixed_tags", &fixed_tags}, {"pattern_binding", &pattern_binding},
+        {"int_tag_limit", &int_tag_limit},
         {"make_some", &make_some}, {"make_ok", &make_ok}, {"make_err", &make_err},
         {"pop", &pop}, {"direct_calls", &direct_calls}, {"added_builtins", &added_builtins},
         {"none", &none_value}, {"fn_ref", &fn_ref}, {"value", &ctx_obj[VALUE]},
@@ -895,6 +1142,7 @@ configure(PyObject *self, PyObject *args)
             return NULL;
     }
     if (!PyDict_CheckExact(bare) || !PyDict_CheckExact(direct_calls)
+            || !PyDict_CheckExact(fixed_tags) || !PyLong_CheckExact(int_tag_limit)
             || !PyFrozenSet_CheckExact(added_builtins)) {
         PyErr_SetString(PyExc_TypeError, "_emit.configure: bare, direct_calls or "
                         "added_builtins of the wrong type");
@@ -914,7 +1162,9 @@ configure(PyObject *self, PyObject *args)
         {"CallIndirect", &s_call_indirect}, {"GetField", &s_get_field},
         {"GetFieldNamed", &s_get_field_named}, {"expr", &s_expr}, {"block", &s_block},
         {"push_unit", &s_push_unit}, {"jmp", &s_jmp}, {"jmp_if_not", &s_jmp_if_not},
-        {"StoreLocal", &s_store_local}, {"stmt", &s_stmt},
+        {"StoreLocal", &s_store_local}, {"stmt", &s_stmt}, {"match", &s_match},
+        {"arms", &s_arms}, {"pattern_tags", &s_pattern_tags}, {"match_chain", &s_match_chain},
+        {"match_nested", &s_match_nested},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         PyObject *s = PyUnicode_InternFromString(strings[i].text);
@@ -946,8 +1196,9 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(nodes, gen, shared): the node classes by name, codegen._FnGen, and a dict of\n"
      "codegen's shared instructions and tables (bare, load_local, make_list, make_some,\n"
-     "make_ok, make_err, pop, direct_calls, added_builtins, none, fn_ref) and contexts\n"
-     "(value, discard, tail); call once before expr()."},
+     "make_ok, make_err, pop, store_local, ret, direct_calls, added_builtins, none, fn_ref,\n"
+     "assign_error, fixed_tags, pattern_binding, int_tag_limit) and contexts (value,\n"
+     "discard, tail); call once before expr() and stmts()."},
     {"expr", (PyCFunction)(void (*)(void))expr, METH_FASTCALL,
      "expr(gen, e, ctx) -> gen.expr(e, ctx)'s answer when it emitted the code of expression e\n"
      "into gen (a _FnGen) as that would, None when it emitted nothing and hands e back."},

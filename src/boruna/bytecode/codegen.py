@@ -1152,10 +1152,12 @@ _emit.configure(
     {name: getattr(ast, name) for name in (
         "Binary", "Unary", "Ident", "IntLit", "FloatLit", "StringLit", "BoolLit", "NoneLit",
         "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "If", "Block",
-        "ExprStmt", "Let", "Assign", "Return")},
+        "ExprStmt", "Let", "Assign", "Return", "Match", "MatchArm", "WildcardPat", "IdentPat",
+        "IntPat", "StringPat", "SomePat", "OkPat", "ErrPat", "VariantPat")},
     _FnGen,
     {"bare": _BARE, "load_local": _LOAD_LOCAL, "store_local": _STORE_LOCAL, "ret": _RET,
-     "assign_error": _assign_error, "make_list": _MAKE_LIST,
+     "assign_error": _assign_error, "fixed_tags": _FIXED_TAGS,
+     "pattern_binding": pattern_binding, "int_tag_limit": INT_TAG_LIMIT, "make_list": _MAKE_LIST,
      "make_some": _MAKE_SOME, "make_ok": _MAKE_OK, "make_err": _MAKE_ERR, "pop": _POP,
      "direct_calls": _DIRECT_CALLS, "added_builtins": ADDED_BUILTINS, "none": NONE,
      "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL})
