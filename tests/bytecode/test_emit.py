@@ -125,7 +125,20 @@ def _random_expr(rng, names, depth=0):
         f"match {sub()} {{ A(Some(x)) => x, A(None) => 0, B => {sub()} }}",
         f"{{ let t = {sub()}\n t }}",
         f"P {{ x: {sub()}, y: 1, name: \"n\" }}",
+        f"P {{ y: {sub()}, x: 1, name: \"n\" }}",
+        f"Q {{ x: {sub()}, y: {sub()} }}",
+        f"P {{ ..p, x: {sub()} }}",
+        f"P {{ ..{sub()}, name: {sub()}, y: 2 }}",
+        f"P {{ ..p, x: 1, x: {sub()} }}",
+        f"P {{ ..p, w: {sub()} }}",
+        f"Z {{ a: {sub()} }}",
+        f"E {{ a: {sub()} }}",
+        f"T {{ ..{sub()} }}",
         f"E::A({sub()})",
+        "E::B",
+        f"F::A(Some({sub()}))",
+        f"E::C({sub()})" if rng.random() < 0.2 else "F::B",
+        f"P::A({sub()})" if rng.random() < 0.2 else "E::B",
         f"{sub()}(1)",
     ])
 
@@ -257,14 +270,16 @@ def test_it_emits_an_if_in_value_and_tail_context():
     assert gen.constants == [0, 0, 1, 1, 2, 3]
 
 
-@pytest.mark.parametrize("expr", [ "{ a }", "P { x: 1 }", "E::A(1)",
+@pytest.mark.parametrize("expr", [
+    "{ a }", "P { y: 1, x: 2 }", "E::Z(1)", "Nope::A(1)", "P::A(1)", "P { ..p, x: 1, x: 2 }",
+    "P { ..p, z: 1 }", "P { x: 1, y: 2, x: 3 }",
     "undefined", "f(1, 2)",
     "f(" + ", ".join(["1"] * 256) + ")", "[" + ", ".join(["1"] * 256) + "]",
     "k(" + ", ".join(["1"] * 256) + ")",
 ])
 def test_it_hands_back_before_emitting_anything(expr):
     """What it does not cover, what fails, and (names unchecked) a call of the wrong arity."""
-    source = ("type P { x: Int }\nenum E { A(Int) }\nfn f(a: Int) -> Int { a }\n"
+    source = ("type P { x: Int, y: Int }\nenum E { A(Int) }\nfn f(a: Int) -> Int { a }\n"
               f"fn main(a: Int, p: P, k: Fn(Int) -> Int) -> Int {{ {expr} }}")
     gen, fn = _fn_gen(source, names_checked=False)
     assert _emit.expr(gen, fn.body.stmts[0].expr, codegen.VALUE) is None
@@ -346,3 +361,15 @@ def test_it_emits_a_match_table_and_restores_the_scope():
     assert gen.tables[0][0] is gen.shared.arms[MATCH_SOME, 2]
     assert gen.names == {"o": 0} and gen.next_local == 2
     assert gen.lines == [0, 1, 1, 1, 2, 5]      # the Match instruction: the match's position
+
+
+def test_it_emits_statements_a_spread_and_a_variant():
+    source = ("type P { x: Int, y: Int }\nenum E { A(Int), B }\nfn main(p: P) -> P {\n"
+              "    let e = E::B\n    P { ..p, y: 2 }\n}")
+    gen, fn = _fn_gen(source)
+    assert _emit.stmts(gen, fn.body.stmts, codegen.TAIL) is True
+    assert gen.code == [("PushConst", 0), ("MakeEnum", 1, 1), ("StoreLocal", 1),
+                        ("LoadLocal", 0), ("StoreLocal", 2), ("LoadLocal", 2), ("GetField", 0),
+                        ("PushConst", 1), ("MakeRecord", 0, 2)]
+    assert gen.constants == [None, 2] and gen.next_local == 3
+    assert gen.names == {"p": 0, "e": 1}

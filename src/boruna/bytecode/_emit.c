@@ -8,7 +8,8 @@
  * field reads, unary operators, list literals and `Some`/`Ok`/`Err`, which leave exactly one
  * value in every context; `if` in VALUE and TAIL context (its branches of one expression
  * here, other blocks by `gen.block`); `match` in VALUE and TAIL context (its value, and its
- * arms when they make one match table; `gen.match_chain` and `gen.match_nested` otherwise).
+ * arms when they make one match table; `gen.match_chain` and `gen.match_nested` otherwise);
+ * record literals (in declaration order, of no record type, or with a spread) and variants.
  * `stmts(gen, stmts, ctx)` does the same for `gen.stmts(stmts, ctx)`: `let`, assignments,
  * `return` (without `ensures`) and expression statements here, the others by `gen.stmt`.
  * A sub-expression of a covered node that is not covered
@@ -17,8 +18,8 @@
  * table come out the same.
  *
  * Whatever can fail is left to Python before anything of the node is emitted: an undefined
- * name, a call the name check must see first (NameCheckNeeded), more than 255 arguments or
- * items, a numeric field name; the Python emitter then reaches the same error at the same
+ * name, a call or spread the name check must see first (NameCheckNeeded), more than 255
+ * arguments, items or fields, an unknown enum or variant, a numeric field name; the Python emitter then reaches the same error at the same
  * point (tests/bytecode/test_emit.py compares the two emitters).
  *
  * Depth: `active` counts the C frames of this core that are running (across the calls back
@@ -45,7 +46,7 @@ enum {
     K_BINARY, K_UNARY, K_IDENT, K_INT, K_FLOAT, K_STRING, K_BOOL, K_NONE, K_CALL, K_FIELD,
     K_LIST, K_SOME, K_OK, K_ERR, K_IF, K_BLOCK, K_EXPR_STMT, K_LET, K_ASSIGN, K_RETURN,
     K_MATCH, K_ARM, K_WILDCARD_PAT, K_IDENT_PAT, K_INT_PAT, K_STRING_PAT, K_SOME_PAT, K_OK_PAT,
-    K_ERR_PAT, K_VARIANT_PAT, N_KINDS
+    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, N_KINDS
 };
 typedef struct {
     PyTypeObject *type;
@@ -57,7 +58,8 @@ static NodeClass kinds[N_KINDS];
 /* _FnGen's slots read or written here */
 enum {
     G_CODE, G_CONSTANTS, G_NAMES, G_LINES, G_LAST_LINE, G_LAST_COL, G_ARITIES, G_CAPS,
-    G_FN_IDS, G_FIELD_SLOT, G_SHARED, G_NEXT_LOCAL, G_RETURN_JUMPS, G_TABLES, N_GEN
+    G_FN_IDS, G_FIELD_SLOT, G_SHARED, G_NEXT_LOCAL, G_RETURN_JUMPS, G_TABLES, G_TYPE_IDS,
+    G_TYPES, G_MEMBER_NAMES, N_GEN
 };
 static Py_ssize_t gen_offset[N_GEN];
 static PyTypeObject *gen_type;
@@ -81,7 +83,7 @@ static PyObject *jmp_if_not_0, *jmp_0;     /* placeholders, patched before the n
 static PyObject *s_push_const, *s_load_local, *s_call, *s_call_indirect, *s_get_field;
 static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_jmp_if_not;
 static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
-static PyObject *s_match_nested;
+static PyObject *s_match_nested, *s_make_record, *s_make_enum, *s_kind, *s_record, *s_enum;
 static int configured = 0;
 static long active = 0;
 
@@ -738,6 +740,211 @@ done:
     return r;
 }
 
+/* the declaration `tid` names when it is of kind `kind` ("Record"/"Enum"): its member names
+ * (borrowed), else NULL (-1 in *err on an exception) */
+static PyObject *
+declared(PyObject *g, PyObject *tid, PyObject *kind, int *err)
+{
+    *err = 0;
+    Py_ssize_t t = PyLong_AsSsize_t(tid);
+    PyObject *types = GEN(g, G_TYPES), *members = GEN(g, G_MEMBER_NAMES);
+    if (t == -1 && PyErr_Occurred()) {
+        *err = -1;
+        return NULL;
+    }
+    if (t < 0 || t >= PyList_GET_SIZE(types) || t >= PyList_GET_SIZE(members)) {
+        PyErr_SetString(PyExc_IndexError, "_emit: a type id past the module's types");
+        *err = -1;
+        return NULL;
+    }
+    PyObject *decl_kind = PyObject_GetAttr(PyList_GET_ITEM(types, t), s_kind);
+    if (decl_kind == NULL) {
+        *err = -1;
+        return NULL;
+    }
+    int same = PyObject_RichCompareBool(decl_kind, kind, Py_EQ);
+    Py_DECREF(decl_kind);
+    if (same < 0)
+        *err = -1;
+    PyObject *names = PyList_GET_ITEM(members, t);
+    if (same > 0 && !PyList_CheckExact(names)) {
+        PyErr_SetString(PyExc_TypeError, "_emit: member names are not a list");
+        *err = -1;
+        return NULL;
+    }
+    return same > 0 ? names : NULL;
+}
+
+/* codegen.record_lit: a literal naming its fields in declaration order (or of no record
+ * type), or with a spread; one in another order is Python's (it stores in slots first) */
+static int
+record_lit(PyObject *g, PyObject *e)
+{
+    PyObject *type_name = FIELD(e, K_RECORD, 0), *fields = FIELD(e, K_RECORD, 1);
+    PyObject *spread = FIELD(e, K_RECORD, 2);
+    if (type_name == NULL || fields == NULL || spread == NULL || !PyList_CheckExact(fields))
+        return HANDED_BACK;
+    Py_ssize_t n = PyList_GET_SIZE(fields);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyList_GET_ITEM(fields, i);
+        if (!PyTuple_CheckExact(f) || PyTuple_GET_SIZE(f) != 2)
+            return HANDED_BACK;
+    }
+    PyObject *tid = PyDict_GetItemWithError(GEN(g, G_TYPE_IDS), type_name);
+    if (tid == NULL && PyErr_Occurred())
+        return -1;
+    int err = 0;
+    PyObject *decl = tid == NULL ? NULL : declared(g, tid, s_record, &err);
+    if (err)
+        return -1;
+    PyObject *type_id = tid != NULL ? tid : PyLong_FromLong(0);    /* a new reference */
+    if (tid != NULL)
+        Py_INCREF(type_id);
+    if (type_id == NULL)
+        return -1;
+    Py_XINCREF(decl);
+    int r = HANDED_BACK;
+    PyObject *count = NULL;
+    if (spread != Py_None) {
+        Py_ssize_t m = decl == NULL ? 0 : PyList_GET_SIZE(decl);
+        if (m > MAX_ITEMS)
+            goto done;
+        /* the name check's cases (a repeated or unknown field) are Python's to raise */
+        for (Py_ssize_t i = 0; i < n && GEN(g, G_ARITIES) != Py_None; i++) {
+            PyObject *name = PyTuple_GET_ITEM(PyList_GET_ITEM(fields, i), 0);
+            int known = decl == NULL ? 0 : PySequence_Contains(decl, name);
+            if (known <= 0) {
+                r = known < 0 ? -1 : HANDED_BACK;
+                goto done;
+            }
+            for (Py_ssize_t j = 0; j < i; j++) {
+                int same = PyObject_RichCompareBool(
+                    PyTuple_GET_ITEM(PyList_GET_ITEM(fields, j), 0), name, Py_EQ);
+                if (same != 0) {
+                    r = same < 0 ? -1 : HANDED_BACK;
+                    goto done;
+                }
+            }
+        }
+        r = -1;
+        if (sub(g, spread) < 0)
+            goto done;
+        /* base = self.alloc(), after the spread's code */
+        PyObject *base = GEN(g, G_NEXT_LOCAL);
+        Py_INCREF(base);
+        Py_ssize_t b = PyLong_AsSsize_t(base);
+        PyObject *next = b < 0 ? NULL : PyLong_FromSsize_t(b + 1);
+        if (next == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_emit: a negative next_local");
+            Py_DECREF(base);
+            goto done;
+        }
+        Py_SETREF(GEN(g, G_NEXT_LOCAL), next);
+        int ok = (b < SHARED_SLOTS ? append(g, PyTuple_GET_ITEM(store_local, b))
+                  : append_new(g, PyTuple_Pack(2, s_store_local, base))) >= 0;
+        for (Py_ssize_t pos = 0; ok && pos < m; pos++) {
+            PyObject *fname = PyList_GET_ITEM(decl, pos);
+            PyObject *value = NULL;     /* the first override of fname (setdefault) */
+            for (Py_ssize_t i = 0; i < n && value == NULL; i++) {
+                PyObject *f = PyList_GET_ITEM(fields, i);
+                int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(f, 0), fname, Py_EQ);
+                if (same < 0)
+                    ok = 0;
+                else if (same)
+                    value = PyTuple_GET_ITEM(f, 1);
+            }
+            if (!ok)
+                break;
+            if (value != NULL) {
+                ok = sub(g, value) >= 0;
+            } else {
+                PyObject *at = PyLong_FromSsize_t(pos);
+                ok = at != NULL
+                     && (b < SHARED_SLOTS ? append(g, PyTuple_GET_ITEM(load_local, b))
+                         : append_new(g, PyTuple_Pack(2, s_load_local, base))) >= 0
+                     && append_new(g, PyTuple_Pack(2, s_get_field, at)) >= 0;
+                Py_XDECREF(at);
+            }
+        }
+        Py_DECREF(base);
+        if (!ok || (count = PyLong_FromSsize_t(m)) == NULL
+                || append_new(g, PyTuple_Pack(3, s_make_record, type_id, count)) < 0)
+            goto done;
+        r = LEFT;
+        goto done;
+    }
+    if (decl != NULL) {
+        /* written == member_names[tid], else the declaration-order case: Python's */
+        if (PyList_GET_SIZE(decl) != n)
+            goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(PyList_GET_ITEM(fields, i), 0),
+                                                PyList_GET_ITEM(decl, i), Py_EQ);
+            if (same <= 0) {
+                r = same < 0 ? -1 : HANDED_BACK;
+                goto done;
+            }
+        }
+    }
+    if (n > MAX_ITEMS)
+        goto done;
+    r = -1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (sub(g, PyTuple_GET_ITEM(PyList_GET_ITEM(fields, i), 1)) < 0)
+            goto done;
+    if ((count = PyLong_FromSsize_t(n)) == NULL
+            || append_new(g, PyTuple_Pack(3, s_make_record, type_id, count)) < 0)
+        goto done;
+    r = LEFT;
+done:
+    Py_XDECREF(count);
+    Py_XDECREF(decl);
+    Py_DECREF(type_id);
+    return r;
+}
+
+/* codegen.enum_variant; whatever it raises is Python's to raise */
+static int
+enum_variant(PyObject *g, PyObject *e)
+{
+    PyObject *enum_name = FIELD(e, K_ENUM_VARIANT, 0), *variant = FIELD(e, K_ENUM_VARIANT, 1);
+    PyObject *payload = FIELD(e, K_ENUM_VARIANT, 2);
+    if (enum_name == NULL || variant == NULL || payload == NULL)
+        return HANDED_BACK;
+    PyObject *tid = PyDict_GetItemWithError(GEN(g, G_TYPE_IDS), enum_name);
+    if (tid == NULL)
+        return PyErr_Occurred() ? -1 : HANDED_BACK;
+    int err = 0;
+    PyObject *names = declared(g, tid, s_enum, &err);
+    if (names == NULL)
+        return err ? -1 : HANDED_BACK;
+    Py_ssize_t idx = -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names) && idx < 0; i++) {
+        int same = PyObject_RichCompareBool(PyList_GET_ITEM(names, i), variant, Py_EQ);
+        if (same < 0)
+            return -1;
+        if (same)
+            idx = i;
+    }
+    if (idx < 0 || idx > MAX_ITEMS)
+        return HANDED_BACK;
+    Py_INCREF(tid);
+    int r = -1;
+    PyObject *index = NULL;
+    if (payload != Py_None ? sub(g, payload) < 0
+            : (Py_INCREF(Py_None), push_const(g, Py_None) < 0))
+        goto done;
+    if ((index = PyLong_FromSsize_t(idx)) == NULL
+            || append_new(g, PyTuple_Pack(3, s_make_enum, tid, index)) < 0)
+        goto done;
+    r = LEFT;
+done:
+    Py_XDECREF(index);
+    Py_DECREF(tid);
+    return r;
+}
+
 static int
 dispatch(PyObject *g, PyObject *e, int ctx)
 {
@@ -760,6 +967,10 @@ dispatch(PyObject *g, PyObject *e, int ctx)
         return if_expr(g, e, ctx);
     if (t == kinds[K_MATCH].type)
         return match_expr(g, e, ctx);
+    if (t == kinds[K_RECORD].type)
+        return record_lit(g, e);
+    if (t == kinds[K_ENUM_VARIANT].type)
+        return enum_variant(g, e);
     if (t == kinds[K_FIELD].type)
         return field_access(g, e);
     if (t == kinds[K_NONE].type) {
@@ -951,7 +1162,8 @@ context(PyObject *g, PyObject *ctx)
             || !PyDict_CheckExact(GEN(g, G_NAMES)) || !PyList_CheckExact(GEN(g, G_LINES))
             || !PyList_CheckExact(GEN(g, G_CAPS)) || !PyDict_CheckExact(GEN(g, G_FN_IDS))
             || !PyDict_CheckExact(GEN(g, G_FIELD_SLOT)) || !PyLong_CheckExact(GEN(g, G_NEXT_LOCAL))
-            || !PyList_CheckExact(GEN(g, G_TABLES))
+            || !PyList_CheckExact(GEN(g, G_TABLES)) || !PyDict_CheckExact(GEN(g, G_TYPE_IDS))
+            || !PyList_CheckExact(GEN(g, G_TYPES)) || !PyList_CheckExact(GEN(g, G_MEMBER_NAMES))
             || (GEN(g, G_ARITIES) != Py_None && !PyDict_CheckExact(GEN(g, G_ARITIES))))
         return -1;
     return c;
@@ -1074,7 +1286,8 @@ configure(PyObject *self, PyObject *args)
         [K_IDENT_PAT] = {"IdentPat", 3}, [K_INT_PAT] = {"IntPat", 3},
         [K_STRING_PAT] = {"StringPat", 3}, [K_SOME_PAT] = {"SomePat", 3},
         [K_OK_PAT] = {"OkPat", 3}, [K_ERR_PAT] = {"ErrPat", 3},
-        [K_VARIANT_PAT] = {"VariantPat", 4},
+        [K_VARIANT_PAT] = {"VariantPat", 4}, [K_RECORD] = {"RecordLit", 5},
+        [K_ENUM_VARIANT] = {"EnumVariant", 5},
     };
     for (int k = 0; k < N_KINDS; k++) {
         PyObject *cls = PyDict_GetItemString(nodes, names[k].name);
@@ -1115,7 +1328,8 @@ configure(PyObject *self, PyObject *args)
         [G_LINES] = "lines", [G_LAST_LINE] = "last_line", [G_LAST_COL] = "last_col",
         [G_ARITIES] = "arities", [G_CAPS] = "caps", [G_FN_IDS] = "fn_ids",
         [G_FIELD_SLOT] = "field_slot", [G_SHARED] = "shared", [G_NEXT_LOCAL] = "next_local",
-        [G_RETURN_JUMPS] = "return_jumps", [G_TABLES] = "tables",
+        [G_RETURN_JUMPS] = "return_jumps", [G_TABLES] = "tables", [G_TYPE_IDS] = "type_ids",
+        [G_TYPES] = "types", [G_MEMBER_NAMES] = "member_names",
     };
     for (int s = 0; s < N_GEN; s++)
         if (slot_offset(gen, g_fields[s], &gen_offset[s]) < 0)
@@ -1164,7 +1378,8 @@ configure(PyObject *self, PyObject *args)
         {"push_unit", &s_push_unit}, {"jmp", &s_jmp}, {"jmp_if_not", &s_jmp_if_not},
         {"StoreLocal", &s_store_local}, {"stmt", &s_stmt}, {"match", &s_match},
         {"arms", &s_arms}, {"pattern_tags", &s_pattern_tags}, {"match_chain", &s_match_chain},
-        {"match_nested", &s_match_nested},
+        {"match_nested", &s_match_nested}, {"MakeRecord", &s_make_record},
+        {"MakeEnum", &s_make_enum}, {"kind", &s_kind}, {"Record", &s_record}, {"Enum", &s_enum},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         PyObject *s = PyUnicode_InternFromString(strings[i].text);

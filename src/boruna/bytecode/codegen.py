@@ -222,13 +222,17 @@ class _ModuleInfo:
 class _FnGen:
     __slots__ = ("info", "constants", "arities", "fn", "code", "tables", "names", "next_local",
                  "unit_slot", "caps", "stubs", "return_jumps", "leaves_memo", "lines",
-                 "last_line", "last_col", "shared", "fn_ids", "field_slot")
+                 "last_line", "last_col", "shared", "fn_ids", "field_slot", "type_ids", "types",
+                 "member_names")
 
     def __init__(self, mod: "_Gen", fn: ast.FnDef):
         self.info = info = mod.info
         # the module's tables the C core (`_emit.c`) reads from the slots
         self.fn_ids = info.fn_ids
         self.field_slot = info.field_slot
+        self.type_ids = info.type_ids
+        self.types = info.types
+        self.member_names = info.member_names
         self.constants = mod.constants      # the module's pool, shared by every function
         # without a name check before: every known function's arity (as `language.names`)
         self.arities: Optional[dict[str, int]] = mod.arities
@@ -1153,7 +1157,8 @@ _emit.configure(
         "Binary", "Unary", "Ident", "IntLit", "FloatLit", "StringLit", "BoolLit", "NoneLit",
         "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "If", "Block",
         "ExprStmt", "Let", "Assign", "Return", "Match", "MatchArm", "WildcardPat", "IdentPat",
-        "IntPat", "StringPat", "SomePat", "OkPat", "ErrPat", "VariantPat")},
+        "IntPat", "StringPat", "SomePat", "OkPat", "ErrPat", "VariantPat", "RecordLit",
+        "EnumVariant")},
     _FnGen,
     {"bare": _BARE, "load_local": _LOAD_LOCAL, "store_local": _STORE_LOCAL, "ret": _RET,
      "assign_error": _assign_error, "fixed_tags": _FIXED_TAGS,
