@@ -518,12 +518,9 @@ class _FnGen:
     # -- expressions
     def expr(self, e, ctx: int) -> bool:
         """Emit `e`; returns True if it left a value (always True for VALUE, and for every
-        expression but `if`, `match`, a block and `send`; in TAIL context an `if` with an
-        `else` and a `match` answer False, unread there). The C core (`_emit.c`) is tried
-        first; it emits the kinds it covers as the branches below would. The commonest kinds
-        come first."""
-        left = _c_expr(self, e, ctx)
-        if left is not None:
+        expression but `if`, `match`, a block and `send`; in TAIL context an `if` with an `else`
+        and a `match` answer False, unread there). The C core first, then the commonest kinds."""
+        if (left := _c_expr(self, e, ctx)) is not None:     # `_emit.c`, as the branches below
             return left
         t = type(e)
         if t is _Ident_:
@@ -625,13 +622,7 @@ class _FnGen:
             self.expr(e.expr, VALUE)
             self.code.append(_MAKE_ERR)
         elif t is ast.Spawn:
-            if not isinstance(e.expr, ast.Ident):
-                raise _err("spawn requires a function name", e)
-            fid = self.info.fn_ids.get(e.expr.name)
-            if fid is None:
-                raise _err(f"unknown function: {e.expr.name}", e, ErrorKind.UNKNOWN_FUNCTION,
-                           e.expr.name)
-            self.emit("SpawnActor", fid)
+            self.spawn(e)
         elif t is ast.Receive:
             self.emit("ReceiveMsg")
         elif t is ast.Emit:
@@ -641,6 +632,15 @@ class _FnGen:
         else:
             raise _err(f"unsupported expression: {t.__name__}", e)
         return True
+
+    def spawn(self, e: ast.Spawn) -> None:
+        if not isinstance(e.expr, ast.Ident):
+            raise _err("spawn requires a function name", e)
+        fid = self.info.fn_ids.get(e.expr.name)
+        if fid is None:
+            raise _err(f"unknown function: {e.expr.name}", e, ErrorKind.UNKNOWN_FUNCTION,
+                       e.expr.name)
+        self.emit("SpawnActor", fid)
 
     def call(self, e: ast.Call) -> None:
         args = e.args
