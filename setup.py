@@ -1,5 +1,6 @@
 """Build script: compiles the interpreter loop (src/boruna/_vm.pyx) with Cython and the lexer's
-scanner (src/boruna/language/_scan.c) as plain C, and bundles
+scanner (src/boruna/language/_scan.c), the parser's core (`_exprs.c`) and codegen's expression core
+(src/boruna/bytecode/_emit.c) as plain C, and bundles
 the top-level `templates/` and `libs/` trees into the package as `boruna/_bundled/`.
 
 Before compiling, it writes the VM's opcode constants (`src/boruna/vm/opcodes.pxi`, generated,
@@ -70,7 +71,8 @@ _SWITCH = os.environ.get("BORUNA_SWITCH_DISPATCH") == "1"
 # The lexer's scanner (src/boruna/language/_scan.c) is plain C on the CPython API: it reads a
 # str's code units directly, which Cython would only wrap. The parser's expression core
 # (src/boruna/language/_exprs.c) is plain C for the same reason: it reads the token lists and
-# writes the node slots directly.
+# writes the node slots directly. Codegen's expression core (src/boruna/bytecode/_emit.c) is
+# plain C too: it reads the node slots and appends to the emitter's lists directly.
 
 extensions = [
     Extension(
@@ -83,6 +85,12 @@ extensions = [
     Extension(
         "boruna.language._exprs",
         ["src/boruna/language/_exprs.c"],
+        extra_compile_args=["-O3"] + ([] if _KEEP_SYMBOLS else ["-g0"]),
+        extra_link_args=[] if _KEEP_SYMBOLS or not _LINUX else ["-s"],
+    ),
+    Extension(
+        "boruna.bytecode._emit",
+        ["src/boruna/bytecode/_emit.c"],
         extra_compile_args=["-O3"] + ([] if _KEEP_SYMBOLS else ["-g0"]),
         extra_link_args=[] if _KEEP_SYMBOLS or not _LINUX else ["-s"],
     ),

@@ -13,7 +13,9 @@ without their __init__, match tags from tables) keeps its "before" in
 tests/compiler_reference.py: every program parses to the same nodes at the same positions,
 or the same error with the same attributes, also after random edits (the error paths), and
 compiles to the same module. In the reference run the parser's C core (`_exprs.c`: items,
-blocks, statements, expressions) hands everything back, so the Python descent parses it all.
+blocks, statements, expressions) hands everything back, so the Python descent parses it all,
+and so does codegen's (`_emit.c`): the Python emitter compiles every statement and
+expression.
 """
 import dataclasses
 import operator
@@ -163,6 +165,9 @@ def _patch_reference(monkeypatch):
     for name in ("_c_block", "_c_expr"):     # the C core hands everything back
         monkeypatch.setattr(parser, name, lambda kinds, values, lines, cols, pos, *_: pos)
     monkeypatch.setattr(parser, "_c_items", lambda kinds, values, lines, cols, pos, *_: (pos, pos))
+    # codegen's C core (`_emit.c`) hands every expression back to the Python emitter
+    monkeypatch.setattr(codegen, "_c_expr", lambda gen, e, ctx: None)
+    monkeypatch.setattr(codegen, "_c_stmts", lambda gen, stmts, ctx: None)
     for name in ("parse_block", "parse_stmt", "parse_expr"):
         monkeypatch.setattr(parser._Parser, name, getattr(reference, "old_" + name))
     for name in ("match_expr", "match_chain", "match_table", "pattern_tags"):

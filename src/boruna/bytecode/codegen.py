@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from boruna.bytecode import _emit
 from boruna.bytecode.module import Function, MatchArm, Module, TypeInfo
 from boruna.bytecode.opcodes import (
     EXACT_TAG_BASE, INT_TAG_BASE, INT_TAG_LIMIT, MATCH_ANY, MATCH_ERR, MATCH_NONE, MATCH_OK,
@@ -117,6 +118,11 @@ class NameCheckNeeded(Exception):
 def _err(message: str, node=None, reason=None, name=None) -> CompileError:
     return CompileError("E008", message, getattr(node, "line", 0) or 0,
                         getattr(node, "col", 0) or 0, reason=reason, name=name)
+
+
+def _assign_error(s: ast.Assign) -> CompileError:
+    """The error of an assignment to a name not in scope."""
+    return _err(f"undefined variable: {s.target}", s, ErrorKind.UNDEFINED_VARIABLE, s.target)
 
 
 # ---------------------------------------------------------------- reference-value analysis
@@ -216,10 +222,17 @@ class _ModuleInfo:
 class _FnGen:
     __slots__ = ("info", "constants", "arities", "fn", "code", "tables", "names", "next_local",
                  "unit_slot", "caps", "stubs", "return_jumps", "leaves_memo", "lines",
-                 "last_line", "last_col", "shared")
+                 "last_line", "last_col", "shared", "fn_ids", "field_slot", "type_ids", "types",
+                 "member_names")
 
     def __init__(self, mod: "_Gen", fn: ast.FnDef):
-        self.info = mod.info
+        self.info = info = mod.info
+        # the module's tables the C core (`_emit.c`) reads from the slots
+        self.fn_ids = info.fn_ids
+        self.field_slot = info.field_slot
+        self.type_ids = info.type_ids
+        self.types = info.types
+        self.member_names = info.member_names
         self.constants = mod.constants      # the module's pool, shared by every function
         # without a name check before: every known function's arity (as `language.names`)
         self.arities: Optional[dict[str, int]] = mod.arities
@@ -417,7 +430,11 @@ class _FnGen:
         return left
 
     def stmts(self, stmts: list, ctx: int) -> bool:
-        """Emit statements; returns True if a value was left on the stack."""
+        """Emit statements; returns True if a value was left on the stack. The C core
+        (`_emit.c`) is tried first, as in `expr`."""
+        left = _c_stmts(self, stmts, ctx)
+        if left is not None:
+            return left
         if len(stmts) > 1:
             for s in stmts[:-1]:
                 if type(s) is ast.ExprStmt:
@@ -452,8 +469,7 @@ class _FnGen:
             self.expr(s.value, VALUE)
             slot = self.names.get(s.target)
             if slot is None:
-                raise _err(f"undefined variable: {s.target}", s, ErrorKind.UNDEFINED_VARIABLE,
-                           s.target)
+                raise _assign_error(s)
             self.code.append(_STORE_LOCAL[slot] if slot < _SHARED_SLOTS else ("StoreLocal", slot))
         elif t is ast.Return:
             if s.value is None:
@@ -502,8 +518,10 @@ class _FnGen:
     # -- expressions
     def expr(self, e, ctx: int) -> bool:
         """Emit `e`; returns True if it left a value (always True for VALUE, and for every
-        expression but `if`, `match`, a block and `send`; in TAIL context an `if` with an
-        `else` and a `match` answer False, unread there). The commonest kinds come first."""
+        expression but `if`, `match`, a block and `send`; in TAIL context an `if` with an `else`
+        and a `match` answer False, unread there). The C core first, then the commonest kinds."""
+        if (left := _c_expr(self, e, ctx)) is not None:     # `_emit.c`, as the branches below
+            return left
         t = type(e)
         if t is _Ident_:
             slot = self.names.get(e.name)
@@ -604,13 +622,7 @@ class _FnGen:
             self.expr(e.expr, VALUE)
             self.code.append(_MAKE_ERR)
         elif t is ast.Spawn:
-            if not isinstance(e.expr, ast.Ident):
-                raise _err("spawn requires a function name", e)
-            fid = self.info.fn_ids.get(e.expr.name)
-            if fid is None:
-                raise _err(f"unknown function: {e.expr.name}", e, ErrorKind.UNKNOWN_FUNCTION,
-                           e.expr.name)
-            self.emit("SpawnActor", fid)
+            self.spawn(e)
         elif t is ast.Receive:
             self.emit("ReceiveMsg")
         elif t is ast.Emit:
@@ -620,6 +632,15 @@ class _FnGen:
         else:
             raise _err(f"unsupported expression: {t.__name__}", e)
         return True
+
+    def spawn(self, e: ast.Spawn) -> None:
+        if not isinstance(e.expr, ast.Ident):
+            raise _err("spawn requires a function name", e)
+        fid = self.info.fn_ids.get(e.expr.name)
+        if fid is None:
+            raise _err(f"unknown function: {e.expr.name}", e, ErrorKind.UNKNOWN_FUNCTION,
+                       e.expr.name)
+        self.emit("SpawnActor", fid)
 
     def call(self, e: ast.Call) -> None:
         args = e.args
@@ -1122,6 +1143,31 @@ def _is_nested(p) -> bool:
     if t in _PAYLOAD_PATTERNS:
         return type(p.inner) not in _BINDING_PATTERNS
     return False
+
+
+# ---------------------------------------------------------------- the C core
+
+# codegen's expression core in C (`_emit.c`): handed the node classes, `_FnGen` (whose slots it
+# reads and writes), this file's shared instructions and builtin table and the contexts, it
+# emits the commonest expressions and statements and hands back the others (`_FnGen.expr`
+# and `_FnGen.stmts`, where it answers None); the tests patch `_c_expr` and `_c_stmts` to
+# hand back everything to compare it with the Python emitter
+_emit.configure(
+    {name: getattr(ast, name) for name in (
+        "Binary", "Unary", "Ident", "IntLit", "FloatLit", "StringLit", "BoolLit", "NoneLit",
+        "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "If", "Block",
+        "ExprStmt", "Let", "Assign", "Return", "Match", "MatchArm", "WildcardPat", "IdentPat",
+        "IntPat", "StringPat", "SomePat", "OkPat", "ErrPat", "VariantPat", "RecordLit",
+        "EnumVariant")},
+    _FnGen,
+    {"bare": _BARE, "load_local": _LOAD_LOCAL, "store_local": _STORE_LOCAL, "ret": _RET,
+     "assign_error": _assign_error, "fixed_tags": _FIXED_TAGS,
+     "pattern_binding": pattern_binding, "int_tag_limit": INT_TAG_LIMIT, "make_list": _MAKE_LIST,
+     "make_some": _MAKE_SOME, "make_ok": _MAKE_OK, "make_err": _MAKE_ERR, "pop": _POP,
+     "direct_calls": _DIRECT_CALLS, "added_builtins": ADDED_BUILTINS, "none": NONE,
+     "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL})
+_c_expr = _emit.expr
+_c_stmts = _emit.stmts
 
 
 # ---------------------------------------------------------------- module emitter

@@ -1,0 +1,1437 @@
+/* Codegen's expression core in C: `boruna.bytecode._emit`.
+ *
+ * `expr(gen, e, ctx)` emits the code of expression `e` into `gen`, a `codegen._FnGen`, as
+ * `gen.expr(e, ctx)` would, and returns what that returns (True if it left a value); or it
+ * emits nothing and returns None, and the Python emitter compiles `e` itself. Covered:
+ * identifiers (a local's LoadLocal, a function's FnRef constant), Binary chains, the literals,
+ * `None`, calls (a builtin's direct instruction, a known function's `Call`, `CallIndirect`),
+ * field reads, unary operators, list literals and `Some`/`Ok`/`Err`, which leave exactly one
+ * value in every context; `if` in VALUE and TAIL context (its branches of one expression
+ * here, other blocks by `gen.block`); `match` in VALUE and TAIL context (its value, and its
+ * arms when they make one match table; `gen.match_chain` and `gen.match_nested` otherwise);
+ * record literals (in declaration order, of no record type, or with a spread) and variants.
+ * `stmts(gen, stmts, ctx)` does the same for `gen.stmts(stmts, ctx)`: `let`, assignments,
+ * `return` (without `ensures`) and expression statements here, the others by `gen.stmt`.
+ * A sub-expression of a covered node that is not covered
+ * itself (a `match`, a record, ...) is compiled by calling `gen.expr(sub, ctx)`, in the order
+ * the Python emitter compiles it, so the instruction lists, the constant pool and the line
+ * table come out the same.
+ *
+ * Whatever can fail is left to Python before anything of the node is emitted: an undefined
+ * name, a call or spread the name check must see first (NameCheckNeeded), more than 255
+ * arguments, items or fields, an unknown enum or variant, a numeric field name; the Python emitter then reaches the same error at the same
+ * point (tests/bytecode/test_emit.py compares the two emitters).
+ *
+ * Depth: `active` counts the C frames of this core that are running (across the calls back
+ * into Python); beyond C_NESTING the core hands every expression back, so deep nesting costs
+ * a bounded C stack and compiles in Python as before.
+ *
+ * Nothing of codegen's tables is written here: `configure(...)` hands over the node classes
+ * (whose slots are read through their member descriptors' offsets), `_FnGen`'s slot offsets,
+ * and codegen.py's shared instructions and builtin table.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+/* how many frames of this core may run at once before it hands expressions back */
+#define C_NESTING 200
+#define SHARED_SLOTS 256
+#define MAX_ITEMS 255
+#define MAX_FIELDS 6
+
+/* ---- the tables, from configure() ---------------------------------------------------- */
+
+enum {
+    K_BINARY, K_UNARY, K_IDENT, K_INT, K_FLOAT, K_STRING, K_BOOL, K_NONE, K_CALL, K_FIELD,
+    K_LIST, K_SOME, K_OK, K_ERR, K_IF, K_BLOCK, K_EXPR_STMT, K_LET, K_ASSIGN, K_RETURN,
+    K_MATCH, K_ARM, K_WILDCARD_PAT, K_IDENT_PAT, K_INT_PAT, K_STRING_PAT, K_SOME_PAT, K_OK_PAT,
+    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, N_KINDS
+};
+typedef struct {
+    PyTypeObject *type;
+    int nfields;
+    Py_ssize_t offset[MAX_FIELDS];
+} NodeClass;
+static NodeClass kinds[N_KINDS];
+
+/* _FnGen's slots read or written here */
+enum {
+    G_CODE, G_CONSTANTS, G_NAMES, G_LINES, G_LAST_LINE, G_LAST_COL, G_ARITIES, G_CAPS,
+    G_FN_IDS, G_FIELD_SLOT, G_SHARED, G_NEXT_LOCAL, G_RETURN_JUMPS, G_TABLES, G_TYPE_IDS,
+    G_TYPES, G_MEMBER_NAMES, N_GEN
+};
+static Py_ssize_t gen_offset[N_GEN];
+static PyTypeObject *gen_type;
+
+static PyObject *bare;          /* op name -> its shared operand-free instruction */
+static PyObject *load_local;    /* tuple: slot -> ("LoadLocal", slot), slot < SHARED_SLOTS */
+static PyObject *store_local;   /* tuple: slot -> ("StoreLocal", slot), slot < SHARED_SLOTS */
+static PyObject *ret;           /* ("Ret",) */
+static PyObject *assign_error;  /* codegen._assign_error(s): raises the error of an Assign */
+static PyObject *fixed_tags;    /* codegen._FIXED_TAGS: pattern class -> its tags */
+static PyObject *pattern_binding;   /* walk.pattern_binding */
+static PyObject *int_tag_limit; /* opcodes.INT_TAG_LIMIT */
+static PyObject *make_list;     /* tuple: n -> ("MakeList", n), n <= MAX_ITEMS */
+static PyObject *make_some, *make_ok, *make_err, *pop;
+static PyObject *direct_calls;  /* builtin name -> (arity, instruction, capability or None) */
+static PyObject *added_builtins;
+static PyObject *none_value;    /* core.values.NONE */
+static PyObject *fn_ref;        /* core.values.FnRef */
+static PyObject *ctx_obj[3];    /* codegen.VALUE, DISCARD, TAIL */
+static PyObject *jmp_if_not_0, *jmp_0;     /* placeholders, patched before the node ends */
+static PyObject *s_push_const, *s_load_local, *s_call, *s_call_indirect, *s_get_field;
+static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_jmp_if_not;
+static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
+static PyObject *s_match_nested, *s_make_record, *s_make_enum, *s_kind, *s_record, *s_enum;
+static int configured = 0;
+static long active = 0;
+
+#define FIELD(o, k, i) (*(PyObject **)((char *)(o) + kinds[k].offset[i]))
+#define LINE(o, k) FIELD(o, k, kinds[k].nfields - 2)
+#define COL(o, k) FIELD(o, k, kinds[k].nfields - 1)
+#define GEN(g, s) (*(PyObject **)((char *)(g) + gen_offset[s]))
+/* the contexts, as codegen.py numbers them */
+enum { VALUE, DISCARD, TAIL };
+
+/* ---- instructions ------------------------------------------------------------------- */
+
+/* append `ins` (a new reference, stolen; NULL: fail) to the code */
+static int
+append_new(PyObject *g, PyObject *ins)
+{
+    if (ins == NULL)
+        return -1;
+    int r = PyList_Append(GEN(g, G_CODE), ins);
+    Py_DECREF(ins);
+    return r;
+}
+
+static inline int
+append(PyObject *g, PyObject *ins)
+{
+    return PyList_Append(GEN(g, G_CODE), ins);
+}
+
+/* `const(value)` and its PushConst; `value` a new reference, stolen */
+static int
+push_const(PyObject *g, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    PyObject *constants = GEN(g, G_CONSTANTS);
+    int r = PyList_Append(constants, value);
+    Py_DECREF(value);
+    if (r < 0)
+        return -1;
+    PyObject *index = PyLong_FromSsize_t(PyList_GET_SIZE(constants) - 1);
+    if (index == NULL)
+        return -1;
+    PyObject *ins = PyTuple_Pack(2, s_push_const, index);
+    Py_DECREF(index);
+    return append_new(g, ins);
+}
+
+/* `mark(node)`: a line-table entry where the position changes */
+static int
+mark(PyObject *g, PyObject *node, int k)
+{
+    PyObject *line = LINE(node, k), *col = COL(node, k);
+    if (line == NULL || col == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a node without its position");
+        return -1;
+    }
+    int changed = PyObject_RichCompareBool(col, GEN(g, G_LAST_COL), Py_NE);
+    if (changed == 0)
+        changed = PyObject_RichCompareBool(line, GEN(g, G_LAST_LINE), Py_NE);
+    if (changed <= 0)
+        return changed;
+    Py_INCREF(line);
+    Py_SETREF(GEN(g, G_LAST_LINE), line);
+    Py_INCREF(col);
+    Py_SETREF(GEN(g, G_LAST_COL), col);
+    PyObject *lines = GEN(g, G_LINES);
+    PyObject *pc = PyLong_FromSsize_t(PyList_GET_SIZE(GEN(g, G_CODE)));
+    if (pc == NULL)
+        return -1;
+    int r = PyList_Append(lines, pc);
+    Py_DECREF(pc);
+    if (r < 0 || PyList_Append(lines, line) < 0 || PyList_Append(lines, col) < 0)
+        return -1;
+    return 0;
+}
+
+/* the operand-free instruction of op `op` (`_BARE[op]`; `missing_ok`: `_BARE.get(op, (op,))`) */
+static int
+append_op(PyObject *g, PyObject *op, int missing_ok)
+{
+    PyObject *ins = PyDict_GetItemWithError(bare, op);
+    if (ins != NULL)
+        return append(g, ins);
+    if (PyErr_Occurred())
+        return -1;
+    if (!missing_ok) {
+        PyErr_SetObject(PyExc_KeyError, op);
+        return -1;
+    }
+    return append_new(g, PyTuple_Pack(1, op));
+}
+
+/* ---- expressions -------------------------------------------------------------------- */
+
+/* emit() answers: LEFT (a value left on the stack), NOTHING (none left), HANDED_BACK
+ * (nothing emitted), -1 (an exception) */
+enum { HANDED_BACK = 0, LEFT = 1, NOTHING = 2 };
+
+static int emit(PyObject *g, PyObject *e, int ctx);
+
+/* a sub-expression in context `ctx`: here, or by `gen.expr(e, ctx)` where this core hands
+ * it back */
+static int
+sub_in(PyObject *g, PyObject *e, int ctx)
+{
+    int r = emit(g, e, ctx);
+    if (r != HANDED_BACK)
+        return r;
+    PyObject *left = PyObject_CallMethodObjArgs(g, s_expr, e, ctx_obj[ctx], NULL);
+    if (left == NULL)
+        return -1;
+    r = PyObject_IsTrue(left);
+    Py_DECREF(left);
+    return r < 0 ? -1 : r ? LEFT : NOTHING;
+}
+
+static inline int
+sub(PyObject *g, PyObject *e)
+{
+    return sub_in(g, e, VALUE);
+}
+
+static int
+ident(PyObject *g, PyObject *e)
+{
+    PyObject *name = FIELD(e, K_IDENT, 0);
+    if (name == NULL)
+        return 0;
+    PyObject *slot = PyDict_GetItemWithError(GEN(g, G_NAMES), name);
+    if (slot != NULL) {
+        Py_ssize_t s = PyLong_AsSsize_t(slot);
+        if (s == -1 && PyErr_Occurred())
+            return -1;
+        if (s >= 0 && s < SHARED_SLOTS)
+            return append(g, PyTuple_GET_ITEM(load_local, s)) < 0 ? -1 : 1;
+        return append_new(g, PyTuple_Pack(2, s_load_local, slot)) < 0 ? -1 : 1;
+    }
+    if (PyErr_Occurred())
+        return -1;
+    PyObject *fid = PyDict_GetItemWithError(GEN(g, G_FN_IDS), name);
+    if (fid == NULL)
+        return PyErr_Occurred() ? -1 : 0;      /* undefined: Python raises the error */
+    return push_const(g, PyObject_CallOneArg(fn_ref, fid)) < 0 ? -1 : 1;
+}
+
+/* a chain of Binary nodes nested through their left operands, innermost first */
+static int
+binary(PyObject *g, PyObject *e)
+{
+    PyObject *local[32], **chain = local;
+    Py_ssize_t n = 0, cap = 32;
+    PyObject *left = e;
+    int r = -1;
+    while (left != NULL && Py_TYPE(left) == kinds[K_BINARY].type) {
+        if (n == cap) {
+            PyObject **more = PyMem_Malloc(sizeof(PyObject *) * cap * 2);
+            if (more == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(more, chain, sizeof(PyObject *) * n);
+            if (chain != local)
+                PyMem_Free(chain);
+            chain = more;
+            cap *= 2;
+        }
+        chain[n++] = left;
+        left = FIELD(left, K_BINARY, 1);
+    }
+    if (left == NULL || sub(g, left) < 0)
+        goto done;
+    while (n > 0) {
+        PyObject *node = chain[--n];
+        PyObject *right = FIELD(node, K_BINARY, 2);
+        PyObject *op = FIELD(node, K_BINARY, 0);
+        if (right == NULL || op == NULL || sub(g, right) < 0 || mark(g, node, K_BINARY) < 0
+                || append_op(g, op, 0) < 0)
+            goto done;
+    }
+    r = 1;
+done:
+    if (r < 0 && !PyErr_Occurred())
+        PyErr_SetString(PyExc_AttributeError, "_emit: a Binary node without its fields");
+    if (chain != local)
+        PyMem_Free(chain);
+    return r;
+}
+
+/* the arguments (or items) of a call or list, each a sub-expression */
+static int
+each(PyObject *g, PyObject *items)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++)
+        if (sub(g, PyList_GET_ITEM(items, i)) < 0)
+            return -1;
+    return 0;
+}
+
+static int
+call(PyObject *g, PyObject *e)
+{
+    PyObject *func = FIELD(e, K_CALL, 0), *args = FIELD(e, K_CALL, 1);
+    if (func == NULL || args == NULL || !PyList_CheckExact(args))
+        return 0;
+    Py_ssize_t n = PyList_GET_SIZE(args);
+    PyObject *count = PyLong_FromSsize_t(n);
+    if (count == NULL)
+        return -1;
+    int r = -1;
+    if (Py_TYPE(func) == kinds[K_IDENT].type) {
+        PyObject *name = FIELD(func, K_IDENT, 0);
+        if (name == NULL) {
+            r = 0;
+            goto done;
+        }
+        PyObject *arities = GEN(g, G_ARITIES);
+        if (arities != Py_None) {
+            /* the name check's arity rule: its NameCheckNeeded is Python's to raise */
+            PyObject *arity = PyDict_GetItemWithError(arities, name);
+            if (arity == NULL && PyErr_Occurred())
+                goto done;
+            if (arity != NULL) {
+                int differs = PyObject_RichCompareBool(arity, count, Py_NE);
+                if (differs < 0)
+                    goto done;
+                if (differs) {
+                    int local = PyDict_Contains(GEN(g, G_NAMES), name);
+                    if (local < 0)
+                        goto done;
+                    if (!local) {
+                        r = 0;
+                        goto done;
+                    }
+                }
+            }
+        }
+        PyObject *fn_ids = GEN(g, G_FN_IDS);
+        PyObject *builtin = PyDict_GetItemWithError(direct_calls, name);
+        if (builtin == NULL && PyErr_Occurred())
+            goto done;
+        if (builtin != NULL) {
+            int direct = PyObject_RichCompareBool(PyTuple_GET_ITEM(builtin, 0), count, Py_EQ);
+            if (direct < 0)
+                goto done;
+            if (direct) {
+                int added = PySet_Contains(added_builtins, name);
+                if (added < 0)
+                    goto done;
+                if (added && (added = PyDict_Contains(fn_ids, name)) < 0)
+                    goto done;
+                direct = !added;
+            }
+            if (direct) {
+                if (each(g, args) < 0 || mark(g, e, K_CALL) < 0
+                        || append(g, PyTuple_GET_ITEM(builtin, 1)) < 0)
+                    goto done;
+                PyObject *declared = PyTuple_GET_ITEM(builtin, 2);
+                if (declared != Py_None) {
+                    PyObject *caps = GEN(g, G_CAPS);
+                    int has = PySequence_Contains(caps, declared);
+                    if (has < 0 || (!has && PyList_Append(caps, declared) < 0))
+                        goto done;
+                }
+                r = 1;
+                goto done;
+            }
+        }
+        PyObject *fid = PyDict_GetItemWithError(fn_ids, name);
+        if (fid == NULL && PyErr_Occurred())
+            goto done;
+        if (fid != NULL) {
+            if (n > MAX_ITEMS) {        /* Python raises it, after the arguments */
+                r = 0;
+                goto done;
+            }
+            Py_INCREF(fid);     /* the arguments' code could not drop it, but hold it */
+            int ok = each(g, args) >= 0 && mark(g, e, K_CALL) >= 0
+                     && append_new(g, PyTuple_Pack(3, s_call, fid, count)) >= 0;
+            Py_DECREF(fid);
+            r = ok ? 1 : -1;
+            goto done;
+        }
+    }
+    if (n > MAX_ITEMS) {
+        r = 0;
+        goto done;
+    }
+    if (each(g, args) < 0 || sub(g, func) < 0 || mark(g, e, K_CALL) < 0
+            || append_new(g, PyTuple_Pack(2, s_call_indirect, count)) < 0)
+        goto done;
+    r = 1;
+done:
+    Py_DECREF(count);
+    return r;
+}
+
+/* a numeric field name (`t.0`): codegen.field_access's own case, left to Python */
+static int
+numeric(PyObject *name)
+{
+    if (!PyUnicode_IS_ASCII(name) || PyUnicode_GET_LENGTH(name) == 0)
+        return 0;
+    const Py_UCS1 *c = PyUnicode_1BYTE_DATA(name);
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(name); i++)
+        if (c[i] < '0' || c[i] > '9')
+            return 0;
+    return 1;
+}
+
+static int
+field_access(PyObject *g, PyObject *e)
+{
+    PyObject *object = FIELD(e, K_FIELD, 0), *name = FIELD(e, K_FIELD, 1);
+    if (object == NULL || name == NULL || !PyUnicode_CheckExact(name) || numeric(name))
+        return 0;
+    Py_INCREF(name);
+    int r = -1;
+    if (sub(g, object) < 0 || mark(g, e, K_FIELD) < 0)
+        goto done;
+    PyObject *slot = PyDict_GetItemWithError(GEN(g, G_FIELD_SLOT), name);
+    if (slot == NULL && PyErr_Occurred())
+        goto done;
+    PyObject *ins;
+    if (slot == NULL) {            /* no record type has the field */
+        PyObject *zero = PyLong_FromLong(0);
+        ins = zero == NULL ? NULL : PyTuple_Pack(2, s_get_field, zero);
+        Py_XDECREF(zero);
+    } else if (slot == Py_None) {
+        ins = PyTuple_Pack(2, s_get_field_named, name);
+    } else {
+        ins = PyTuple_Pack(2, s_get_field, slot);
+    }
+    if (append_new(g, ins) < 0)
+        goto done;
+    r = 1;
+done:
+    Py_DECREF(name);
+    return r;
+}
+
+/* `code[at] = shared.<table>[len(code)]` (a jump's target: the end of the code so far) */
+static int
+patch(PyObject *g, Py_ssize_t at, PyObject *table)
+{
+    PyObject *ops = PyObject_GetAttr(GEN(g, G_SHARED), table);
+    if (ops == NULL)
+        return -1;
+    PyObject *code = GEN(g, G_CODE);
+    PyObject *target = PyLong_FromSsize_t(PyList_GET_SIZE(code));
+    PyObject *ins = target == NULL ? NULL : PyObject_GetItem(ops, target);
+    Py_DECREF(ops);
+    Py_XDECREF(target);
+    if (ins == NULL)
+        return -1;
+    if (at >= PyList_GET_SIZE(code)) {
+        Py_DECREF(ins);
+        PyErr_SetString(PyExc_IndexError, "_emit: a jump to patch is gone");
+        return -1;
+    }
+    return PyList_SetItem(code, at, ins);
+}
+
+/* an `if` branch in context `ctx`: one expression statement compiles as that expression
+ * (as codegen.if_expr does), anything else by `gen.block(block, ctx)` */
+static int
+branch(PyObject *g, PyObject *block, int ctx)
+{
+    PyObject *stmts = FIELD(block, K_BLOCK, 0);
+    if (stmts != NULL && PyList_CheckExact(stmts) && PyList_GET_SIZE(stmts) == 1
+            && Py_TYPE(PyList_GET_ITEM(stmts, 0)) == kinds[K_EXPR_STMT].type) {
+        PyObject *inner = FIELD(PyList_GET_ITEM(stmts, 0), K_EXPR_STMT, 0);
+        if (inner != NULL)
+            return sub_in(g, inner, ctx) < 0 ? -1 : 0;
+    }
+    PyObject *left = PyObject_CallMethodObjArgs(g, s_block, block, ctx_obj[ctx], NULL);
+    if (left == NULL)
+        return -1;
+    Py_DECREF(left);
+    return 0;
+}
+
+/* codegen.if_expr in VALUE or TAIL context (DISCARD asks expr_leaves_value: Python's) */
+static int
+if_expr(PyObject *g, PyObject *e, int ctx)
+{
+    PyObject *condition = FIELD(e, K_IF, 0), *then_block = FIELD(e, K_IF, 1);
+    PyObject *else_block = FIELD(e, K_IF, 2);
+    if (ctx == DISCARD || condition == NULL || then_block == NULL || else_block == NULL
+            || Py_TYPE(then_block) != kinds[K_BLOCK].type
+            || (else_block != Py_None && Py_TYPE(else_block) != kinds[K_BLOCK].type))
+        return HANDED_BACK;
+    int r = -1;
+    Py_INCREF(e);
+    if (sub(g, condition) < 0)
+        goto done;
+    PyObject *code = GEN(g, G_CODE);
+    if (PyList_Append(code, jmp_if_not_0) < 0)
+        goto done;
+    Py_ssize_t jf = PyList_GET_SIZE(code) - 1;
+    if (branch(g, then_block, ctx) < 0)
+        goto done;
+    if (else_block == Py_None && ctx != VALUE) {
+        r = patch(g, jf, s_jmp_if_not) < 0 ? -1 : NOTHING;
+        goto done;
+    }
+    code = GEN(g, G_CODE);
+    if (PyList_Append(code, jmp_0) < 0)
+        goto done;
+    Py_ssize_t jend = PyList_GET_SIZE(code) - 1;
+    if (patch(g, jf, s_jmp_if_not) < 0)
+        goto done;
+    if (else_block == Py_None) {
+        PyObject *none = PyObject_CallMethodNoArgs(g, s_push_unit);
+        if (none == NULL)
+            goto done;
+        Py_DECREF(none);
+    } else if (branch(g, else_block, ctx) < 0) {
+        goto done;
+    }
+    if (patch(g, jend, s_jmp) < 0)
+        goto done;
+    r = ctx == VALUE ? LEFT : NOTHING;
+done:
+    Py_DECREF(e);
+    return r;
+}
+
+static int bind(PyObject *g, PyObject *name);
+
+/* `_arm_binder(p, type(p))`: the name pattern `p` binds (a new reference; None if none) */
+static PyObject *
+arm_binder(PyObject *p)
+{
+    PyTypeObject *t = Py_TYPE(p);
+    PyObject *inner;
+    if (t == kinds[K_IDENT_PAT].type)
+        inner = p;
+    else if (t == kinds[K_SOME_PAT].type || t == kinds[K_OK_PAT].type
+             || t == kinds[K_ERR_PAT].type)
+        inner = FIELD(p, K_SOME_PAT, 0);
+    else if (t == kinds[K_VARIANT_PAT].type)
+        inner = FIELD(p, K_VARIANT_PAT, 1);
+    else
+        Py_RETURN_NONE;
+    if (inner == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a pattern without its fields");
+        return NULL;
+    }
+    if (Py_TYPE(inner) == kinds[K_IDENT_PAT].type) {
+        PyObject *name = FIELD(inner, K_IDENT_PAT, 0);
+        if (name == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "_emit: a pattern without its name");
+            return NULL;
+        }
+        Py_INCREF(name);
+        return name;
+    }
+    if (Py_TYPE(inner) == kinds[K_WILDCARD_PAT].type)
+        Py_RETURN_NONE;
+    return PyObject_CallOneArg(pattern_binding, inner);
+}
+
+/* `bound_arm_body(binder, body, arm_ctx)` (arm_ctx VALUE or TAIL: no Pop after the body) */
+static int
+bound_arm_body(PyObject *g, PyObject *binder, PyObject *body, int arm_ctx)
+{
+    PyObject *previous = PyDict_GetItemWithError(GEN(g, G_NAMES), binder);
+    if (previous == NULL && PyErr_Occurred())
+        return -1;
+    Py_XINCREF(previous);
+    int r = -1;
+    if (bind(g, binder) < 0 || sub_in(g, body, arm_ctx) < 0)
+        goto done;
+    PyObject *names = GEN(g, G_NAMES);      /* a block in the body may have put back a copy */
+    r = previous == NULL ? PyDict_DelItem(names, binder)
+        : PyDict_SetItem(names, binder, previous);
+done:
+    Py_XDECREF(previous);
+    return r;
+}
+
+/* `shared.<table>[n]` (a new reference) */
+static PyObject *
+shared_op(PyObject *g, PyObject *table, Py_ssize_t n)
+{
+    PyObject *ops = PyObject_GetAttr(GEN(g, G_SHARED), table);
+    if (ops == NULL)
+        return NULL;
+    PyObject *key = PyLong_FromSsize_t(n);
+    PyObject *ins = key == NULL ? NULL : PyObject_GetItem(ops, key);
+    Py_DECREF(ops);
+    Py_XDECREF(key);
+    return ins;
+}
+
+/* one arm's match-table entries: `shared.arms[tag, start]` for each of its pattern's tags */
+static int
+arm_entries(PyObject *g, PyObject *pat, PyObject *table, PyObject *shared_arms,
+            Py_ssize_t start)
+{
+    PyObject *tags = PyDict_GetItemWithError(fixed_tags, (PyObject *)Py_TYPE(pat));
+    if (tags != NULL)
+        Py_INCREF(tags);
+    else if (PyErr_Occurred() || (tags = PyObject_CallMethodOneArg(g, s_pattern_tags, pat))
+                                 == NULL)
+        return -1;
+    PyObject *seq = PySequence_Fast(tags, "_emit: pattern tags are not a sequence");
+    Py_DECREF(tags);
+    if (seq == NULL)
+        return -1;
+    PyObject *target = PyLong_FromSsize_t(start);
+    int r = target == NULL ? -1 : 0;
+    for (Py_ssize_t k = 0; r == 0 && k < PySequence_Fast_GET_SIZE(seq); k++) {
+        PyObject *key = PyTuple_Pack(2, PySequence_Fast_GET_ITEM(seq, k), target);
+        PyObject *entry = key == NULL ? NULL : PyObject_GetItem(shared_arms, key);
+        Py_XDECREF(key);
+        r = entry == NULL ? -1 : PyList_Append(table, entry);
+        Py_XDECREF(entry);
+    }
+    Py_XDECREF(target);
+    Py_DECREF(seq);
+    return r;
+}
+
+/* codegen.match_table: a match whose arms all check one level, in VALUE or TAIL context */
+static int
+match_table(PyObject *g, PyObject *arms, int arm_ctx)
+{
+    Py_ssize_t n = PyList_GET_SIZE(arms);
+    PyObject *tables = GEN(g, G_TABLES), *code = GEN(g, G_CODE);
+    Py_ssize_t *end_jumps = PyMem_Malloc(sizeof(Py_ssize_t) * (n > 0 ? n : 1));
+    PyObject *table = PyList_New(0);
+    PyObject *shared_arms = PyObject_GetAttr(GEN(g, G_SHARED), s_arms);
+    PyObject *ins = NULL;
+    int r = -1;
+    if (end_jumps == NULL || table == NULL || shared_arms == NULL) {
+        if (end_jumps == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    if ((ins = shared_op(g, s_match, PyList_GET_SIZE(tables))) == NULL
+            || PyList_Append(code, ins) < 0 || PyList_Append(tables, table) < 0)
+        goto done;
+    Py_CLEAR(ins);
+    Py_ssize_t jumps = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *arm = PyList_GET_ITEM(arms, i);
+        PyObject *pat = FIELD(arm, K_ARM, 0), *body = FIELD(arm, K_ARM, 1);
+        if (pat == NULL || body == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "_emit: a match arm without its fields");
+            goto done;
+        }
+        if (arm_entries(g, pat, table, shared_arms, PyList_GET_SIZE(code)) < 0)
+            goto done;
+        PyObject *binder = arm_binder(pat);
+        if (binder == NULL)
+            goto done;
+        int ok = binder == Py_None ? append(g, pop) >= 0 && sub_in(g, body, arm_ctx) >= 0
+                 : bound_arm_body(g, binder, body, arm_ctx) >= 0;
+        Py_DECREF(binder);
+        if (!ok)
+            goto done;
+        if (i != n - 1) {
+            if (PyList_Append(code, jmp_0) < 0)
+                goto done;
+            end_jumps[jumps++] = PyList_GET_SIZE(code) - 1;
+        }
+    }
+    if ((ins = shared_op(g, s_jmp, PyList_GET_SIZE(code))) == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < jumps; k++) {
+        if (end_jumps[k] >= PyList_GET_SIZE(code)) {
+            PyErr_SetString(PyExc_IndexError, "_emit: a jump to patch is gone");
+            goto done;
+        }
+        Py_INCREF(ins);
+        PyList_SetItem(code, end_jumps[k], ins);
+    }
+    r = 0;
+done:
+    PyMem_Free(end_jumps);
+    Py_XDECREF(table);
+    Py_XDECREF(shared_arms);
+    Py_XDECREF(ins);
+    return r;
+}
+
+/* codegen.match_expr in VALUE or TAIL context (DISCARD asks expr_leaves_value: Python's);
+ * the kind of match as it decides; match_chain and match_nested stay Python's */
+static int
+match_expr(PyObject *g, PyObject *e, int ctx)
+{
+    PyObject *value = FIELD(e, K_MATCH, 0), *arms = FIELD(e, K_MATCH, 1);
+    if (ctx == DISCARD || value == NULL || arms == NULL || !PyList_CheckExact(arms))
+        return HANDED_BACK;
+    int chain = 0, nested = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(arms); i++) {
+        PyObject *arm = PyList_GET_ITEM(arms, i);
+        if (Py_TYPE(arm) != kinds[K_ARM].type || FIELD(arm, K_ARM, 0) == NULL)
+            return HANDED_BACK;
+        PyObject *pat = FIELD(arm, K_ARM, 0);
+        PyTypeObject *t = Py_TYPE(pat);
+        if (t == kinds[K_STRING_PAT].type) {
+            chain = 1;
+            break;
+        }
+        if (t == kinds[K_INT_PAT].type) {
+            PyObject *n = FIELD(pat, K_INT_PAT, 0);
+            if (n == NULL || !PyLong_CheckExact(n))
+                return HANDED_BACK;
+            int overflow;
+            long v = PyLong_AsLongAndOverflow(n, &overflow);
+            long limit = PyLong_AsLong(int_tag_limit);
+            if (overflow || v < 0 || v >= limit) {    /* not _table_int(value) */
+                chain = 1;
+                break;
+            }
+            continue;
+        }
+        if (nested)
+            continue;
+        PyObject *inner;
+        if (t == kinds[K_SOME_PAT].type || t == kinds[K_OK_PAT].type
+                || t == kinds[K_ERR_PAT].type)
+            inner = FIELD(pat, K_SOME_PAT, 0);
+        else if (t == kinds[K_VARIANT_PAT].type)
+            inner = FIELD(pat, K_VARIANT_PAT, 1);
+        else
+            continue;
+        if (inner == NULL)
+            return HANDED_BACK;
+        PyTypeObject *kind = Py_TYPE(inner);
+        if (kind != kinds[K_IDENT_PAT].type && kind != kinds[K_WILDCARD_PAT].type
+                && (inner != Py_None || t != kinds[K_VARIANT_PAT].type))
+            nested = 1;
+    }
+    Py_INCREF(e);
+    int r = -1;
+    if (sub(g, value) < 0 || mark(g, e, K_MATCH) < 0)
+        goto done;
+    if (chain || nested) {
+        PyObject *none = PyObject_CallMethodObjArgs(g, chain ? s_match_chain : s_match_nested,
+                                                    e, ctx_obj[ctx], NULL);
+        if (none == NULL)
+            goto done;
+        Py_DECREF(none);
+    } else if (match_table(g, arms, ctx) < 0) {
+        goto done;
+    }
+    r = ctx == VALUE ? LEFT : NOTHING;
+done:
+    Py_DECREF(e);
+    return r;
+}
+
+/* the declaration `tid` names when it is of kind `kind` ("Record"/"Enum"): its member names
+ * (borrowed), else NULL (-1 in *err on an exception) */
+static PyObject *
+declared(PyObject *g, PyObject *tid, PyObject *kind, int *err)
+{
+    *err = 0;
+    Py_ssize_t t = PyLong_AsSsize_t(tid);
+    PyObject *types = GEN(g, G_TYPES), *members = GEN(g, G_MEMBER_NAMES);
+    if (t == -1 && PyErr_Occurred()) {
+        *err = -1;
+        return NULL;
+    }
+    if (t < 0 || t >= PyList_GET_SIZE(types) || t >= PyList_GET_SIZE(members)) {
+        PyErr_SetString(PyExc_IndexError, "_emit: a type id past the module's types");
+        *err = -1;
+        return NULL;
+    }
+    PyObject *decl_kind = PyObject_GetAttr(PyList_GET_ITEM(types, t), s_kind);
+    if (decl_kind == NULL) {
+        *err = -1;
+        return NULL;
+    }
+    int same = PyObject_RichCompareBool(decl_kind, kind, Py_EQ);
+    Py_DECREF(decl_kind);
+    if (same < 0)
+        *err = -1;
+    PyObject *names = PyList_GET_ITEM(members, t);
+    if (same > 0 && !PyList_CheckExact(names)) {
+        PyErr_SetString(PyExc_TypeError, "_emit: member names are not a list");
+        *err = -1;
+        return NULL;
+    }
+    return same > 0 ? names : NULL;
+}
+
+/* codegen.record_lit: a literal naming its fields in declaration order (or of no record
+ * type), or with a spread; one in another order is Python's (it stores in slots first) */
+static int
+record_lit(PyObject *g, PyObject *e)
+{
+    PyObject *type_name = FIELD(e, K_RECORD, 0), *fields = FIELD(e, K_RECORD, 1);
+    PyObject *spread = FIELD(e, K_RECORD, 2);
+    if (type_name == NULL || fields == NULL || spread == NULL || !PyList_CheckExact(fields))
+        return HANDED_BACK;
+    Py_ssize_t n = PyList_GET_SIZE(fields);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyList_GET_ITEM(fields, i);
+        if (!PyTuple_CheckExact(f) || PyTuple_GET_SIZE(f) != 2)
+            return HANDED_BACK;
+    }
+    PyObject *tid = PyDict_GetItemWithError(GEN(g, G_TYPE_IDS), type_name);
+    if (tid == NULL && PyErr_Occurred())
+        return -1;
+    int err = 0;
+    PyObject *decl = tid == NULL ? NULL : declared(g, tid, s_record, &err);
+    if (err)
+        return -1;
+    PyObject *type_id = tid != NULL ? tid : PyLong_FromLong(0);    /* a new reference */
+    if (tid != NULL)
+        Py_INCREF(type_id);
+    if (type_id == NULL)
+        return -1;
+    Py_XINCREF(decl);
+    int r = HANDED_BACK;
+    PyObject *count = NULL;
+    if (spread != Py_None) {
+        Py_ssize_t m = decl == NULL ? 0 : PyList_GET_SIZE(decl);
+        if (m > MAX_ITEMS)
+            goto done;
+        /* the name check's cases (a repeated or unknown field) are Python's to raise */
+        for (Py_ssize_t i = 0; i < n && GEN(g, G_ARITIES) != Py_None; i++) {
+            PyObject *name = PyTuple_GET_ITEM(PyList_GET_ITEM(fields, i), 0);
+            int known = decl == NULL ? 0 : PySequence_Contains(decl, name);
+            if (known <= 0) {
+                r = known < 0 ? -1 : HANDED_BACK;
+                goto done;
+            }
+            for (Py_ssize_t j = 0; j < i; j++) {
+                int same = PyObject_RichCompareBool(
+                    PyTuple_GET_ITEM(PyList_GET_ITEM(fields, j), 0), name, Py_EQ);
+                if (same != 0) {
+                    r = same < 0 ? -1 : HANDED_BACK;
+                    goto done;
+                }
+            }
+        }
+        r = -1;
+        if (sub(g, spread) < 0)
+            goto done;
+        /* base = self.alloc(), after the spread's code */
+        PyObject *base = GEN(g, G_NEXT_LOCAL);
+        Py_INCREF(base);
+        Py_ssize_t b = PyLong_AsSsize_t(base);
+        PyObject *next = b < 0 ? NULL : PyLong_FromSsize_t(b + 1);
+        if (next == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_emit: a negative next_local");
+            Py_DECREF(base);
+            goto done;
+        }
+        Py_SETREF(GEN(g, G_NEXT_LOCAL), next);
+        int ok = (b < SHARED_SLOTS ? append(g, PyTuple_GET_ITEM(store_local, b))
+                  : append_new(g, PyTuple_Pack(2, s_store_local, base))) >= 0;
+        for (Py_ssize_t pos = 0; ok && pos < m; pos++) {
+            PyObject *fname = PyList_GET_ITEM(decl, pos);
+            PyObject *value = NULL;     /* the first override of fname (setdefault) */
+            for (Py_ssize_t i = 0; i < n && value == NULL; i++) {
+                PyObject *f = PyList_GET_ITEM(fields, i);
+                int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(f, 0), fname, Py_EQ);
+                if (same < 0)
+                    ok = 0;
+                else if (same)
+                    value = PyTuple_GET_ITEM(f, 1);
+            }
+            if (!ok)
+                break;
+            if (value != NULL) {
+                ok = sub(g, value) >= 0;
+            } else {
+                PyObject *at = PyLong_FromSsize_t(pos);
+                ok = at != NULL
+                     && (b < SHARED_SLOTS ? append(g, PyTuple_GET_ITEM(load_local, b))
+                         : append_new(g, PyTuple_Pack(2, s_load_local, base))) >= 0
+                     && append_new(g, PyTuple_Pack(2, s_get_field, at)) >= 0;
+                Py_XDECREF(at);
+            }
+        }
+        Py_DECREF(base);
+        if (!ok || (count = PyLong_FromSsize_t(m)) == NULL
+                || append_new(g, PyTuple_Pack(3, s_make_record, type_id, count)) < 0)
+            goto done;
+        r = LEFT;
+        goto done;
+    }
+    if (decl != NULL) {
+        /* written == member_names[tid], else the declaration-order case: Python's */
+        if (PyList_GET_SIZE(decl) != n)
+            goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(PyList_GET_ITEM(fields, i), 0),
+                                                PyList_GET_ITEM(decl, i), Py_EQ);
+            if (same <= 0) {
+                r = same < 0 ? -1 : HANDED_BACK;
+                goto done;
+            }
+        }
+    }
+    if (n > MAX_ITEMS)
+        goto done;
+    r = -1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (sub(g, PyTuple_GET_ITEM(PyList_GET_ITEM(fields, i), 1)) < 0)
+            goto done;
+    if ((count = PyLong_FromSsize_t(n)) == NULL
+            || append_new(g, PyTuple_Pack(3, s_make_record, type_id, count)) < 0)
+        goto done;
+    r = LEFT;
+done:
+    Py_XDECREF(count);
+    Py_XDECREF(decl);
+    Py_DECREF(type_id);
+    return r;
+}
+
+/* codegen.enum_variant; whatever it raises is Python's to raise */
+static int
+enum_variant(PyObject *g, PyObject *e)
+{
+    PyObject *enum_name = FIELD(e, K_ENUM_VARIANT, 0), *variant = FIELD(e, K_ENUM_VARIANT, 1);
+    PyObject *payload = FIELD(e, K_ENUM_VARIANT, 2);
+    if (enum_name == NULL || variant == NULL || payload == NULL)
+        return HANDED_BACK;
+    PyObject *tid = PyDict_GetItemWithError(GEN(g, G_TYPE_IDS), enum_name);
+    if (tid == NULL)
+        return PyErr_Occurred() ? -1 : HANDED_BACK;
+    int err = 0;
+    PyObject *names = declared(g, tid, s_enum, &err);
+    if (names == NULL)
+        return err ? -1 : HANDED_BACK;
+    Py_ssize_t idx = -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names) && idx < 0; i++) {
+        int same = PyObject_RichCompareBool(PyList_GET_ITEM(names, i), variant, Py_EQ);
+        if (same < 0)
+            return -1;
+        if (same)
+            idx = i;
+    }
+    if (idx < 0 || idx > MAX_ITEMS)
+        return HANDED_BACK;
+    Py_INCREF(tid);
+    int r = -1;
+    PyObject *index = NULL;
+    if (payload != Py_None ? sub(g, payload) < 0
+            : (Py_INCREF(Py_None), push_const(g, Py_None) < 0))
+        goto done;
+    if ((index = PyLong_FromSsize_t(idx)) == NULL
+            || append_new(g, PyTuple_Pack(3, s_make_enum, tid, index)) < 0)
+        goto done;
+    r = LEFT;
+done:
+    Py_XDECREF(index);
+    Py_DECREF(tid);
+    return r;
+}
+
+static int
+dispatch(PyObject *g, PyObject *e, int ctx)
+{
+    PyTypeObject *t = Py_TYPE(e);
+    if (t == kinds[K_IDENT].type)
+        return ident(g, e);
+    if (t == kinds[K_BINARY].type)
+        return binary(g, e);
+    if (t == kinds[K_INT].type || t == kinds[K_STRING].type || t == kinds[K_BOOL].type
+            || t == kinds[K_FLOAT].type) {
+        PyObject *value = FIELD(e, K_INT, 0);       /* every literal: (value, line, col) */
+        if (value == NULL)
+            return 0;
+        Py_INCREF(value);
+        return push_const(g, value) < 0 ? -1 : 1;
+    }
+    if (t == kinds[K_CALL].type)
+        return call(g, e);
+    if (t == kinds[K_IF].type)
+        return if_expr(g, e, ctx);
+    if (t == kinds[K_MATCH].type)
+        return match_expr(g, e, ctx);
+    if (t == kinds[K_RECORD].type)
+        return record_lit(g, e);
+    if (t == kinds[K_ENUM_VARIANT].type)
+        return enum_variant(g, e);
+    if (t == kinds[K_FIELD].type)
+        return field_access(g, e);
+    if (t == kinds[K_NONE].type) {
+        Py_INCREF(none_value);
+        return push_const(g, none_value) < 0 ? -1 : 1;
+    }
+    if (t == kinds[K_UNARY].type) {
+        PyObject *op = FIELD(e, K_UNARY, 0), *inner = FIELD(e, K_UNARY, 1);
+        if (op == NULL || inner == NULL)
+            return 0;
+        return sub(g, inner) < 0 || mark(g, e, K_UNARY) < 0 || append_op(g, op, 1) < 0
+               ? -1 : 1;
+    }
+    if (t == kinds[K_LIST].type) {
+        PyObject *items = FIELD(e, K_LIST, 0);
+        if (items == NULL || !PyList_CheckExact(items) || PyList_GET_SIZE(items) > MAX_ITEMS)
+            return 0;
+        Py_ssize_t n = PyList_GET_SIZE(items);
+        return each(g, items) < 0 || append(g, PyTuple_GET_ITEM(make_list, n)) < 0 ? -1 : 1;
+    }
+    if (t == kinds[K_SOME].type || t == kinds[K_OK].type || t == kinds[K_ERR].type) {
+        int k = t == kinds[K_SOME].type ? K_SOME : t == kinds[K_OK].type ? K_OK : K_ERR;
+        PyObject *inner = FIELD(e, k, 0);
+        if (inner == NULL || sub(g, inner) < 0)
+            return inner == NULL ? 0 : -1;
+        if (k == K_SOME) {
+            Py_INCREF(Py_True);
+            if (push_const(g, Py_True) < 0 || append(g, pop) < 0)
+                return -1;
+        }
+        return append(g, k == K_SOME ? make_some : k == K_OK ? make_ok : make_err) < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+/* ---- statements ----------------------------------------------------------------------- */
+
+static int
+call_method(PyObject *g, PyObject *name, PyObject *arg, PyObject *arg2)
+{
+    PyObject *r = PyObject_CallMethodObjArgs(g, name, arg, arg2, NULL);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* `bind(name)`: the value on top of the stack into a new local slot named `name` */
+static int
+bind(PyObject *g, PyObject *name)
+{
+    PyObject *slot = GEN(g, G_NEXT_LOCAL);
+    Py_ssize_t s = PyLong_AsSsize_t(slot);
+    if (s == -1 && PyErr_Occurred())
+        return -1;
+    PyObject *next = PyLong_FromSsize_t(s + 1);
+    if (next == NULL)
+        return -1;
+    Py_INCREF(slot);        /* the slot's number outlives next_local's reference to it */
+    Py_SETREF(GEN(g, G_NEXT_LOCAL), next);
+    int r = s >= 0 && s < SHARED_SLOTS ? append(g, PyTuple_GET_ITEM(store_local, s))
+            : append_new(g, PyTuple_Pack(2, s_store_local, slot));
+    if (r == 0)
+        r = PyDict_SetItem(GEN(g, G_NAMES), name, slot);
+    Py_DECREF(slot);
+    return r;
+}
+
+/* one statement (`stmt(s)`): `let`, an assignment and `return` here, the others by
+ * `gen.stmt(s)` */
+static int
+statement(PyObject *g, PyObject *s)
+{
+    PyTypeObject *t = Py_TYPE(s);
+    if (t == kinds[K_LET].type) {
+        PyObject *value = FIELD(s, K_LET, 3), *name = FIELD(s, K_LET, 0);
+        if (value != NULL && name != NULL)
+            return sub(g, value) < 0 || bind(g, name) < 0 ? -1 : 0;
+    } else if (t == kinds[K_ASSIGN].type) {
+        PyObject *target = FIELD(s, K_ASSIGN, 0), *value = FIELD(s, K_ASSIGN, 1);
+        if (target != NULL && value != NULL) {
+            if (sub(g, value) < 0)
+                return -1;
+            PyObject *slot = PyDict_GetItemWithError(GEN(g, G_NAMES), target);
+            if (slot == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyObject *err = PyObject_CallOneArg(assign_error, s);
+                    if (err != NULL) {
+                        PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+                        Py_DECREF(err);
+                    }
+                }
+                return -1;
+            }
+            Py_ssize_t n = PyLong_AsSsize_t(slot);
+            if (n == -1 && PyErr_Occurred())
+                return -1;
+            return (n >= 0 && n < SHARED_SLOTS ? append(g, PyTuple_GET_ITEM(store_local, n))
+                    : append_new(g, PyTuple_Pack(2, s_store_local, slot))) < 0 ? -1 : 0;
+        }
+    } else if (t == kinds[K_RETURN].type && GEN(g, G_RETURN_JUMPS) == Py_None) {
+        PyObject *value = FIELD(s, K_RETURN, 0);
+        if (value != NULL) {
+            if (value == Py_None) {
+                Py_INCREF(Py_None);
+                if (push_const(g, Py_None) < 0)
+                    return -1;
+            } else if (sub(g, value) < 0) {
+                return -1;
+            }
+            return append(g, ret);
+        }
+    } else if (t == kinds[K_EXPR_STMT].type) {
+        PyObject *inner = FIELD(s, K_EXPR_STMT, 0);
+        if (inner != NULL) {
+            int r = sub_in(g, inner, DISCARD);
+            return r < 0 ? -1 : r == LEFT ? append(g, pop) : 0;
+        }
+    }
+    return call_method(g, s_stmt, s, NULL);
+}
+
+/* `stmts(stmts, ctx)`: LEFT if a value was left on the stack, else NOTHING */
+static int
+statements(PyObject *g, PyObject *stmts, int ctx)
+{
+    Py_ssize_t n = PyList_GET_SIZE(stmts);
+    if (n == 0) {
+        if (ctx != VALUE)
+            return NOTHING;
+        PyObject *none = PyObject_CallMethodNoArgs(g, s_push_unit);
+        if (none == NULL)
+            return -1;
+        Py_DECREF(none);
+        return LEFT;
+    }
+    for (Py_ssize_t i = 0; i < n - 1; i++)
+        if (statement(g, PyList_GET_ITEM(stmts, i)) < 0)
+            return -1;
+    PyObject *last = PyList_GET_ITEM(stmts, n - 1);
+    if (Py_TYPE(last) == kinds[K_EXPR_STMT].type && FIELD(last, K_EXPR_STMT, 0) != NULL) {
+        int left = sub_in(g, FIELD(last, K_EXPR_STMT, 0), ctx);
+        if (left < 0)
+            return -1;
+        if (ctx == DISCARD && left == LEFT)
+            return append(g, pop) < 0 ? -1 : NOTHING;
+        return left;
+    }
+    if (statement(g, last) < 0)
+        return -1;
+    int is_return = PyObject_IsInstance(last, (PyObject *)kinds[K_RETURN].type);
+    if (is_return < 0)
+        return -1;
+    if (ctx == VALUE && !is_return) {
+        PyObject *none = PyObject_CallMethodNoArgs(g, s_push_unit);
+        if (none == NULL)
+            return -1;
+        Py_DECREF(none);
+        return LEFT;
+    }
+    return ctx == VALUE ? LEFT : NOTHING;
+}
+
+/* 1: emitted; 0: handed back, nothing emitted; -1: an exception */
+static int
+emit(PyObject *g, PyObject *e, int ctx)
+{
+    if (active >= C_NESTING)
+        return HANDED_BACK;
+    active++;
+    int r = dispatch(g, e, ctx);
+    active--;
+    return r;
+}
+
+/* the context `ctx` names (-1 when `g` is not a _FnGen as this core reads them) */
+static int
+context(PyObject *g, PyObject *ctx)
+{
+    int c = ctx == ctx_obj[VALUE] ? VALUE : ctx == ctx_obj[DISCARD] ? DISCARD
+            : ctx == ctx_obj[TAIL] ? TAIL : -1;
+    if (!configured || Py_TYPE(g) != gen_type || c < 0)
+        return -1;
+    /* the slots this core reads must hold what _FnGen puts there */
+    for (int s = 0; s < N_GEN; s++)
+        if (GEN(g, s) == NULL)
+            return -1;
+    if (!PyList_CheckExact(GEN(g, G_CODE)) || !PyList_CheckExact(GEN(g, G_CONSTANTS))
+            || !PyDict_CheckExact(GEN(g, G_NAMES)) || !PyList_CheckExact(GEN(g, G_LINES))
+            || !PyList_CheckExact(GEN(g, G_CAPS)) || !PyDict_CheckExact(GEN(g, G_FN_IDS))
+            || !PyDict_CheckExact(GEN(g, G_FIELD_SLOT)) || !PyLong_CheckExact(GEN(g, G_NEXT_LOCAL))
+            || !PyList_CheckExact(GEN(g, G_TABLES)) || !PyDict_CheckExact(GEN(g, G_TYPE_IDS))
+            || !PyList_CheckExact(GEN(g, G_TYPES)) || !PyList_CheckExact(GEN(g, G_MEMBER_NAMES))
+            || (GEN(g, G_ARITIES) != Py_None && !PyDict_CheckExact(GEN(g, G_ARITIES))))
+        return -1;
+    return c;
+}
+
+/* an entry's context: -2 (an exception: not three arguments), -1 (hand back), else ctx */
+static int
+entry(PyObject *const *args, Py_ssize_t nargs, const char *usage)
+{
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "_emit.%s takes three arguments", usage);
+        return -2;
+    }
+    return context(args[0], args[2]);
+}
+
+static PyObject *
+stmts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    int ctx = entry(args, nargs, "stmts(gen, stmts, ctx)");
+    if (ctx == -2)
+        return NULL;
+    PyObject *g = args[0], *list = args[1];
+    if (ctx < 0 || !PyList_CheckExact(list) || active >= C_NESTING)
+        Py_RETURN_NONE;
+    Py_INCREF(g);
+    Py_INCREF(list);
+    active++;
+    int r = statements(g, list, ctx);
+    active--;
+    Py_DECREF(list);
+    Py_DECREF(g);
+    if (r < 0)
+        return NULL;
+    return PyBool_FromLong(r == LEFT);
+}
+
+static PyObject *
+expr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    int ctx = entry(args, nargs, "expr(gen, e, ctx)");
+    if (ctx == -2)
+        return NULL;
+    PyObject *g = args[0];
+    if (ctx < 0)
+        Py_RETURN_NONE;
+    Py_INCREF(g);
+    int r = emit(g, args[1], ctx);
+    Py_DECREF(g);
+    if (r < 0)
+        return NULL;
+    if (r == HANDED_BACK)
+        Py_RETURN_NONE;
+    return PyBool_FromLong(r == LEFT);
+}
+
+/* ---- configure ------------------------------------------------------------------------ */
+
+static int
+slot_offset(PyObject *cls, const char *field, Py_ssize_t *out)
+{
+    PyObject *d = PyObject_GetAttrString(cls, field);
+    if (d == NULL)
+        return -1;
+    int ok = Py_IS_TYPE(d, &PyMemberDescr_Type)
+             && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+    if (ok)
+        *out = ((PyMemberDescrObject *)d)->d_member->offset;
+    Py_DECREF(d);
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "_emit.configure: %s.%s is not a slot",
+                     ((PyTypeObject *)cls)->tp_name, field);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+keep(PyObject **slot, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    Py_INCREF(value);
+    Py_XSETREF(*slot, value);
+    return 0;
+}
+
+static int
+tuple_of(PyObject *t, Py_ssize_t n, const char *what)
+{
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) < n) {
+        PyErr_Format(PyExc_TypeError, "_emit.configure: %s is not a tuple of %zd", what, n);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+configure(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *nodes, *gen, *shared;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &nodes, &PyType_Type, &gen,
+                          &PyDict_Type, &shared))
+        return NULL;
+    configured = 0;
+    /* each class's fields in their order (`__match_args__`, as the dataclass declares them);
+     * `fields`: how many this core expects (it reads them by position) */
+    static const struct { const char *name; int fields; } names[] = {
+        [K_BINARY] = {"Binary", 5}, [K_UNARY] = {"Unary", 4}, [K_IDENT] = {"Ident", 3},
+        [K_INT] = {"IntLit", 3}, [K_FLOAT] = {"FloatLit", 3}, [K_STRING] = {"StringLit", 3},
+        [K_BOOL] = {"BoolLit", 3}, [K_NONE] = {"NoneLit", 2}, [K_CALL] = {"Call", 4},
+        [K_FIELD] = {"FieldAccess", 4}, [K_LIST] = {"ListLit", 3}, [K_SOME] = {"SomeExpr", 3},
+        [K_OK] = {"OkExpr", 3}, [K_ERR] = {"ErrExpr", 3}, [K_IF] = {"If", 5},
+        [K_BLOCK] = {"Block", 3}, [K_EXPR_STMT] = {"ExprStmt", 3}, [K_LET] = {"Let", 6},
+        [K_ASSIGN] = {"Assign", 4}, [K_RETURN] = {"Return", 3}, [K_MATCH] = {"Match", 4},
+        [K_ARM] = {"MatchArm", 4}, [K_WILDCARD_PAT] = {"WildcardPat", 2},
+        [K_IDENT_PAT] = {"IdentPat", 3}, [K_INT_PAT] = {"IntPat", 3},
+        [K_STRING_PAT] = {"StringPat", 3}, [K_SOME_PAT] = {"SomePat", 3},
+        [K_OK_PAT] = {"OkPat", 3}, [K_ERR_PAT] = {"ErrPat", 3},
+        [K_VARIANT_PAT] = {"VariantPat", 4}, [K_RECORD] = {"RecordLit", 5},
+        [K_ENUM_VARIANT] = {"EnumVariant", 5},
+    };
+    for (int k = 0; k < N_KINDS; k++) {
+        PyObject *cls = PyDict_GetItemString(nodes, names[k].name);
+        if (cls == NULL || !PyType_Check(cls)) {
+            PyErr_Format(PyExc_ValueError, "_emit.configure: no node class %s", names[k].name);
+            return NULL;
+        }
+        PyObject *fields = PyObject_GetAttrString(cls, "__match_args__");
+        if (fields == NULL)
+            return NULL;
+        int n = PyTuple_Check(fields) ? (int)PyTuple_GET_SIZE(fields) : -1;
+        if (n != names[k].fields || n > MAX_FIELDS) {
+            Py_DECREF(fields);
+            PyErr_Format(PyExc_ValueError, "_emit.configure: %s has not %d fields",
+                         names[k].name, names[k].fields);
+            return NULL;
+        }
+        for (int i = 0; i < n; i++) {
+            const char *field = PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i));
+            if (field == NULL || slot_offset(cls, field, &kinds[k].offset[i]) < 0) {
+                Py_DECREF(fields);
+                return NULL;
+            }
+        }
+        Py_DECREF(fields);
+        Py_INCREF(cls);
+        Py_XSETREF(kinds[k].type, (PyTypeObject *)cls);
+        kinds[k].nfields = n;
+    }
+    /* the literals share one layout: dispatch() reads their value at IntLit's offset */
+    for (int k = K_FLOAT; k <= K_BOOL; k++)
+        if (kinds[k].offset[0] != kinds[K_INT].offset[0]) {
+            PyErr_SetString(PyExc_TypeError, "_emit.configure: literal layouts differ");
+            return NULL;
+        }
+    static const char *const g_fields[N_GEN] = {
+        [G_CODE] = "code", [G_CONSTANTS] = "constants", [G_NAMES] = "names",
+        [G_LINES] = "lines", [G_LAST_LINE] = "last_line", [G_LAST_COL] = "last_col",
+        [G_ARITIES] = "arities", [G_CAPS] = "caps", [G_FN_IDS] = "fn_ids",
+        [G_FIELD_SLOT] = "field_slot", [G_SHARED] = "shared", [G_NEXT_LOCAL] = "next_local",
+        [G_RETURN_JUMPS] = "return_jumps", [G_TABLES] = "tables", [G_TYPE_IDS] = "type_ids",
+        [G_TYPES] = "types", [G_MEMBER_NAMES] = "member_names",
+    };
+    for (int s = 0; s < N_GEN; s++)
+        if (slot_offset(gen, g_fields[s], &gen_offset[s]) < 0)
+            return NULL;
+    Py_INCREF(gen);
+    Py_XSETREF(gen_type, (PyTypeObject *)gen);
+    static const struct { const char *name; PyObject **slot; } tables[] = {
+        {"bare", &bare}, {"load_local", &load_local}, {"make_list", &make_list},
+        {"store_local", &store_local}, {"ret", &ret}, {"assign_error", &assign_error},
+        {"fixed_tags", &fixed_tags}, {"pattern_binding", &pattern_binding},
+        {"int_tag_limit", &int_tag_limit},
+        {"make_some", &make_some}, {"make_ok", &make_ok}, {"make_err", &make_err},
+        {"pop", &pop}, {"direct_calls", &direct_calls}, {"added_builtins", &added_builtins},
+        {"none", &none_value}, {"fn_ref", &fn_ref}, {"value", &ctx_obj[VALUE]},
+        {"discard", &ctx_obj[DISCARD]}, {"tail", &ctx_obj[TAIL]},
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        PyObject *v = PyDict_GetItemString(shared, tables[i].name);
+        if (v == NULL) {
+            PyErr_Format(PyExc_ValueError, "_emit.configure: no table %s", tables[i].name);
+            return NULL;
+        }
+        if (keep(tables[i].slot, v) < 0)
+            return NULL;
+    }
+    if (!PyDict_CheckExact(bare) || !PyDict_CheckExact(direct_calls)
+            || !PyDict_CheckExact(fixed_tags) || !PyLong_CheckExact(int_tag_limit)
+            || !PyFrozenSet_CheckExact(added_builtins)) {
+        PyErr_SetString(PyExc_TypeError, "_emit.configure: bare, direct_calls or "
+                        "added_builtins of the wrong type");
+        return NULL;
+    }
+    if (tuple_of(load_local, SHARED_SLOTS, "load_local") < 0
+            || tuple_of(store_local, SHARED_SLOTS, "store_local") < 0
+            || tuple_of(make_list, MAX_ITEMS + 1, "make_list") < 0)
+        return NULL;
+    Py_ssize_t it = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(direct_calls, &it, &k, &v))
+        if (tuple_of(v, 3, "a direct call") < 0)
+            return NULL;
+    static const struct { const char *text; PyObject **slot; } strings[] = {
+        {"PushConst", &s_push_const}, {"LoadLocal", &s_load_local}, {"Call", &s_call},
+        {"CallIndirect", &s_call_indirect}, {"GetField", &s_get_field},
+        {"GetFieldNamed", &s_get_field_named}, {"expr", &s_expr}, {"block", &s_block},
+        {"push_unit", &s_push_unit}, {"jmp", &s_jmp}, {"jmp_if_not", &s_jmp_if_not},
+        {"StoreLocal", &s_store_local}, {"stmt", &s_stmt}, {"match", &s_match},
+        {"arms", &s_arms}, {"pattern_tags", &s_pattern_tags}, {"match_chain", &s_match_chain},
+        {"match_nested", &s_match_nested}, {"MakeRecord", &s_make_record},
+        {"MakeEnum", &s_make_enum}, {"kind", &s_kind}, {"Record", &s_record}, {"Enum", &s_enum},
+    };
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+        PyObject *s = PyUnicode_InternFromString(strings[i].text);
+        if (s == NULL)
+            return NULL;
+        Py_XSETREF(*strings[i].slot, s);
+    }
+    PyObject *zero = PyLong_FromLong(0);
+    PyObject *jmp = PyUnicode_InternFromString("Jmp");
+    PyObject *jmp_if_not = PyUnicode_InternFromString("JmpIfNot");
+    if (zero == NULL || jmp == NULL || jmp_if_not == NULL) {
+        Py_XDECREF(zero);
+        Py_XDECREF(jmp);
+        Py_XDECREF(jmp_if_not);
+        return NULL;
+    }
+    Py_XSETREF(jmp_0, PyTuple_Pack(2, jmp, zero));
+    Py_XSETREF(jmp_if_not_0, PyTuple_Pack(2, jmp_if_not, zero));
+    Py_DECREF(zero);
+    Py_DECREF(jmp);
+    Py_DECREF(jmp_if_not);
+    if (jmp_0 == NULL || jmp_if_not_0 == NULL)
+        return NULL;
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS,
+     "configure(nodes, gen, shared): the node classes by name, codegen._FnGen, and a dict of\n"
+     "codegen's shared instructions and tables (bare, load_local, make_list, make_some,\n"
+     "make_ok, make_err, pop, store_local, ret, direct_calls, added_builtins, none, fn_ref,\n"
+     "assign_error, fixed_tags, pattern_binding, int_tag_limit) and contexts (value,\n"
+     "discard, tail); call once before expr() and stmts()."},
+    {"expr", (PyCFunction)(void (*)(void))expr, METH_FASTCALL,
+     "expr(gen, e, ctx) -> gen.expr(e, ctx)'s answer when it emitted the code of expression e\n"
+     "into gen (a _FnGen) as that would, None when it emitted nothing and hands e back."},
+    {"stmts", (PyCFunction)(void (*)(void))stmts, METH_FASTCALL,
+     "stmts(gen, stmts, ctx) -> gen.stmts(stmts, ctx)'s answer when it emitted the code of\n"
+     "the statements as that would, None when it emitted nothing and hands them back."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "boruna.bytecode._emit",
+    "Codegen's core in C for the commonest expressions and statements (see codegen.py).",
+    -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__emit(void)
+{
+    return PyModule_Create(&module_def);
+}

@@ -1,0 +1,375 @@
+"""Codegen's expression core in C (`boruna.bytecode._emit`, tried first by `_FnGen.expr`).
+
+The oracle is the emitter without it: `codegen._c_expr` patched to hand everything back, so
+the Python branches of `_FnGen.expr` compile everything. Both must give the same module
+(`to_json` text: code, constants, line tables, capabilities, match tables) or the same error
+with the same attributes, through `compile_source` and through `generate` with and without
+the name checks before it, on random programs of every expression kind, on random edits of
+them, at the core's depth budget and at the parser's nesting limit.
+"""
+import random
+
+import pytest
+
+from boruna.bytecode import _emit, codegen
+from boruna.bytecode.axbc import to_json
+from boruna.bytecode.module import MatchArm
+from boruna.bytecode.opcodes import MATCH_NONE, MATCH_SOME
+from boruna.compiler import compile_source
+from boruna.core.deep_stack import call_deep
+from boruna.core.values import RESULT_TYPE_ID, SOME_TYPE_ID
+from boruna.language.errors import CompileError
+from boruna.language.frontend import check, resolve
+from tests.test_compiler_equivalence import _mutations
+
+
+def _hand_back(gen, e, ctx):
+    return None
+
+
+def _outcome(fn, *args):
+    try:
+        return "module", to_json(fn(*args))
+    except CompileError as err:
+        return ("error", err.code, err.message, err.line, err.col, err.reason, err.name,
+                err.expected, err.found)
+    except codegen.NameCheckNeeded:
+        return ("name check needed",)
+
+
+def _outcomes(source):
+    """compile_source, and generate after `check` and (names unchecked) after `resolve`."""
+    out = [_outcome(compile_source, source)]
+    try:
+        checked = check(source)
+        out.append(_outcome(call_deep, codegen.generate, checked, "m"))
+    except CompileError as err:
+        out.append(("check", err.message, err.line, err.col))
+    try:
+        resolved = resolve(source)
+        out.append(_outcome(call_deep, codegen.generate, resolved, "m", False))
+    except CompileError as err:
+        out.append(("resolve", err.message, err.line, err.col))
+    return out
+
+
+def _both(monkeypatch, source):
+    """(with the C core, without it) for `source`."""
+    with_c = _outcomes(source)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "_c_expr", _hand_back)
+        m.setattr(codegen, "_c_stmts", _hand_back)
+        without = _outcomes(source)
+    return with_c, without
+
+
+_PRELUDE = """type P { x: Int, y: Int, name: String }
+type Q { y: Int, x: Int }
+type T { tags: List<String> }
+enum E { A(Int), B }
+enum F { B, A(Option<Int>) }
+fn f(a: Int) -> Int { a }
+fn g(a: Int, b: Int) -> Int { a + b }
+fn h() -> Int { 1 }
+fn row_int(a: Int, b: Int) -> Int { a }
+"""
+
+
+def _random_expr(rng, names, depth=0):
+    """A random expression of every kind the core covers, and some it hands back."""
+    nl = "\n" if rng.random() < 0.08 else ""
+    r = rng.random()
+    if depth > 4 or r < 0.25:
+        return rng.choice([
+            rng.choice(names), rng.choice(names), str(rng.randrange(0, 400)), "2.5",
+            '"s"', "true", "false", "None", "f", "h", "undefined_name" if rng.random() < 0.03
+            else rng.choice(names)])
+    sub = lambda: _random_expr(rng, names, depth + 1)       # noqa: E731
+    if r < 0.45:
+        op = rng.choice(["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&",
+                         "||", "++"])
+        return f"{sub()} {op}{nl} {sub()}"
+    if r < 0.5:
+        return f"({sub()})"
+    if r < 0.55:
+        return rng.choice(["-", "!"]) + sub()
+    if r < 0.7:
+        callee, arity = rng.choice([("f", 1), ("g", 2), ("h", 0), ("list_len", 1),
+                                    ("step_input", 1), ("__builtin_string_len", 1),
+                                    ("net_fetch", 1), ("time_now", 0), ("row_int", 2),
+                                    ("map_new", 0), ("k", 1), ("b", 1)])
+        if rng.random() < 0.05:
+            callee, arity = rng.choice(["undefined_fn", "f", "list_len"]), rng.randrange(3)
+        args = ", ".join(sub() for _ in range(arity))
+        return f"{callee}({args}{nl})"
+    if r < 0.76:
+        field = rng.choice(["x", "y", "name", "tags", "z"])
+        return f"{sub()}.{field}"
+    if r < 0.82:
+        return "[" + ", ".join(sub() for _ in range(rng.randrange(0, 4))) + "]"
+    if r < 0.88:
+        return f"{rng.choice(['Some', 'Ok', 'Err'])}({sub()})"
+    # kinds the core hands back, with covered kinds inside
+    return rng.choice([
+        f"if {sub()} {{ {sub()} }} else {{ {sub()} }}",
+        f"if {sub()} {{ {sub()} }}",
+        f"if {sub()} {{ let t = {sub()}\n t }} else {{ if {sub()} {{ {sub()} }} else {{ 1 }} }}",
+        f"match {sub()} {{ 0 => {sub()}, n => {sub()} }}",
+        f"match {sub()} {{ Some(v) => v, None => {sub()} }}",
+        f"match {sub()} {{ Ok(v) => {sub()}, Err(_) => 1 }}",
+        f"match {sub()} {{ A(x) => {sub()}, B => {sub()}, _ => 3 }}",
+        f"match {sub()} {{ Some(Some(w)) => w, Some(None) => {sub()}, _ => 0 }}",
+        f"match {sub()} {{ \"s\" => {sub()}, t => t }}",
+        f"match {sub()} {{ 300 => {sub()}, 2 => 1, true => {sub()} }}",
+        f"match {sub()} {{ a => {{ let a = {sub()}\n a }}, _ => a }}",
+        f"match {sub()} {{ A(Some(x)) => x, A(None) => 0, B => {sub()} }}",
+        f"{{ let t = {sub()}\n t }}",
+        f"P {{ x: {sub()}, y: 1, name: \"n\" }}",
+        f"P {{ y: {sub()}, x: 1, name: \"n\" }}",
+        f"Q {{ x: {sub()}, y: {sub()} }}",
+        f"P {{ ..p, x: {sub()} }}",
+        f"P {{ ..{sub()}, name: {sub()}, y: 2 }}",
+        f"P {{ ..p, x: 1, x: {sub()} }}",
+        f"P {{ ..p, w: {sub()} }}",
+        f"Z {{ a: {sub()} }}",
+        f"E {{ a: {sub()} }}",
+        f"T {{ ..{sub()} }}",
+        f"E::A({sub()})",
+        "E::B",
+        f"F::A(Some({sub()}))",
+        f"E::C({sub()})" if rng.random() < 0.2 else "F::B",
+        f"P::A({sub()})" if rng.random() < 0.2 else "E::B",
+        f"{sub()}(1)",
+    ])
+
+
+def _random_program(seed):
+    rng = random.Random(seed)
+    names = ["a", "b", "p", "q", "k"]
+    body = []
+    for i in range(rng.randrange(1, 6)):
+        body.append(f"    let v{i} = {_random_expr(rng, names)}")
+        names.append(f"v{i}")
+        if rng.random() < 0.3:      # an `if` statement (DISCARD), with or without `else`
+            cond, then = _random_expr(rng, names, 3), _random_expr(rng, names, 3)
+            other = rng.choice(["", f" else {{ {_random_expr(rng, names, 3)} }}"])
+            body.append(f"    if {cond} {{ {then} }}{other}")
+        r = rng.random()
+        if r < 0.15:                # assignments, in loops too
+            body.append(f"    let mut m{i} = {_random_expr(rng, names, 3)}")
+            body.append(rng.choice([
+                f"    m{i} = {_random_expr(rng, names, 3)}",
+                f"    while m{i} < 3 {{ m{i} = m{i} + 1\n {_random_expr(rng, names, 4)} }}",
+                f"    for x in [1, 2] {{ m{i} = m{i} + x }}",
+                "    nope = 1" if rng.random() < 0.2 else f"    m{i} = m{i}"]))
+        elif r < 0.2:               # an early return
+            body.append(f"    if a > {i} {{ return {_random_expr(rng, names, 3)} }}")
+        elif r < 0.25:
+            body.append(f"    {{ let z = {_random_expr(rng, names, 3)}\n z }}")
+        elif r < 0.32:              # a `match` statement (DISCARD)
+            body.append(f"    match {_random_expr(rng, names, 3)} {{ 0 => 1, _ => {{ }} }}")
+    final = _random_expr(rng, names)
+    if rng.random() < 0.1:
+        final = f"return {final}"
+    if rng.random() < 0.3:          # an `if` as the function's final expression (TAIL)
+        nested = f"if {_random_expr(rng, names, 3)} {{ {final} }} else {{ v0 }}"
+        final = rng.choice([
+            f"if {_random_expr(rng, names, 3)} {{ {nested} }} else {{ {{ let w = 1\n w }} }}",
+            f"if {_random_expr(rng, names, 3)} {{ {final} }}", nested])
+    body.append(f"    {final}")
+    # with `ensures`, a `return` jumps to the postconditions (Python's statement)
+    contract = " ensures result > 0" if rng.random() < 0.15 else ""
+    return (_PRELUDE + "fn main(a: Int, b: Int, p: P, q: Q, k: Fn(Int) -> Int) -> Int !{net}"
+            + contract + " {\n" + "\n".join(body) + "\n}\n")
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_programs_compile_as_without_the_core(monkeypatch, chunk):
+    modules = errors = 0
+    for seed in range(chunk * 100, chunk * 100 + 100):
+        source = _random_program(seed)
+        for text in [source] + _mutations(source, seed, 2):
+            with_c, without = _both(monkeypatch, text)
+            assert with_c == without, (seed, text)
+            modules += with_c[0][0] == "module"
+            errors += with_c[0][0] == "error"
+    assert modules >= 40 and errors >= 40       # both paths are exercised
+
+
+def _fn_gen(source, names_checked=True):
+    program = check(source) if names_checked else resolve(source)
+    mod = codegen._Gen(program, "m", names_checked)
+    main = next(f for f in program.functions() if f.name == "main")
+    return codegen._FnGen(mod, main), main
+
+
+def test_it_emits_the_exact_instructions_of_the_covered_kinds():
+    source = ('fn f(a: Int) -> Int { a }\ntype P { x: Int }\n'
+              'fn main(a: Int, p: P) -> Int {\n'
+              '    f(-a + 2) * list_len([Some(1), Ok(2.5), Err("e"), None]) - p.x\n}\n')
+    gen, fn = _fn_gen(source)
+    expr = fn.body.stmts[0].expr
+    assert _emit.expr(gen, expr, codegen.VALUE) is True
+    assert gen.code == [
+        ("LoadLocal", 0), ("Neg",), ("PushConst", 0), ("Add",), ("Call", 0, 1),
+        ("PushConst", 1), ("PushConst", 2), ("Pop",), ("MakeEnum", SOME_TYPE_ID, 1),
+        ("PushConst", 3), ("MakeEnum", RESULT_TYPE_ID, 0), ("PushConst", 4),
+        ("MakeEnum", RESULT_TYPE_ID, 1),
+        ("PushConst", 5), ("MakeList", 4), ("ListLen",), ("Mul",), ("LoadLocal", 1),
+        ("GetField", 0), ("Sub",)]
+    assert gen.constants[:5] == [2, 1, True, 2.5, "e"]
+    assert repr(gen.constants[5]) == repr(codegen.NONE)
+    # the line table: the function's position, then each marked node's where it changes
+    # (`-a` at pc 1, `f(...)` at 4, `list_len(...)` at 15, the `*` at 16 (the position of its
+    # left operand), the field read at 18, the `-` at 19; the `+` shares `-a`'s position)
+    assert gen.lines == [0, 3, 1, 1, 4, 7, 4, 4, 5, 15, 4, 17, 16, 4, 5, 18, 4, 64, 19, 4, 5]
+    assert gen.code[0] is codegen._LOAD_LOCAL[0] and gen.code[1] is codegen._BARE["Neg"]
+
+
+def test_it_emits_what_the_python_emitter_emits_for_one_expression(monkeypatch):
+    """Calls of every kind (indirect, known, builtin, capability), shared and named fields,
+    a function as a value; the capability the compiler declares is added once."""
+    source = ('fn f(a: Int) -> Int { a }\ntype P { x: Int }\ntype Q { y: Int, x: Int }\n'
+              'fn main(a: Int, p: P, k: Fn(Int) -> Int) -> Int !{net} {\n'
+              '    k(f(a)) + f(p.x + p.y) + net_fetch("u").z + step_input("s") + step_input(h)'
+              ' + (if a > 0 { h } else { h })()\n}\nfn h() -> Int { 0 }\n')
+    gen, fn = _fn_gen(source)
+    python, _ = _fn_gen(source)
+    assert _emit.expr(gen, fn.body.stmts[0].expr, codegen.VALUE) is True
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "_c_expr", _hand_back)
+        m.setattr(codegen, "_c_stmts", _hand_back)
+        python.expr(python.fn.body.stmts[0].expr, codegen.VALUE)
+    assert (gen.code, gen.lines, gen.caps) == (python.code, python.lines, python.caps)
+    assert [repr(c) for c in gen.constants] == [repr(c) for c in python.constants]
+    assert ("GetFieldNamed", "x") in gen.code and ("GetField", 0) in gen.code
+    assert ("CallIndirect", 1) in gen.code and ("CallIndirect", 0) in gen.code
+    assert len(gen.caps) == len(set(gen.caps)) >= 2
+
+
+def test_it_emits_an_if_in_value_and_tail_context():
+    source = ("fn main(a: Int) -> Int {\n    let v = if a > 0 { a } else { if a < 0 { 1 } }\n"
+              "    if a > 1 { v } else { if a > 2 { 3 } }\n}")
+    gen, fn = _fn_gen(source)
+    let, last = fn.body.stmts
+    assert _emit.expr(gen, let.value, codegen.VALUE) is True
+    # the inner `if` without `else` leaves Unit from a never-written slot (1)
+    assert gen.code == [
+        ("LoadLocal", 0), ("PushConst", 0), ("Gt",), ("JmpIfNot", 6), ("LoadLocal", 0),
+        ("Jmp", 13), ("LoadLocal", 0), ("PushConst", 1), ("Lt",), ("JmpIfNot", 12),
+        ("PushConst", 2), ("Jmp", 13), ("LoadLocal", 1)]
+    assert gen.code[3] is gen.shared.jmp_if_not[6] and gen.code[5] is gen.shared.jmp[13]
+    gen.bind("v")
+    start = len(gen.code)
+    assert _emit.expr(gen, last.expr, codegen.TAIL) is False
+    assert gen.code[start:] == [
+        ("LoadLocal", 0), ("PushConst", 3), ("Gt",), ("JmpIfNot", 20), ("LoadLocal", 2),
+        ("Jmp", 25), ("LoadLocal", 0), ("PushConst", 4), ("Gt",), ("JmpIfNot", 25),
+        ("PushConst", 5)]
+    assert _emit.expr(gen, last.expr, codegen.DISCARD) is None      # Python's, as it asks
+    assert gen.constants == [0, 0, 1, 1, 2, 3]
+
+
+@pytest.mark.parametrize("expr", [
+    "{ a }", "P { y: 1, x: 2 }", "E::Z(1)", "Nope::A(1)", "P::A(1)", "P { ..p, x: 1, x: 2 }",
+    "P { ..p, z: 1 }", "P { x: 1, y: 2, x: 3 }",
+    "undefined", "f(1, 2)",
+    "f(" + ", ".join(["1"] * 256) + ")", "[" + ", ".join(["1"] * 256) + "]",
+    "k(" + ", ".join(["1"] * 256) + ")",
+])
+def test_it_hands_back_before_emitting_anything(expr):
+    """What it does not cover, what fails, and (names unchecked) a call of the wrong arity."""
+    source = ("type P { x: Int, y: Int }\nenum E { A(Int) }\nfn f(a: Int) -> Int { a }\n"
+              f"fn main(a: Int, p: P, k: Fn(Int) -> Int) -> Int {{ {expr} }}")
+    gen, fn = _fn_gen(source, names_checked=False)
+    assert _emit.expr(gen, fn.body.stmts[0].expr, codegen.VALUE) is None
+    assert (gen.code, gen.constants, gen.lines) == ([], [], [0, 4, 1])
+
+
+def test_it_hands_back_a_numeric_field_name(monkeypatch):
+    """`GetField(n)` of a numeric name (no source spells one; a built tree may)."""
+    gen, fn = _fn_gen("fn main(a: Int) -> Int { a.x }")
+    node = fn.body.stmts[0].expr
+    node.field = "3"
+    assert _emit.expr(gen, node, codegen.VALUE) is None and gen.code == []
+    gen.expr(node, codegen.VALUE)
+    assert gen.code == [("LoadLocal", 0), ("GetField", 3)]
+
+
+def test_it_hands_back_what_is_not_an_expression_of_a_gen():
+    gen, fn = _fn_gen("fn main(a: Int) -> Int { a }")
+    assert _emit.expr(object(), fn.body.stmts[0].expr, codegen.VALUE) is None
+    assert _emit.expr(gen, fn.body, codegen.VALUE) is None
+    assert _emit.expr(gen, 3, codegen.VALUE) is None
+    assert _emit.expr(gen, fn.body.stmts[0].expr, 7) is None
+    assert gen.code == []
+    with pytest.raises(TypeError):
+        _emit.expr(gen, fn.body.stmts[0].expr)
+
+
+@pytest.mark.parametrize("expr", [
+    "undefined_name + 1", "f(1) + missing(2)", "[" + ", ".join(["a"] * 256) + "]",
+    "f(" + ", ".join(["a"] * 256) + ")", "g(1)", "-(-(-(q)))", "Some(Ok(Err(a.b))) + x",
+])
+def test_errors_are_the_python_emitters(monkeypatch, expr):
+    source = f"fn f(a: Int) -> Int {{ a }}\nfn g(a: Int, b: Int) -> Int {{ a }}\n" \
+             f"fn main(a: Int) -> Int {{\n  let v = 1\n  {expr}\n}}"
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+    assert with_c[0][0] == "error"
+
+
+def _deep(kind, n):
+    if kind == "negations":
+        inner = "-(" * n + "a" + ")" * n
+    elif kind == "calls":
+        inner = "f(" * n + "a" + ")" * n
+    elif kind == "lists":
+        inner = "[" * n + "a" + "]" * n
+    elif kind == "somes":
+        inner = "Some(" * n + "a" + ")" * n
+    elif kind == "fields":
+        inner = "(" * n + "p" + ").x" * n
+    elif kind == "sums":
+        inner = "a" + " + (a" * n + ")" * n
+    elif kind == "some_ifs":
+        inner = "Some(if a > 0 { " * n + "a" + " } else { 0 })" * n
+    elif kind == "undefined":
+        inner = "-(" * n + "nope" + ")" * n
+    else:
+        raise AssertionError(kind)
+    return (f"type P {{ x: Int }}\nfn f(a: Int) -> Int {{ a }}\n"
+            f"fn main(a: Int, p: P) -> Int {{ {inner} }}")
+
+
+@pytest.mark.parametrize("kind", ["negations", "calls", "lists", "somes", "fields", "sums",
+                                  "some_ifs", "undefined"])
+@pytest.mark.parametrize("n", [199, 200, 201, 450, 20_000])
+def test_deep_nesting_compiles_or_fails_as_without_the_core(monkeypatch, kind, n):
+    """Past its depth budget the core hands back; at the parser's nesting limit too."""
+    with_c, without = _both(monkeypatch, _deep(kind, n))
+    assert with_c == without
+
+
+def test_it_emits_a_match_table_and_restores_the_scope():
+    source = "fn main(o: Option<Int>) -> Int {\n    match o { Some(v) => v, None => 0 }\n}"
+    gen, fn = _fn_gen(source)
+    assert _emit.expr(gen, fn.body.stmts[0].expr, codegen.TAIL) is False
+    assert gen.code == [("LoadLocal", 0), ("Match", 0), ("StoreLocal", 1), ("LoadLocal", 1),
+                        ("Jmp", 7), ("Pop",), ("PushConst", 0)]
+    assert gen.tables == [[MatchArm(MATCH_SOME, 2), MatchArm(MATCH_NONE, 5)]]
+    assert gen.tables[0][0] is gen.shared.arms[MATCH_SOME, 2]
+    assert gen.names == {"o": 0} and gen.next_local == 2
+    assert gen.lines == [0, 1, 1, 1, 2, 5]      # the Match instruction: the match's position
+
+
+def test_it_emits_statements_a_spread_and_a_variant():
+    source = ("type P { x: Int, y: Int }\nenum E { A(Int), B }\nfn main(p: P) -> P {\n"
+              "    let e = E::B\n    P { ..p, y: 2 }\n}")
+    gen, fn = _fn_gen(source)
+    assert _emit.stmts(gen, fn.body.stmts, codegen.TAIL) is True
+    assert gen.code == [("PushConst", 0), ("MakeEnum", 1, 1), ("StoreLocal", 1),
+                        ("LoadLocal", 0), ("StoreLocal", 2), ("LoadLocal", 2), ("GetField", 0),
+                        ("PushConst", 1), ("MakeRecord", 0, 2)]
+    assert gen.constants == [None, 2] and gen.next_local == 3
+    assert gen.names == {"p": 0, "e": 1}
