@@ -123,7 +123,7 @@ class Checker:
         self.variant_owners: dict[str, list[str]] = {}
         self.functions: dict[str, A.FnDef] = ctx.function_defs()
         self.signatures: dict[str, tuple[tuple[Type, ...], Type]] = {}
-        self.own = set(id(fn) for fn in ctx.program.functions())
+        self.own = {id(fn) for fn in ctx.program.functions()}
         self.current: Optional[A.FnDef] = None
         # each call of a function value whose type carries capabilities (or of a `let mut`
         # that may be assigned one later): `effects.py` holds the caller to them
@@ -136,7 +136,7 @@ class Checker:
         self._app_message_payload()
         for name, fn in self.functions.items():
             report = id(fn) in self.own
-            params = tuple(self.annotation(p.ty, report) for p in fn.params)
+            params = tuple([self.annotation(p.ty, report) for p in fn.params])
             ret = (self.annotation(fn.return_type, report) if fn.return_type is not None
                    else ERROR)
             self.signatures[name] = (params, ret)
@@ -318,7 +318,7 @@ class Checker:
         self.return_type = ret
         for clause in fn.requires:
             self.condition(clause, env, "this `requires` clause")
-        body_env = dict(env)      # the block's own: `env` is read again by `ensures`
+        body_env = dict(env) if fn.ensures else env     # the block's own: `ensures` reads `env`
         stmts = fn.body.stmts
         if fn.return_type is not None and ret is not ERROR and stmts and isinstance(
                 stmts[-1], A.ExprStmt):
@@ -330,9 +330,10 @@ class Checker:
         else:
             self.block(fn.body, body_env, None, None, used=False, own=True)
             self.missing_result(fn, ret)
-        ensures_env = {**env, "result": Binding(ret, fn, True)}
-        for clause in fn.ensures:
-            self.condition(clause, ensures_env, "this `ensures` clause")
+        if fn.ensures:
+            ensures_env = {**env, "result": Binding(ret, fn, True)}
+            for clause in fn.ensures:
+                self.condition(clause, ensures_env, "this `ensures` clause")
 
     def missing_result(self, fn: A.FnDef, ret: Type) -> None:
         """A function declared to return a value whose body ends with a `let` or an
