@@ -58,3 +58,40 @@ def test_every_analyzer_walks_each_function_once(monkeypatch):
     monkeypatch.setattr("boruna.diagnostics.context.preorder_by_kind", counting)
     assert check_source(SOURCE, "t.ax").diagnostics == []
     assert sorted(calls) == ["f", "main"]
+
+
+def test_function_defs_is_a_new_dict_of_one_index_made_per_program():
+    ctx = context()
+    first = ctx.function_defs()
+    assert list(first) == ["f", "main"]
+    first["g"] = None                       # a caller's change stays in its copy
+    assert list(ctx.function_defs()) == ["f", "main"]
+    assert ctx.function_defs() is not ctx.function_defs()
+    library = parse("fn lib_fn(x: Int) -> Int { x }\nfn f() -> Int { 0 }\n")
+    ctx.attach_library(library)             # an imported library's functions join it
+    defs = ctx.function_defs()
+    assert list(defs) == ["f", "main", "lib_fn"]
+    assert defs["f"] is ctx.program.functions()[0]      # the user's own `f` wins
+    ctx.attach(parse("fn h() -> Int { 1 }\n"))          # a new program: a new index
+    assert list(ctx.function_defs()) == ["h", "lib_fn", "f"]
+
+
+def test_nodes_of_a_function_not_walked_yet_and_after_another_program():
+    ctx = context()
+    f, main = ctx.program.functions()
+    assert [c.func.name for c in ctx.nodes_of(f, A.Call)] == ["f"]     # walks it first
+    assert ctx.nodes(f) is ctx.nodes(f)
+    other = parse(SOURCE).functions()[1]
+    assert [type(n).__name__ for n in ctx.nodes_of(other, (A.Call, A.Binary))] == [
+        "Binary", "Call", "Call"]
+    assert ctx.nodes_of(main, A.Call) == ctx.nodes_of(main, (A.Call,))
+
+
+def test_split_lines_with_and_without_carriage_returns():
+    from boruna.diagnostics.source_text import split_lines
+    assert split_lines("a\nb\n") == ["a", "b"]
+    assert split_lines("a\n\nb") == ["a", "", "b"]
+    assert split_lines("a\r\nb\r\n\r") == ["a", "b", ""]
+    assert split_lines("a\rb\n") == ["a\rb"]
+    assert split_lines("\n") == [""]
+    assert split_lines("") == []

@@ -111,13 +111,15 @@ def _check_source(source: str, file: str, libs_dir, kept: dict | None = None) ->
         kept["ctx"] = ctx
         ctx.cache["checker_class"] = RecordingChecker
     name_errors = []
-    try:
-        name_errors = _name_errors(program, libraries)
-    except Exception:       # the checker's own failure must not hide the analyzers' findings
-        if STRICT:
-            raise
+    compiled = _compiles(program, libraries)
+    if not compiled:
+        try:
+            name_errors = _name_errors(program, libraries)
+        except Exception:   # the checker's own failure must not hide the analyzers' findings
+            if STRICT:
+                raise
     result.diagnostics.extend(_deep(_analyze, ctx, name_errors))
-    if not result.has_errors():
+    if not compiled and not result.has_errors():
         codegen_error = _codegen_error(program, libraries)
         if codegen_error is not None:
             diag = compiler_diagnostic(codegen_error, ctx)
@@ -129,6 +131,21 @@ def _check_source(source: str, file: str, libs_dir, kept: dict | None = None) ->
         # not by a collector pass over all of them once `paused_gc` turns it on again
         ctx.cache.clear()
     return result
+
+
+def _compiles(program, libraries) -> bool:
+    """Whether code generation with the name checks riding along (as `compile_source` runs
+    it) gives a module: the name checker then finds nothing and `_codegen_error` would be
+    None, so neither needs to run. False when it stops anywhere, for whatever reason: the
+    two then run as before, one after the other."""
+    from boruna.bytecode.codegen import generate
+    from boruna.language.imports import merge
+    try:
+        _deep(generate, merge(program, list(libraries)) if libraries else program, "check",
+              False)
+    except Exception:
+        return False
+    return True
 
 
 def _codegen_error(program, libraries):

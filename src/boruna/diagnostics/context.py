@@ -25,6 +25,9 @@ class CheckContext:
     type_defs: dict[str, A.TypeDef] = field(default_factory=dict)
     library_functions: list[A.FnDef] = field(default_factory=list)
     cache: dict = field(default_factory=dict)     # analyses shared by several rules
+    # id(fn) -> (fn, its nodes in pre-order, each node class's positions among them)
+    _walks: dict = field(default_factory=dict, repr=False)
+    _function_defs: Optional[dict] = field(default=None, repr=False)
 
     @classmethod
     def build(cls, source: str, file: str, program: Optional[A.Program] = None
@@ -45,6 +48,7 @@ class CheckContext:
     def attach(self, program: A.Program) -> None:
         """Record the parsed program and index its record and enum types."""
         self.program = program
+        self._function_defs = None
         for td in program.type_defs():
             if td.name in self.type_defs:
                 continue            # the first definition of a name wins, as in codegen
@@ -58,6 +62,7 @@ class CheckContext:
         """Index an imported library's functions and its record and enum types (the
         user's own definitions win)."""
         self.library_functions.extend(library.functions())
+        self._function_defs = None
         for td in library.type_defs():
             if td.name in self.type_defs:
                 continue
@@ -69,11 +74,13 @@ class CheckContext:
 
     def function_defs(self) -> dict[str, A.FnDef]:
         """Every function the program can call by name: the user's, then the libraries'
-        (the first definition of a name wins)."""
-        out: dict[str, A.FnDef] = {}
-        for fn in [*self.program.functions(), *self.library_functions]:
-            out.setdefault(fn.name, fn)
-        return out
+        (the first definition of a name wins). A new dict each time, from one made once."""
+        if self._function_defs is None:
+            out: dict[str, A.FnDef] = {}
+            for fn in [*self.program.functions(), *self.library_functions]:
+                out.setdefault(fn.name, fn)
+            self._function_defs = out
+        return dict(self._function_defs)
 
     def nodes(self, fn: A.FnDef) -> list:
         """Every node of `fn` in pre-order (`walk.iter_nodes`), walked once per check and
@@ -83,8 +90,13 @@ class CheckContext:
     def nodes_of(self, fn: A.FnDef, kinds) -> list:
         """The nodes of `fn` that are instances of `kinds` (a class or a tuple), in
         pre-order."""
-        _fn, nodes, positions = self._walked(fn)
-        classes = _leaf_classes(kinds)
+        walked = self._walks.get(id(fn))
+        if walked is None or walked[0] is not fn:
+            walked = self._walked(fn)
+        _fn, nodes, positions = walked
+        classes = _LEAVES.get(kinds, False)
+        if classes is False:
+            classes = _leaf_classes(kinds)
         if classes is None:         # a class with subclasses: test every node
             return [node for node in nodes if isinstance(node, kinds)]
         if len(classes) == 1:
@@ -99,10 +111,10 @@ class CheckContext:
     def _walked(self, fn: A.FnDef) -> tuple:
         """(fn, its nodes in pre-order, each node class's positions among them), from the
         one walk of `fn` made per check."""
-        key = ("preorder", id(fn))
-        found = self.cache.get(key)
+        key = id(fn)
+        found = self._walks.get(key)
         if found is None or found[0] is not fn:
-            found = self.cache[key] = (fn, *preorder_by_kind(fn))
+            found = self._walks[key] = (fn, *preorder_by_kind(fn))
         return found
 
     def line_text(self, line: int) -> Optional[str]:

@@ -74,13 +74,16 @@ def _covered(pattern) -> Optional[str]:
 def check_exhaustiveness(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
+        matches = ctx.nodes_of(fn, A.Match)
+        if not matches:
+            continue        # (what follows only reads the parameters' types)
         param_cases = {}
         for param in fn.params:
             cases = _cases(ctx, param.ty)
             if cases is not None:
                 param_cases[param.name] = cases
         param_types = {param.name: param.ty for param in fn.params}
-        for expr in ctx.nodes_of(fn, A.Match):
+        for expr in matches:
             if isinstance(expr.value, A.Ident):
                 scrutinee, cases = expr.value.name, param_cases.get(expr.value.name)
             else:

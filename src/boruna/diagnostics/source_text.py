@@ -16,6 +16,8 @@ def split_lines(text: str) -> list[str]:
     pieces = text.split("\n")
     if text.endswith("\n"):
         pieces.pop()
+    if "\r" not in text:
+        return pieces
     return [p[:-1] if p.endswith("\r") else p for p in pieces]
 
 

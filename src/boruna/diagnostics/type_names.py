@@ -40,8 +40,11 @@ def check_type_names(ctx: CheckContext) -> list[Diagnostic]:
 def _findings(ctx: CheckContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for fn in ctx.program.functions():
+        found = ctx.nodes_of(fn, (A.EnumVariant, A.RecordLit, A.Match))
+        if not found:
+            continue
         params = {p.name: p.ty.name for p in fn.params if isinstance(p.ty, A.Named)}
-        for expr in ctx.nodes_of(fn, (A.EnumVariant, A.RecordLit, A.Match)):
+        for expr in found:
             if isinstance(expr, A.EnumVariant):
                 out.extend(_enum_variant(ctx, expr))
             elif isinstance(expr, A.RecordLit) and expr.type_name not in ctx.records:

@@ -16,7 +16,7 @@ each root cause is reported once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional
 
 from boruna.language import ast as A
@@ -46,6 +46,13 @@ def ordinal(n: int) -> str:
     return ORDINALS.get(n, f"{n}th")
 
 
+def shown_now(t: Type) -> str:
+    """`show(t)`, with a plain constructor's text read off at once (no `find`, no walk)."""
+    if t.__class__ is Con and not t.args and t.name != "Fn":
+        return "_" if t is ERROR else t.name
+    return show(t)
+
+
 def show(t: Type) -> str:
     """A type as `.ax` writes it; an unknown part is `_`."""
     t = find(t)
@@ -60,17 +67,36 @@ def show(t: Type) -> str:
     return f"{t.name}<{', '.join(show(a) for a in t.args)}>"
 
 
-@dataclass(slots=True)      # made for every argument, annotated `let` and field
-class Why:
+class Why:      # made for every argument, annotated `let` and field
     """Where an expectation came from: what the checked expression is ("the 2nd argument
-    of `area`") and, optionally, a label at the annotation or earlier branch that set it."""
+    of `area`") and, optionally, a label at the annotation or earlier branch that set it.
 
-    what: str
-    label: object = None      # a Label, or a callable building one
-    contract: bool = False    # a declared type (not a sibling's): capabilities must fit it
-    annotation: object = None     # the type annotation that declares it, when one does
-    returned: bool = False    # a function's declared result
-    holder: object = None     # (function, name) of the parameter or `let` it declares
+    `label`: a Label, or a callable building one; `contract`: a declared type (not a
+    sibling's), capabilities must fit it; `annotation`: the type annotation that declares
+    it, when one does; `returned`: a function's declared result; `holder`: (function, name)
+    of the parameter or `let` it declares. `what` is a text, or for a call's argument
+    (its number, the callee's name, whether the name is quoted), written out when read."""
+
+    __slots__ = ("_what", "label", "contract", "annotation", "returned", "holder")
+
+    def __init__(self, what, label=None, contract: bool = False, annotation=None,
+                 returned: bool = False, holder=None):
+        self._what, self.label, self.contract = what, label, contract
+        self.annotation, self.returned, self.holder = annotation, returned, holder
+
+    @property
+    def what(self) -> str:
+        what = self._what
+        if what.__class__ is tuple:
+            number, name, quoted = what
+            what = self._what = (f"the {ordinal(number)} argument of "
+                                 f"{f'`{name}`' if quoted else name}")
+        return what
+
+    def inner(self, what: str) -> "Why":
+        """The same expectation, of a part of the checked expression described by `what`."""
+        return Why(what, self.label, self.contract, self.annotation, self.returned,
+                   self.holder)
 
 
 @dataclass(slots=True)
@@ -97,7 +123,7 @@ class Checker:
         self.variant_owners: dict[str, list[str]] = {}
         self.functions: dict[str, A.FnDef] = ctx.function_defs()
         self.signatures: dict[str, tuple[tuple[Type, ...], Type]] = {}
-        self.own = set(id(fn) for fn in ctx.program.functions())
+        self.own = {id(fn) for fn in ctx.program.functions()}
         self.current: Optional[A.FnDef] = None
         # each call of a function value whose type carries capabilities (or of a `let mut`
         # that may be assigned one later): `effects.py` holds the caller to them
@@ -110,7 +136,7 @@ class Checker:
         self._app_message_payload()
         for name, fn in self.functions.items():
             report = id(fn) in self.own
-            params = tuple(self.annotation(p.ty, report) for p in fn.params)
+            params = tuple([self.annotation(p.ty, report) for p in fn.params])
             ret = (self.annotation(fn.return_type, report) if fn.return_type is not None
                    else ERROR)
             self.signatures[name] = (params, ret)
@@ -292,7 +318,7 @@ class Checker:
         self.return_type = ret
         for clause in fn.requires:
             self.condition(clause, env, "this `requires` clause")
-        body_env = dict(env)
+        body_env = dict(env) if fn.ensures else env     # the block's own: `ensures` reads `env`
         stmts = fn.body.stmts
         if fn.return_type is not None and ret is not ERROR and stmts and isinstance(
                 stmts[-1], A.ExprStmt):
@@ -300,13 +326,14 @@ class Checker:
                                                           f"return `{show(ret)}` here")
             self.block(fn.body, body_env, ret, Why(f"the result of `{fn.name}`", label,
                                                    contract=True, returned=True,
-                                                   annotation=fn.return_type))
+                                                   annotation=fn.return_type), own=True)
         else:
-            self.block(fn.body, body_env, None, None, used=False)
+            self.block(fn.body, body_env, None, None, used=False, own=True)
             self.missing_result(fn, ret)
-        ensures_env = {**env, "result": Binding(ret, fn, True)}
-        for clause in fn.ensures:
-            self.condition(clause, ensures_env, "this `ensures` clause")
+        if fn.ensures:
+            ensures_env = {**env, "result": Binding(ret, fn, True)}
+            for clause in fn.ensures:
+                self.condition(clause, ensures_env, "this `ensures` clause")
 
     def missing_result(self, fn: A.FnDef, ret: Type) -> None:
         """A function declared to return a value whose body ends with a `let` or an
@@ -326,10 +353,12 @@ class Checker:
 
     # ------------------------------------------------------------ blocks and statements
     def block(self, block: A.Block, env: Env, expected: Optional[Type], why: Optional[Why],
-              used: bool = True) -> Type:
-        """Check the statements of `block` in a copy of `env`; its value's type (ERROR when it
-        ends with something other than an expression)."""
-        env = dict(env)
+              used: bool = True, own: bool = False) -> Type:
+        """Check the statements of `block` in a copy of `env` (in `env` itself when `own`: a
+        fresh dict the caller does not read again); its value's type (ERROR when it ends with
+        something other than an expression)."""
+        if not own:
+            env = dict(env)
         stmts = block.stmts
         for stmt in stmts[:-1]:
             self.stmt(stmt, env)
@@ -428,7 +457,7 @@ class Checker:
                         f"`{show(iterable)}`", stmt.iter, help_text=hint)
             element = ERROR
         body_env = {**env, stmt.var: Binding(element, stmt, False)}
-        self.block(stmt.body, body_env, None, None, used=False)
+        self.block(stmt.body, body_env, None, None, used=False, own=True)
 
     def condition(self, expr, env: Env, what: str) -> None:
         found = self.infer(expr, env)
@@ -439,7 +468,7 @@ class Checker:
             except Mismatch:
                 pass
             return
-        if t is ERROR or t == BOOL:
+        if t is BOOL or t is ERROR or t == BOOL:
             return
         self.report("warning", f"{what} is `{show(t)}`, not `Bool`", expr,
                     help_text=self.truthiness_help(t), fixes=self.explicit_test_fix(expr, t))
@@ -483,7 +512,10 @@ class Checker:
             for index, (arm, arm_env) in enumerate(zip(expr.arms, self.arm_envs(
                     expr, scrutinee, env))):
                 found = self.check(arm.body, expected, why, arm_env)
-                result = found if index == 0 else join(result, found)
+                if index == 0:
+                    result = found
+                elif result is not found and (result.__class__ is not Con or result.args):
+                    result = join(result, found)    # (`join` gives a plain type back as is)
             return result
         if kind is A.BlockExpr:
             return self.block(expr.block, env, expected, why)
@@ -494,12 +526,12 @@ class Checker:
             except Mismatch:
                 self.mismatch(expr, found, expected, why)
             return expected
-        target = find(expected)
+        target = expected if expected.__class__ is Con else find(expected)
         if kind in _PUSHED_INTO and target.__class__ is Con and target is not ERROR:
             if kind is A.ListLit and target.name == "List" and expr.items:
                 before = len(self.out)
                 element = target.args[0]
-                item_why = replace(why, what=f"an element of {why.what}")
+                item_why = why.inner(f"an element of {why.what}")
                 for index, item in enumerate(expr.items):
                     if len(self.out) == before:
                         found = self.check(item, target.args[0], item_why, env)
@@ -508,20 +540,21 @@ class Checker:
                         self.infer(item, env)
                 return list_of(element) if element is not target.args[0] else expected
             if kind is A.SomeExpr and target.name == "Option":
-                found = self.check(expr.expr, target.args[0], replace(
-                    why, what=f"the `Some` payload of {why.what}"), env)
+                found = self.check(expr.expr, target.args[0], why.inner(
+                    f"the `Some` payload of {why.what}"), env)
                 return option_of(found) if found is not target.args[0] else expected
             if (kind is A.OkExpr or kind is A.ErrExpr) and target.name == "Result":
                 index, word = (0, "Ok") if kind is A.OkExpr else (1, "Err")
-                self.check(expr.expr, target.args[index], replace(
-                    why, what=f"the `{word}` payload of {why.what}"), env)
+                self.check(expr.expr, target.args[index], why.inner(
+                    f"the `{word}` payload of {why.what}"), env)
                 return expected
         found = self.infer(expr, env)
-        try:
-            unify(found, expected)
-        except Mismatch:
-            self.mismatch(expr, found, expected, why)
-            return expected
+        if found is not expected:       # (`unify` of a type with itself binds nothing)
+            try:
+                unify(found, expected)
+            except Mismatch:
+                self.mismatch(expr, found, expected, why)
+                return expected
         if found.__class__ is Con and not found.args:       # the common case: a plain type
             return found if found is not ERROR else expected
         if why.contract:
@@ -531,7 +564,12 @@ class Checker:
     # ------------------------------------------------------------ inference mode
     def infer(self, expr, env: Env, used: bool = True) -> Type:
         """The type of `expr` (`used`: whether its value is used, for `if`/`match`/blocks)."""
-        rule = _INFER.get(expr.__class__)
+        kind = expr.__class__
+        if kind is _IDENT:          # `ident`'s first answer, without the call
+            binding = env.get(expr.name)
+            if binding is not None:
+                return binding.ty
+        rule = _INFER.get(kind)
         return ERROR if rule is None else rule(self, expr, env, used)   # None: receive
 
     def send(self, expr: A.Send, env: Env, used: bool = True) -> Type:
@@ -567,6 +605,8 @@ class Checker:
         lt = left if left.__class__ is Con else find(left)
         rt = right if right.__class__ is Con else find(right)
         if op in ARITHMETIC:
+            if (lt is INT or lt is FLOAT) and (rt is INT or rt is FLOAT):
+                return FLOAT if lt is FLOAT or rt is FLOAT else INT     # `arithmetic`'s result
             return self.arithmetic(expr, lt, rt)
         # below, an operand that already is the wanted constant is passed over: its check
         # binds and reports nothing (and builds no message)
@@ -939,7 +979,6 @@ class Checker:
         arguments are the name checker's arity error). A builtin's generic parameters are
         no `contract`: its result carries the capabilities of the function values passed
         (a list with `query` pushed onto it holds `query`)."""
-        shown = f"`{name}`" if quoted else name
         carried = frozenset()
         for index, arg in enumerate(expr.args):
             if index >= len(params):
@@ -960,8 +999,8 @@ class Checker:
                       if annotation.__class__ is A.FnType and name in self.functions
                       else None)
             found = self.check(arg, params[index],
-                               Why(f"the {ordinal(index + 1)} argument of {shown}", label,
-                                   contract=contract, annotation=annotation, holder=holder),
+                               Why((index + 1, name, quoted), label, contract=contract,
+                                   annotation=annotation, holder=holder),
                                env)
             if not contract and (found.__class__ is not Con or found.args):
                 carried |= effects_of(found)
@@ -1056,11 +1095,13 @@ class Checker:
         if not expr.items:
             return list_of(self.supply.fresh())
         first = self.infer(expr.items[0], env)
-        label = self.label_at(expr.items[0], f"the first element is `{show(first)}`")
+        label = self.label_at(expr.items[0], f"the first element is `{shown_now(first)}`")
         element = first
         why = Why("an element of this list", label)      # the same for every element
         for item in expr.items[1:]:
-            element = join(element, self.check(item, first, why, env))
+            found = self.check(item, first, why, env)
+            if element is not found and (element.__class__ is not Con or element.args):
+                element = join(element, found)      # (`join` gives a plain type back as is)
         return list_of(element)
 
     # ------------------------------------------------------------ if and match
@@ -1075,7 +1116,7 @@ class Checker:
             return ERROR
         then = self.block(expr.then_block, env, None, None)
         tail = self.tail(expr.then_block)
-        label = self.label_at(tail, f"the `then` branch is `{show(then)}`")
+        label = self.label_at(tail, f"the `then` branch is `{shown_now(then)}`")
         return join(then, self.block(expr.else_block, env, then, Why("the `else` branch",
                                                                       label)))
 
@@ -1121,7 +1162,7 @@ class Checker:
                 self.infer(arm.body, arm_env, used=False)
             elif result is None:
                 result = first = self.infer(arm.body, arm_env)
-                label = self.label_at(arm.body, f"the 1st arm is `{show(result)}`")
+                label = self.label_at(arm.body, f"the 1st arm is `{shown_now(result)}`")
             else:
                 result = join(result, self.check(arm.body, first, Why(
                     f"the {ordinal(index + 1)} arm of this `match`", label), arm_env))
@@ -1230,6 +1271,8 @@ class Checker:
             return
         self.pattern(pat.inner, payload, env, scrutinee)
 
+
+_IDENT = A.Ident
 
 # the expressions `check` pushes an expected constructor's arguments into
 _PUSHED_INTO = frozenset((A.ListLit, A.SomeExpr, A.OkExpr, A.ErrExpr))

@@ -24,11 +24,16 @@ def _convert(ty, mapping: dict, supply: VarSupply) -> Type:
         if plain is None:
             plain = _PLAIN[ty.name] = Con(ty.name)
         return plain
-    return Con(ty.name, tuple(_convert(a, mapping, supply) for a in ty.args))
+    return Con(ty.name, tuple([_convert(a, mapping, supply) for a in ty.args]))
 
 
 # a builtin signature's plain type name -> its term (types are equal by value)
 _PLAIN: dict[str, Con] = dict(zip(PRIMITIVES, PRIMITIVE_TYPES))
+
+# builtin name -> its signature when that has no type variable: terms are immutable and
+# equal by value, so one converted signature serves every call (no fresh variable is made
+# for it either way)
+_FIXED: dict[str, tuple[tuple[Type, ...], Type]] = {}
 
 
 def signature_of(name: str, supply: VarSupply) -> Optional[tuple[tuple[Type, ...], Type]]:
@@ -37,9 +42,15 @@ def signature_of(name: str, supply: VarSupply) -> Optional[tuple[tuple[Type, ...
     builtin = B.BY_NAME.get(name)
     if builtin is None:
         return None
+    fixed = _FIXED.get(name)
+    if fixed is not None:
+        return fixed
     mapping: dict = {}
-    params = tuple(_convert(p, mapping, supply) for p in builtin.signature.params)
-    return params, _convert(builtin.signature.result, mapping, supply)
+    params = tuple([_convert(p, mapping, supply) for p in builtin.signature.params])
+    signature = params, _convert(builtin.signature.result, mapping, supply)
+    if not mapping:
+        _FIXED[name] = signature
+    return signature
 
 
 def is_guard(name: str) -> bool:
