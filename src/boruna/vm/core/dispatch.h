@@ -728,6 +728,11 @@ static int bor_fail(void) { return -1; }
 #define BOR_THREADED 0
 #endif
 
+/* bor_vclear inlined in bor_run (GCC keeps it a call there otherwise: a call per clear) */
+#define BOR_VCLEAR(p) do { Val* vc_ = (p); \
+        if (vc_->tag == BOR_T_OBJ) Py_DECREF(vc_->o); \
+        vc_->tag = BOR_T_UNIT; } while (0)
+
 /* GCC merges the identical dispatch tails of the ops into one indirect jump (cross-jumping,
    and GCSE hoisting the fetch), which undoes the threading: each op keeps its own */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -859,8 +864,8 @@ static int bor_run(BorRun* st) {
     sp++; } while (0)
 #define STORE_LOCAL(w) do { \
     sp--; \
-    bor_vclear(&loc[(w)[1]]); \
-    if ((w)[2]) bor_vclear(&stack[sp]); \
+    BOR_VCLEAR(&loc[(w)[1]]); \
+    if ((w)[2]) BOR_VCLEAR(&stack[sp]); \
     else loc[(w)[1]] = stack[sp]; } while (0)
     /* the end of an op run by a helper (its result `c`: see BOR_WALKF) */
 #define HELPER_DONE(c) do { \
@@ -910,7 +915,7 @@ dispatch_switch:
     TARGET(op_pop, BOR_OP_POP) {
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         sp--;
-        bor_vclear(&stack[sp]);
+        BOR_VCLEAR(&stack[sp]);
         NEXT();
     }
     TARGET(op_dup, BOR_OP_DUP) {
@@ -1038,8 +1043,8 @@ dispatch_switch:
             st->drop = 0;
             EXIT(BOR_X_TYPE);
         }
-        bor_vclear(a);
-        bor_vclear(b);
+        BOR_VCLEAR(a);
+        BOR_VCLEAR(b);
         a->tag = BOR_T_BOOL;
         a->i = c;
         sp--;
@@ -1062,7 +1067,7 @@ dispatch_switch:
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         a = &stack[sp - 1];
         c = !bor_truthy(a);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         a->tag = BOR_T_BOOL;
         a->i = c;
         NEXT();
@@ -1074,8 +1079,8 @@ dispatch_switch:
         b = &stack[sp - 1];
         if (op == BOR_OP_AND) c = bor_truthy(a) && bor_truthy(b);
         else c = bor_truthy(a) || bor_truthy(b);
-        bor_vclear(a);
-        bor_vclear(b);
+        BOR_VCLEAR(a);
+        BOR_VCLEAR(b);
         a->tag = BOR_T_BOOL;
         a->i = c;
         sp--;
@@ -1095,7 +1100,7 @@ dispatch_switch:
             c = v->i != 0;
         } else {
             c = bor_truthy(v);
-            bor_vclear(v);
+            BOR_VCLEAR(v);
         }
         if (c == (op == BOR_OP_JMPIF)) pc = AT(ins[1]);
         NEXT();
@@ -1134,7 +1139,7 @@ dispatch_switch:
         }
         if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
         sp--;
-        bor_vclear(v);
+        BOR_VCLEAR(v);
         goto do_call;
     }
     TARGET(op_call, BOR_OP_CALL) {
@@ -1162,7 +1167,7 @@ dispatch_switch:
         r = argc < n ? argc : n;
         for (k = 0; k < r; k++) v[k] = stack[sp + k];
         for (; k < n; k++) v[k].tag = BOR_T_UNIT;
-        for (k = n; k < argc; k++) bor_vclear(&stack[sp + k]);
+        for (k = n; k < argc; k++) BOR_VCLEAR(&stack[sp + k]);
         lp = base + n;
         fr = &frames[nframes];
         nframes++;
@@ -1187,10 +1192,10 @@ dispatch_switch:
         }
         while (sp > fr->stack_base) {
             sp--;
-            bor_vclear(&stack[sp]);
+            BOR_VCLEAR(&stack[sp]);
         }
         if (sp >= C_MAX_STACK) {
-            bor_vclear(&tmp);
+            BOR_VCLEAR(&tmp);
             EXIT(BOR_X_STACK);
         }
         /* the frame's slots let go (left as they are: nothing reads a slot at or above lp, a
@@ -1228,7 +1233,7 @@ dispatch_switch:
             EXIT(BOR_X_OP);
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         *a = tmp;
         sp--;
         NEXT();
@@ -1251,7 +1256,7 @@ dispatch_switch:
         if (ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         *a = tmp;
         NEXT();
     }
@@ -1272,7 +1277,7 @@ dispatch_switch:
                     tmp.tag = BOR_T_UNIT;
                     if (bor_from_py(&tmp, PyTuple_GET_ITEM(bor_rec_fields(v->o), ins[2])))
                         EXIT(BOR_X_CONV);
-                    bor_vclear(v);
+                    BOR_VCLEAR(v);
                     *v = tmp;
                 }
                 NEXT();
@@ -1331,7 +1336,7 @@ dispatch_switch:
             n = PyBytes_GET_SIZE(bytes);
             Py_DECREF(bytes);
         }
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         a->tag = BOR_T_INT;
         a->i = n;
         NEXT();
@@ -1408,7 +1413,7 @@ dispatch_switch:
         if (a->tag != BOR_T_OBJ || !PyTuple_CheckExact(a->o)) EXIT(BOR_X_OP);
         *st->machine_sp = sp;       /* as ListLen always did (a later walk reads it) */
         n = PyTuple_GET_SIZE(a->o);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         a->tag = BOR_T_INT;
         a->i = n;
         NEXT();
@@ -1459,8 +1464,8 @@ dispatch_switch:
                         c = bor_str_cmp(a->o, b->o, k);
                     }
                     /* the strings' last reads (vm/reuse.pxi) */
-                    if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);
-                    if (ins[3] & BOR_SUPER_MOVE_B) bor_vclear(b);
+                    if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);
+                    if (ins[3] & BOR_SUPER_MOVE_B) BOR_VCLEAR(b);
                 } else {
                     hit = 0;
                 }
@@ -1474,7 +1479,7 @@ dispatch_switch:
                        && !(k == BOR_OP_ADD ? bor_add(a->i, b->i, &r) : bor_sub(a->i, b->i, &r))) {
                 COUNT(3);
                 v = &loc[pc[2 * BOR_W + 1]];
-                bor_vclear(v);
+                BOR_VCLEAR(v);
                 v->tag = BOR_T_INT;
                 v->i = r;
                 pc += 3 * BOR_W;
@@ -1549,7 +1554,7 @@ dispatch_switch:
                 } else {
                     c = bor_str_cmp(a->o, b->o, k);
                 }
-                if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the string's last read */
+                if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the string's last read */
                 COUNT(2);
                 pc += 2 * BOR_W;
                 stack[sp].tag = BOR_T_BOOL;
@@ -1577,10 +1582,10 @@ dispatch_switch:
                 int64_t* w = pc;
                 tmp.tag = BOR_T_UNIT;
                 if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
-                if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the list's last read */
+                if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
                 v = &loc[w[1]];
-                bor_vclear(v);
-                if (w[2]) bor_vclear(&tmp);                       /* a dead store */
+                BOR_VCLEAR(v);
+                if (w[2]) BOR_VCLEAR(&tmp);                       /* a dead store */
                 else *v = tmp;
                 COUNT(1);
                 pc += BOR_W;
@@ -1588,7 +1593,7 @@ dispatch_switch:
             }
             if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
             sp++;
-            if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the list's last read */
+            if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
             NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
@@ -1737,7 +1742,7 @@ dispatch_switch:
             tmp = *a;
             c = bor_truthy(&stack[sp - 1]);
             *a = stack[sp - 1];
-            bor_vclear(&tmp);
+            BOR_VCLEAR(&tmp);
             sp--;
             COUNT(2);
             pc = c ? pc + 2 * BOR_W : AT(ins[2]);
@@ -1745,7 +1750,7 @@ dispatch_switch:
         }
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         sp--;
-        bor_vclear(&loc[ins[1]]);
+        BOR_VCLEAR(&loc[ins[1]]);
         loc[ins[1]] = stack[sp];
         NEXT();
     }
