@@ -296,18 +296,27 @@ def test_core_builtins_equal_the_cython_paths(name):
     from boruna.core.values import MapValue
     module = compile_source(FAST_BUILTINS)
     main = next(i for i, f in enumerate(module.functions) if f.name == "main")
+    outs = _outcomes_with_and_without_wall(
+        module, caps, lambda m: m.set_entry(main, (MapValue({}),)))
+    assert outs == [FAST_BUILTINS_EXPECTED[name]] * 4
+
+
+def _outcomes_with_and_without_wall(module, caps, enter=None):
+    """(result, error, steps, work) of runs without and with a wall clock (the core's paths,
+    the Cython ones), whole and in slices of 7 steps; `enter(machine)` sets the entry."""
     outs = []
     for wall in (None, 10**9):
         for slice_steps in (0, 7):
             m = _vm.Machine(module, max_wall_ms=wall, **caps)
-            m.set_entry(main, (MapValue({}),))
+            if enter is not None:
+                enter(m)
             if slice_steps:
                 while m.execute_bounded(slice_steps) == _vm.PAUSED:
                     pass
             else:
                 m.run()
             outs.append((m.result, m.error, m.steps, m.work))
-    assert outs == [FAST_BUILTINS_EXPECTED[name]] * 4
+    return outs
 
 
 # A field the fused LoadLocal + GetField reads from a record its local still holds: the take
@@ -407,3 +416,53 @@ def test_fused_last_reads_let_go_where_the_single_ops_do(name, monkeypatch):
     assert run() == want
     monkeypatch.setattr(_vm, "SUPERINSTRUCTIONS", False)
     assert run() == want
+
+
+# ListPush in the core of values other than Ints (Strings, short and of 256 characters or
+# more, Floats, Bools) onto lists started empty, against the Cython paths a machine with a
+# wall clock takes: the same result, steps, work (the empty List's push spends a String's
+# length) and memory or work error at the same step (the builders' item sizes feed the walks)
+PUSH_VALUES = """fn main() -> Int {
+    let mut long = ""
+    let mut j = 0
+    while j < 140 { long = long ++ "ab"  j = j + 1 }
+    let mut total = 0
+    let mut r = 0
+    while r < 30 {
+        let mut ws = []
+        let mut fs = []
+        let mut bs = []
+        let mut i = 0
+        while i < 40 {
+            ws = list_push(ws, if i % 9 == 0 { long } else { "w" ++ __builtin_int_to_string(i) })
+            fs = list_push(fs, 0.5 * 3.0)
+            bs = list_push(bs, i % 2 == 0)
+            i = i + 1
+        }
+        total = total + list_len(ws) + list_len(fs) + list_len(bs)
+            + __builtin_string_len(__builtin_string_join(ws, ","))
+        r = r + 1
+    }
+    total
+}
+"""
+_WORK_ERR = "work limit exceeded: builtins processed more than {} characters or elements"
+# (caps, (result, error, steps, work) of the session-start VM)
+PUSH_VALUES_EXPECTED = {
+    "none": ({}, (49680, None, 45849, 60280)),
+    "memory_3000": ({"max_value_memory": 3000},
+                    (None, "memory limit exceeded: live values use more than 3000 bytes", 1858,
+                     1940)),
+    "memory_8000": ({"max_value_memory": 8000},
+                    (None, "memory limit exceeded: live values use more than 8000 bytes", 1980,
+                     1946)),
+    "work_5000": ({"max_work": 5000}, (None, _WORK_ERR.format(5000), 4758, 5568)),
+    "work_20000": ({"max_work": 20000}, (None, _WORK_ERR.format(20000), 16494, 21200)),
+    "steps_5000": ({"max_steps": 5000}, (None, "max execution steps exceeded (5000)", 5001, 5858)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUSH_VALUES_EXPECTED))
+def test_core_pushes_of_strings_floats_and_bools_equal_the_cython_paths(name):
+    caps, want = PUSH_VALUES_EXPECTED[name]
+    assert _outcomes_with_and_without_wall(compile_source(PUSH_VALUES), caps) == [want] * 4

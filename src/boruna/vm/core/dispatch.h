@@ -417,21 +417,30 @@ static int bor_map_set(BorRun* st, Val* stack, int sp) {
     return (sp - 2) | bor_charge(st, 100);
 }
 
-/* ListPush / ListAppend of an Int onto a List only its operand and its builder hold (or onto
-   an empty List, held anywhere), no memory walk due (vm/reuse.pxi `_reuse_list` and
-   vm/lists.pxi `_bld_append`: in the builder's room, a new builder for the empty List, or the
-   builder grown (core/lists.h); the same builder bookkeeping and charge `_push_charge(n)`) */
+/* ListPush / ListAppend onto a List only its operand and its builder hold (or onto an empty
+   List, held anywhere) of an Int, Float, Bool, Unit or String, no memory walk due
+   (vm/reuse.pxi `_reuse_list` and vm/lists.pxi `_bld_append`: in the builder's room, a new
+   builder for the empty List, or the builder grown (core/lists.h); the same builder
+   bookkeeping, the element's size for the memory walk (vm/memory.pxi `cf_size`: 32 for a
+   value that is not a heap value, 49 + its length for a String shorter than 256 characters,
+   else -1), the work of the empty List's push (a String's length: declined when it would
+   pass the work limit, whose error the Cython path raises) and the charge `_push_charge(n)`);
+   other heap values BOR_DECLINED */
 static int bor_list_push(BorRun* st, Val* stack, int sp) {
     Val *lv, *vv;
     PyObject *t, *v, *o;
     Py_ssize_t n;
-    int64_t charge;
+    int64_t charge, item = 32, work = 0;
     int k = -1;
     if (sp < 2 || !st->push_mutates) return BOR_DECLINED;
     lv = &stack[sp - 2];
     vv = &stack[sp - 1];
-    if (lv->tag != BOR_T_OBJ || vv->tag != BOR_T_INT || !PyTuple_CheckExact(lv->o))
-        return BOR_DECLINED;
+    if (lv->tag != BOR_T_OBJ || !PyTuple_CheckExact(lv->o)) return BOR_DECLINED;
+    if (vv->tag == BOR_T_OBJ) {
+        if (!PyUnicode_CheckExact(vv->o)) return BOR_DECLINED;
+        work = PyUnicode_GET_LENGTH(vv->o);
+        item = work >= 256 ? -1 : 49 + work;
+    }
     t = lv->o;
     n = Py_SIZE(t);
     if (n + 1 > C_MAX_COLLECTION_LEN) return BOR_DECLINED;
@@ -442,15 +451,23 @@ static int bor_list_push(BorRun* st, Val* stack, int sp) {
             for (k = 0; k < st->nbld && st->bld[k] != t; k++) {}
             if (k == st->nbld) return BOR_DECLINED;
         }
+    } else if (vv->tag == BOR_T_OBJ && *st->work + work > st->max_work) {
+        return BOR_DECLINED;
     }
     charge = n + 1 <= 16 || ((n + 1) & n) == 0 ? 56 + 8 * (n + 1) : 8;
     if (*st->alloc_bytes + charge >= *st->next_walk) return BOR_DECLINED;
-    v = bor_box_int(vv->i);
-    if (v == NULL) return -1;
-    vv->tag = BOR_T_UNIT;
+    if (vv->tag == BOR_T_INT) {
+        v = bor_box_int(vv->i);
+        if (v == NULL) return -1;
+        vv->tag = BOR_T_UNIT;
+    } else {
+        v = bor_take_owned(vv);
+        if (v == NULL) return -1;
+    }
     if (k < 0) {
+        *st->work += work;
         o = bor_bld_start(st->bld, st->bld_cap, st->bld_sub, st->bld_use, st->bld_clock,
-                          st->bld_hint, st->nbld, v, 32);
+                          st->bld_hint, st->nbld, v, item);
         if (o == NULL) return -1;
         Py_DECREF(t);           /* the operand's reference to the empty List */
         lv->o = o;
@@ -461,9 +478,9 @@ static int bor_list_push(BorRun* st, Val* stack, int sp) {
         if (n < st->bld_cap[k]) {
             PyTuple_SET_ITEM(t, n, v);
             Py_SET_SIZE(t, n + 1);
-            if (st->bld_sub[k] >= 0) st->bld_sub[k] += 32;
+            if (st->bld_sub[k] >= 0) st->bld_sub[k] = item < 0 ? -1 : st->bld_sub[k] + item;
         } else {
-            o = bor_bld_grow(st->bld, st->bld_cap, st->bld_sub, k, n, v, 32);
+            o = bor_bld_grow(st->bld, st->bld_cap, st->bld_sub, k, n, v, item);
             if (o == NULL) return -1;
             lv->o = o;
         }
@@ -660,26 +677,6 @@ static int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
     return k == BOR_OP_LT ? c < 0 : k == BOR_OP_LTE ? c <= 0 : k == BOR_OP_GT ? c > 0 : c >= 0;
 }
 
-/* OP_SUPER_PUSHL after its two loads (`sp` counts them): its OP_PUSH_STORE (the builtin,
-   with the machine's frames and locals up to date) and the StoreLocal after it; the new
-   stack top, or -1 with an exception set */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static int bor_pushl_store(BorRun* st, int64_t* ins, Val* loc, int sp) {
-    int64_t* w = ins + 3 * BOR_W;
-    Val* v;
-    int c = st->plain ? bor_list_push(st, st->stack, sp) : BOR_DECLINED;
-    if (c == BOR_DECLINED) c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
-    if (c < 0) return -1;
-    c--;
-    v = &loc[w[1]];
-    bor_vclear(v);
-    if (w[2]) bor_vclear(&st->stack[c]);     /* a dead store */
-    else *v = st->stack[c];
-    return c;
-}
-
 /* GetField(ins[1]) taking the field out of the record `rec` (vm/reuse.pxi's plan: ins[2] - 2
    and ins[3] - 1 are locals that never read this field again, negative for none): whether it
    may, that is when nothing but `held` references and those locals hold the record, nothing but
@@ -730,6 +727,11 @@ static int bor_fail(void) { return -1; }
 #else
 #define BOR_THREADED 0
 #endif
+
+/* bor_vclear inlined in bor_run (GCC keeps it a call there otherwise: a call per clear) */
+#define BOR_VCLEAR(p) do { Val* vc_ = (p); \
+        if (vc_->tag == BOR_T_OBJ) Py_DECREF(vc_->o); \
+        vc_->tag = BOR_T_UNIT; } while (0)
 
 /* GCC merges the identical dispatch tails of the ops into one indirect jump (cross-jumping,
    and GCSE hoisting the fetch), which undoes the threading: each op keeps its own */
@@ -862,8 +864,8 @@ static int bor_run(BorRun* st) {
     sp++; } while (0)
 #define STORE_LOCAL(w) do { \
     sp--; \
-    bor_vclear(&loc[(w)[1]]); \
-    if ((w)[2]) bor_vclear(&stack[sp]); \
+    BOR_VCLEAR(&loc[(w)[1]]); \
+    if ((w)[2]) BOR_VCLEAR(&stack[sp]); \
     else loc[(w)[1]] = stack[sp]; } while (0)
     /* the end of an op run by a helper (its result `c`: see BOR_WALKF) */
 #define HELPER_DONE(c) do { \
@@ -913,7 +915,7 @@ dispatch_switch:
     TARGET(op_pop, BOR_OP_POP) {
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         sp--;
-        bor_vclear(&stack[sp]);
+        BOR_VCLEAR(&stack[sp]);
         NEXT();
     }
     TARGET(op_dup, BOR_OP_DUP) {
@@ -1041,8 +1043,8 @@ dispatch_switch:
             st->drop = 0;
             EXIT(BOR_X_TYPE);
         }
-        bor_vclear(a);
-        bor_vclear(b);
+        BOR_VCLEAR(a);
+        BOR_VCLEAR(b);
         a->tag = BOR_T_BOOL;
         a->i = c;
         sp--;
@@ -1065,7 +1067,7 @@ dispatch_switch:
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         a = &stack[sp - 1];
         c = !bor_truthy(a);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         a->tag = BOR_T_BOOL;
         a->i = c;
         NEXT();
@@ -1077,8 +1079,8 @@ dispatch_switch:
         b = &stack[sp - 1];
         if (op == BOR_OP_AND) c = bor_truthy(a) && bor_truthy(b);
         else c = bor_truthy(a) || bor_truthy(b);
-        bor_vclear(a);
-        bor_vclear(b);
+        BOR_VCLEAR(a);
+        BOR_VCLEAR(b);
         a->tag = BOR_T_BOOL;
         a->i = c;
         sp--;
@@ -1098,7 +1100,7 @@ dispatch_switch:
             c = v->i != 0;
         } else {
             c = bor_truthy(v);
-            bor_vclear(v);
+            BOR_VCLEAR(v);
         }
         if (c == (op == BOR_OP_JMPIF)) pc = AT(ins[1]);
         NEXT();
@@ -1116,7 +1118,10 @@ dispatch_switch:
             NEXT();
         }
         if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
-        if (ins[3]) bor_vclear(v);      /* the function value's last read (its LoadLocal's flag) */
+        if (ins[3]) {                   /* the function value's last read (its LoadLocal's flag) */
+            Py_DECREF(v->o);
+            v->tag = BOR_T_UNIT;
+        }
         argc = ins[2];
         COUNT(1);
         pc += BOR_W;
@@ -1134,7 +1139,7 @@ dispatch_switch:
         }
         if (bor_fnref_index(v->o, &target) < 0) EXIT(-1);
         sp--;
-        bor_vclear(v);
+        BOR_VCLEAR(v);
         goto do_call;
     }
     TARGET(op_call, BOR_OP_CALL) {
@@ -1142,7 +1147,8 @@ dispatch_switch:
         argc = ins[2];
     do_call:
         if (sp < argc) EXIT(BOR_X_UNDERFLOW);
-        if (target < 0 || target >= st->nfuncs) { st->n = target; EXIT(BOR_X_BADFN); }
+        /* (one unsigned compare: a negative index is out of range too) */
+        if ((uint64_t)target >= (uint64_t)st->nfuncs) { st->n = target; EXIT(BOR_X_BADFN); }
         if (nframes >= C_MAX_CALL_DEPTH) EXIT(BOR_X_DEPTH);
         n = st->fn_nlocals[target];
         if (lp + n > locals_cap) {
@@ -1161,7 +1167,7 @@ dispatch_switch:
         r = argc < n ? argc : n;
         for (k = 0; k < r; k++) v[k] = stack[sp + k];
         for (; k < n; k++) v[k].tag = BOR_T_UNIT;
-        for (k = n; k < argc; k++) bor_vclear(&stack[sp + k]);
+        for (k = n; k < argc; k++) BOR_VCLEAR(&stack[sp + k]);
         lp = base + n;
         fr = &frames[nframes];
         nframes++;
@@ -1186,16 +1192,16 @@ dispatch_switch:
         }
         while (sp > fr->stack_base) {
             sp--;
-            bor_vclear(&stack[sp]);
+            BOR_VCLEAR(&stack[sp]);
         }
         if (sp >= C_MAX_STACK) {
-            bor_vclear(&tmp);
+            BOR_VCLEAR(&tmp);
             EXIT(BOR_X_STACK);
         }
         /* the frame's slots let go (left as they are: nothing reads a slot at or above lp, a
            call sets every slot it takes) */
-        for (k = fr->locals_base; k < lp; k++)
-            if (locals[k].tag == BOR_T_OBJ) Py_DECREF(locals[k].o);
+        for (v = loc, b = locals + lp; v < b; v++)     /* (loc: the frame's first slot) */
+            if (v->tag == BOR_T_OBJ) Py_DECREF(v->o);
         lp = fr->locals_base;
         stack[sp] = tmp;
         sp++;
@@ -1227,7 +1233,7 @@ dispatch_switch:
             EXIT(BOR_X_OP);
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         *a = tmp;
         sp--;
         NEXT();
@@ -1250,7 +1256,7 @@ dispatch_switch:
         if (ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         *a = tmp;
         NEXT();
     }
@@ -1271,7 +1277,7 @@ dispatch_switch:
                     tmp.tag = BOR_T_UNIT;
                     if (bor_from_py(&tmp, PyTuple_GET_ITEM(bor_rec_fields(v->o), ins[2])))
                         EXIT(BOR_X_CONV);
-                    bor_vclear(v);
+                    BOR_VCLEAR(v);
                     *v = tmp;
                 }
                 NEXT();
@@ -1330,7 +1336,7 @@ dispatch_switch:
             n = PyBytes_GET_SIZE(bytes);
             Py_DECREF(bytes);
         }
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         a->tag = BOR_T_INT;
         a->i = n;
         NEXT();
@@ -1407,7 +1413,7 @@ dispatch_switch:
         if (a->tag != BOR_T_OBJ || !PyTuple_CheckExact(a->o)) EXIT(BOR_X_OP);
         *st->machine_sp = sp;       /* as ListLen always did (a later walk reads it) */
         n = PyTuple_GET_SIZE(a->o);
-        bor_vclear(a);
+        BOR_VCLEAR(a);
         a->tag = BOR_T_INT;
         a->i = n;
         NEXT();
@@ -1458,8 +1464,8 @@ dispatch_switch:
                         c = bor_str_cmp(a->o, b->o, k);
                     }
                     /* the strings' last reads (vm/reuse.pxi) */
-                    if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);
-                    if (ins[3] & BOR_SUPER_MOVE_B) bor_vclear(b);
+                    if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);
+                    if (ins[3] & BOR_SUPER_MOVE_B) BOR_VCLEAR(b);
                 } else {
                     hit = 0;
                 }
@@ -1473,7 +1479,7 @@ dispatch_switch:
                        && !(k == BOR_OP_ADD ? bor_add(a->i, b->i, &r) : bor_sub(a->i, b->i, &r))) {
                 COUNT(3);
                 v = &loc[pc[2 * BOR_W + 1]];
-                bor_vclear(v);
+                BOR_VCLEAR(v);
                 v->tag = BOR_T_INT;
                 v->i = r;
                 pc += 3 * BOR_W;
@@ -1548,7 +1554,7 @@ dispatch_switch:
                 } else {
                     c = bor_str_cmp(a->o, b->o, k);
                 }
-                if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the string's last read */
+                if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the string's last read */
                 COUNT(2);
                 pc += 2 * BOR_W;
                 stack[sp].tag = BOR_T_BOOL;
@@ -1576,10 +1582,10 @@ dispatch_switch:
                 int64_t* w = pc;
                 tmp.tag = BOR_T_UNIT;
                 if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
-                if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the list's last read */
+                if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
                 v = &loc[w[1]];
-                bor_vclear(v);
-                if (w[2]) bor_vclear(&tmp);                       /* a dead store */
+                BOR_VCLEAR(v);
+                if (w[2]) BOR_VCLEAR(&tmp);                       /* a dead store */
                 else *v = tmp;
                 COUNT(1);
                 pc += BOR_W;
@@ -1587,7 +1593,7 @@ dispatch_switch:
             }
             if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
             sp++;
-            if (ins[3] & BOR_SUPER_MOVE_A) bor_vclear(a);   /* the list's last read */
+            if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
             NEXT();
         }
         if (sp >= C_MAX_STACK) EXIT(BOR_X_STACK);
@@ -1634,18 +1640,28 @@ dispatch_switch:
            has no room for its loads; else LoadLocal(a). The push runs as OP_PUSH_STORE does
            (in place or copied, the same charges and errors, vm/reuse.pxi) */
         if (ROOM(2) && sp + 2 <= C_MAX_STACK) {
+            int64_t* w = ins + BOR_W;
             COUNT(2);
             pc += 2 * BOR_W;
-            bor_load(movef, code, &stack[sp], &loc[ins[1]], ins);
-            bor_load(movef, code, &stack[sp + 1], &loc[ins[2]], ins + BOR_W);
-            sp += 2;
-            *st->nframes = nframes;
-            *st->locals = locals;
-            *st->lp = lp;
-            *st->locals_cap = locals_cap;
-            c = bor_pushl_store(st, ins, loc, sp);
+            /* the two loads (their move flags: each LoadLocal's own word, ins[3] and w[3],
+               which no rewrite of vm/loading.pxi's _fuse changes for this sequence) */
+            LOAD_LOCAL(ins);
+            LOAD_LOCAL(w);
+            /* the push in C, else the builtin (with the machine's frames and locals up to
+               date) */
+            c = st->plain ? bor_list_push(st, stack, sp) : BOR_DECLINED;
+            if (c == BOR_DECLINED) {
+                *st->nframes = nframes;
+                *st->locals = locals;
+                *st->lp = lp;
+                *st->locals_cap = locals_cap;
+                c = st->builtin(st->machine, ins + 2 * BOR_W, loc, sp);
+            }
             if (c < 0) EXIT(-1);
+            /* the StoreLocal */
             sp = c;
+            w = ins + 3 * BOR_W;
+            STORE_LOCAL(w);
             COUNT(1);
             pc += BOR_W;
             NEXT();
@@ -1726,7 +1742,7 @@ dispatch_switch:
             tmp = *a;
             c = bor_truthy(&stack[sp - 1]);
             *a = stack[sp - 1];
-            bor_vclear(&tmp);
+            BOR_VCLEAR(&tmp);
             sp--;
             COUNT(2);
             pc = c ? pc + 2 * BOR_W : AT(ins[2]);
@@ -1734,7 +1750,7 @@ dispatch_switch:
         }
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         sp--;
-        bor_vclear(&loc[ins[1]]);
+        BOR_VCLEAR(&loc[ins[1]]);
         loc[ins[1]] = stack[sp];
         NEXT();
     }
