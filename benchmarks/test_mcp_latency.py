@@ -18,13 +18,20 @@ built) a fourth server, that checkout's `boruna-mcp`, runs in the same interleav
 
 It prints the median and minimum round trip of each, the ratios to the SDK floor, and the
 servers' CPU time per call (from /proc, steadier than wall time on a shared machine).
+
+A second test drives the same servers with a bare client instead of the SDK's: one JSON-RPC
+line written to the server's stdin, one line read from its stdout, blocking, no event loop.
+Its round trip is what the server (the SDK's dispatch on the server side included) takes, with
+the SDK client's own share (its stream tasks, validation and dispatch) left out.
 Nothing is asserted about timings.
 
     python -m pytest benchmarks/test_mcp_latency.py --benchmark-only -s
     BORUNA_MCP_LATENCY_CALLS=3000 python -m pytest benchmarks/test_mcp_latency.py -s
 """
+import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from contextlib import AsyncExitStack
@@ -125,3 +132,69 @@ def test_mcp_tiny_run_latency(benchmark):
         cpu_text = "" if cpu is None else f"{cpu * 1e3:.3f}"
         print(f"| {label} | {median * 1e3:.3f} | {min(samples) * 1e3:.3f} | "
               f"{median / floor:.2f} | {cpu_text} |")
+
+
+def _bare_session(args):
+    """A server subprocess, initialized by hand over its stdio: (process, call), where
+    `call(tool, arguments)` writes one tools/call line and reads its answer line."""
+    proc = subprocess.Popen([sys.executable, *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+    ids = iter(range(1, 10**9))
+    reader = proc.stdout
+
+    def send(message):
+        proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+    def request(method, params):
+        ident = next(ids)
+        send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        while True:      # skip notifications (log messages), answer the matching id
+            answer = json.loads(reader.readline())
+            if answer.get("id") == ident:
+                return answer
+
+    from mcp_types import LATEST_PROTOCOL_VERSION
+    request("initialize", {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
+                           "clientInfo": {"name": "bare", "version": "0"}})
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return proc, lambda tool, arguments: request("tools/call", {"name": tool,
+                                                                "arguments": arguments})
+
+
+def test_mcp_tiny_run_latency_bare_client(benchmark):
+    def measure():
+        sessions = {}
+        try:
+            for label, (args, tool, arguments) in SERVERS.items():
+                proc, call = _bare_session(args)
+                for k in range(WARMUP):
+                    answer = call(tool, _arguments(arguments, k))
+                assert not answer["result"].get("isError"), answer
+                sessions[label] = (proc, call, tool, arguments)
+            samples = {label: [] for label in sessions}
+            cpu_before = {label: _cpu_seconds(s[0].pid) for label, s in sessions.items()}
+            for k in range(CALLS):
+                for label, (proc, call, tool, arguments) in sessions.items():
+                    call_arguments = _arguments(arguments, WARMUP + k)
+                    started = time.perf_counter()
+                    call(tool, call_arguments)
+                    samples[label].append(time.perf_counter() - started)
+            cpu = {label: (_cpu_seconds(s[0].pid) - cpu_before[label]) / CALLS
+                   for label, s in sessions.items()}
+            return {label: (samples[label], cpu[label]) for label in sessions}
+        finally:
+            for proc, *_rest in sessions.values():
+                proc.stdin.close()
+                proc.wait(timeout=30)
+
+    figures = benchmark.pedantic(measure, rounds=1, iterations=1)
+    floor = statistics.median(figures["sdk floor (no-op tool)"][0])
+    print(f"\nbare client (one JSON line each way, no SDK client): {CALLS} calls each, "
+          "interleaved; ratios against the SDK floor's median")
+    print("| server | median ms | min ms | median / SDK floor | server CPU ms/call |")
+    print("|---|---|---|---|---|")
+    for label, (samples, cpu) in figures.items():
+        median = statistics.median(samples)
+        benchmark.extra_info[f"{label} bare median_ms"] = median * 1e3
+        print(f"| {label} | {median * 1e3:.3f} | {min(samples) * 1e3:.3f} | "
+              f"{median / floor:.2f} | {cpu * 1e3:.3f} |")
