@@ -27,6 +27,10 @@ def _hand_back(gen, e, ctx):
     return None
 
 
+def _hand_back_functions(mod, fns):
+    return None
+
+
 def _outcome(fn, *args):
     try:
         return "module", to_json(fn(*args))
@@ -59,6 +63,7 @@ def _both(monkeypatch, source):
     with monkeypatch.context() as m:
         m.setattr(codegen, "_c_expr", _hand_back)
         m.setattr(codegen, "_c_stmts", _hand_back)
+        m.setattr(codegen, "_c_functions", _hand_back_functions)
         without = _outcomes(source)
     return with_c, without
 

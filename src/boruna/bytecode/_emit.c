@@ -59,7 +59,7 @@ static NodeClass kinds[N_KINDS];
 enum {
     G_CODE, G_CONSTANTS, G_NAMES, G_LINES, G_LAST_LINE, G_LAST_COL, G_ARITIES, G_CAPS,
     G_FN_IDS, G_FIELD_SLOT, G_SHARED, G_NEXT_LOCAL, G_RETURN_JUMPS, G_TABLES, G_TYPE_IDS,
-    G_TYPES, G_MEMBER_NAMES, N_GEN
+    G_TYPES, G_MEMBER_NAMES, G_INFO, G_FN, G_UNIT_SLOT, G_STUBS, G_LEAVES_MEMO, N_GEN
 };
 static Py_ssize_t gen_offset[N_GEN];
 static PyTypeObject *gen_type;
@@ -78,12 +78,25 @@ static PyObject *direct_calls;  /* builtin name -> (arity, instruction, capabili
 static PyObject *added_builtins;
 static PyObject *none_value;    /* core.values.NONE */
 static PyObject *fn_ref;        /* core.values.FnRef */
+static PyObject *from_source_name;  /* capabilities.from_source_name */
+static PyObject *function_cls;  /* module.Function */
+static PyObject *new_object;    /* object.__new__ */
+static PyObject *fndef_cls;     /* ast.FnDef */
 static PyObject *ctx_obj[3];    /* codegen.VALUE, DISCARD, TAIL */
 static PyObject *jmp_if_not_0, *jmp_0;     /* placeholders, patched before the node ends */
 static PyObject *s_push_const, *s_load_local, *s_call, *s_call_indirect, *s_get_field;
 static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_jmp_if_not;
 static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
 static PyObject *s_match_nested, *s_make_record, *s_make_enum, *s_kind, *s_record, *s_enum;
+/* the attribute names of `functions()` (FnDef, Param, Block, the module emitter, Function) */
+enum {
+    A_NAME, A_PARAMS, A_CAPABILITIES, A_INTENT, A_REQUIRES, A_ENSURES, A_BODY, A_STMTS,
+    A_LINE, A_COL, A_ID, A_INFO, A_CONSTANTS, A_ARITIES, A_SHARED, A_LEAVES_MEMO, A_FN_IDS,
+    A_FIELD_SLOT, A_TYPE_IDS, A_TYPES, A_MEMBER_NAMES, A_ARITY, A_LOCALS, A_CODE,
+    A_CAPS_OUT, A_MATCH_TABLES, A_LINES, A_TARGET, A_GENERATE, A_PLACE_STUBS, A_STMTS_M,
+    A_JMP, A_JMP_IF, A_JMP_IF_NOT, N_ATTRS
+};
+static PyObject *attr[N_ATTRS];
 static int configured = 0;
 static long active = 0;
 
@@ -1222,6 +1235,336 @@ expr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(r == LEFT);
 }
 
+/* ---- functions ------------------------------------------------------------------------ */
+
+/* `_jumps_to(target)`: 1 if a jump or a match arm of the function lands on `target`, 0 if
+ * none does, -1 on an exception; anything but the instruction tuples codegen emits asks the
+ * Python method */
+static int
+jumps_to(PyObject *g, Py_ssize_t at)
+{
+    PyObject *target = PyLong_FromSsize_t(at);
+    if (target == NULL)
+        return -1;
+    int found = 0;
+    PyObject *code = GEN(g, G_CODE);
+    for (Py_ssize_t i = 0; found == 0 && i < PyList_GET_SIZE(code); i++) {
+        PyObject *ins = PyList_GET_ITEM(code, i);
+        if (!PyTuple_CheckExact(ins) || PyTuple_GET_SIZE(ins) == 0) {
+            found = 2;
+            break;
+        }
+        PyObject *op = PyTuple_GET_ITEM(ins, 0);
+        int jump = 0;
+        for (int a = A_JMP; jump == 0 && a <= A_JMP_IF_NOT; a++)
+            jump = PyObject_RichCompareBool(op, attr[a], Py_EQ);
+        if (jump < 0) {
+            found = -1;
+        } else if (jump) {
+            if (PyTuple_GET_SIZE(ins) < 2)
+                found = 2;
+            else
+                found = PyObject_RichCompareBool(PyTuple_GET_ITEM(ins, 1), target, Py_EQ);
+        }
+    }
+    PyObject *tables = GEN(g, G_TABLES);
+    for (Py_ssize_t i = 0; found == 0 && i < PyList_GET_SIZE(tables); i++) {
+        PyObject *table = PyList_GET_ITEM(tables, i);
+        if (!PyList_CheckExact(table)) {
+            found = 2;
+            break;
+        }
+        for (Py_ssize_t k = 0; found == 0 && k < PyList_GET_SIZE(table); k++) {
+            PyObject *to = PyObject_GetAttr(PyList_GET_ITEM(table, k), attr[A_TARGET]);
+            if (to == NULL) {
+                found = -1;
+                break;
+            }
+            found = PyObject_RichCompareBool(to, target, Py_EQ);
+            Py_DECREF(to);
+        }
+    }
+    if (found == 2) {
+        PyObject *r = PyObject_CallMethod(g, "_jumps_to", "O", target);
+        found = r == NULL ? -1 : PyObject_IsTrue(r);
+        Py_XDECREF(r);
+    }
+    Py_DECREF(target);
+    return found;
+}
+
+/* `_FnGen(mod, fn).generate()` in Python */
+static PyObject *
+python_function(PyObject *mod, PyObject *fn)
+{
+    PyObject *g = PyObject_CallFunctionObjArgs((PyObject *)gen_type, mod, fn, NULL);
+    if (g == NULL)
+        return NULL;
+    PyObject *f = PyObject_CallMethodNoArgs(g, attr[A_GENERATE]);
+    Py_DECREF(g);
+    return f;
+}
+
+/* the module's objects every _FnGen shares (as `_FnGen.__init__` reads them) */
+enum { M_INFO, M_CONSTANTS, M_ARITIES, M_SHARED, M_LEAVES_MEMO, M_FN_IDS, M_FIELD_SLOT,
+       M_TYPE_IDS, M_TYPES, M_MEMBER_NAMES, N_MOD };
+
+/* set a fresh _FnGen's slot `s` to `value` (a new reference, stolen; NULL: fail) */
+static int
+put(PyObject *g, int s, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    Py_XSETREF(GEN(g, s), value);
+    return 0;
+}
+
+static inline PyObject *
+new_ref(PyObject *o)
+{
+    Py_INCREF(o);
+    return o;
+}
+
+/* `_FnGen.__init__`: the parameters' slots, the line table's first entry, the capabilities */
+static int
+prologue(PyObject *g, PyObject *fn, PyObject *params)
+{
+    PyObject *names = GEN(g, G_NAMES);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(params); i++) {
+        PyObject *name = PyObject_GetAttr(PyList_GET_ITEM(params, i), attr[A_NAME]);
+        PyObject *slot = name == NULL ? NULL : PyLong_FromSsize_t(i);
+        int r = slot == NULL ? -1 : PyDict_SetItem(names, name, slot);
+        Py_XDECREF(name);
+        Py_XDECREF(slot);
+        if (r < 0)
+            return -1;
+    }
+    PyObject *line = PyObject_GetAttr(fn, attr[A_LINE]);
+    if (put(g, G_LAST_LINE, line) < 0 || put(g, G_LAST_COL, PyObject_GetAttr(fn, attr[A_COL])) < 0)
+        return -1;
+    PyObject *col = GEN(g, G_LAST_COL);
+    int any = PyObject_IsTrue(line);
+    if (any == 0)
+        any = PyObject_IsTrue(col);
+    if (any < 0)
+        return -1;
+    PyObject *lines = any ? PyList_New(3) : PyList_New(0);
+    if (lines != NULL && any) {
+        PyList_SET_ITEM(lines, 0, PyLong_FromLong(0));
+        PyList_SET_ITEM(lines, 1, new_ref(line));
+        PyList_SET_ITEM(lines, 2, new_ref(col));
+    }
+    if (put(g, G_LINES, lines) < 0)
+        return -1;
+    PyObject *caps = PyObject_GetAttr(fn, attr[A_CAPABILITIES]);
+    PyObject *it = caps == NULL ? NULL : PyObject_GetIter(caps);
+    Py_XDECREF(caps);
+    if (it == NULL)
+        return -1;
+    PyObject *name;
+    while ((name = PyIter_Next(it)) != NULL) {
+        PyObject *cap = PyObject_CallOneArg(from_source_name, name);
+        Py_DECREF(name);
+        int r = cap == NULL ? -1 : 0;
+        if (cap != NULL && cap != Py_None) {
+            PyObject *id = PyObject_GetAttr(cap, attr[A_ID]);
+            r = id == NULL ? -1 : PyList_Append(GEN(g, G_CAPS), id);
+            Py_XDECREF(id);
+        }
+        Py_XDECREF(cap);
+        if (r < 0) {
+            Py_DECREF(it);
+            return -1;
+        }
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* `generate()`'s body in TAIL context (a function without `ensures`) */
+static int
+body(PyObject *g, PyObject *fn)
+{
+    PyObject *block = PyObject_GetAttr(fn, attr[A_BODY]);
+    PyObject *list = block == NULL ? NULL : PyObject_GetAttr(block, attr[A_STMTS]);
+    Py_XDECREF(block);
+    if (list == NULL)
+        return -1;
+    int r;
+    PyObject *first = PyList_CheckExact(list) && PyList_GET_SIZE(list) == 1
+                      ? PyList_GET_ITEM(list, 0) : NULL;
+    if (first != NULL && Py_TYPE(first) == kinds[K_EXPR_STMT].type) {
+        PyObject *inner = FIELD(first, K_EXPR_STMT, 0);
+        if (inner == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "_emit: an ExprStmt without its expr");
+            r = -1;
+        } else {
+            r = sub_in(g, inner, TAIL);
+        }
+    } else if (PyList_CheckExact(list)) {
+        active++;
+        r = statements(g, list, TAIL);
+        active--;
+    } else {
+        r = call_method(g, attr[A_STMTS_M], list, ctx_obj[TAIL]);
+    }
+    Py_DECREF(list);
+    return r < 0 ? -1 : 0;
+}
+
+/* `generate()` after the body: the final Ret, the stubs, the Function */
+static PyObject *
+epilogue(PyObject *g, PyObject *fn, Py_ssize_t arity)
+{
+    PyObject *code = GEN(g, G_CODE);
+    Py_ssize_t n = PyList_GET_SIZE(code);
+    int need = n == 0;
+    if (!need)
+        need = PyObject_RichCompareBool(PyList_GET_ITEM(code, n - 1), ret, Py_NE);
+    if (need == 0)
+        need = jumps_to(g, n);
+    if (need < 0 || (need && append(g, ret) < 0))
+        return NULL;
+    int stubs = PyObject_IsTrue(GEN(g, G_STUBS));
+    if (stubs < 0 || (stubs && call_method(g, attr[A_PLACE_STUBS], NULL, NULL) < 0))
+        return NULL;
+    PyObject *f = PyObject_CallOneArg(new_object, function_cls);
+    if (f == NULL)
+        return NULL;
+    PyObject *name = PyObject_GetAttr(fn, attr[A_NAME]);
+    PyObject *count = name == NULL ? NULL : PyLong_FromSsize_t(arity);
+    int r = count == NULL ? -1 : PyObject_SetAttr(f, attr[A_NAME], name);
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_ARITY], count);
+    Py_XDECREF(name);
+    Py_XDECREF(count);
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_LOCALS], GEN(g, G_NEXT_LOCAL));
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_CODE], GEN(g, G_CODE));
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_CAPS_OUT], GEN(g, G_CAPS));
+    PyObject *intent = r < 0 ? NULL : PyObject_GetAttr(fn, attr[A_INTENT]);
+    r = intent == NULL ? -1 : PyObject_SetAttr(f, attr[A_INTENT], intent);
+    Py_XDECREF(intent);
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_MATCH_TABLES], GEN(g, G_TABLES));
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_LINES], GEN(g, G_LINES));
+    if (r < 0)
+        Py_CLEAR(f);
+    return f;
+}
+
+/* 1 if FnDef `fn` must be generated in Python: `requires` or `ensures`, or more than 255
+ * parameters (an error raised after its body) */
+static int
+python_only(PyObject *fn, PyObject *params)
+{
+    if (!PyList_CheckExact(params) || PyList_GET_SIZE(params) > MAX_ITEMS)
+        return 1;
+    for (int a = A_REQUIRES; a <= A_ENSURES; a++) {
+        PyObject *clauses = PyObject_GetAttr(fn, attr[a]);
+        int some = clauses == NULL ? -1 : PyObject_IsTrue(clauses);
+        Py_XDECREF(clauses);
+        if (some)
+            return some;
+    }
+    return 0;
+}
+
+/* `_FnGen(mod, fn).generate()` here, or in Python where `python_only` says so */
+static PyObject *
+function(PyObject *mod, PyObject *fn, PyObject *const *shared)
+{
+    if (Py_TYPE(fn) != (PyTypeObject *)fndef_cls)
+        return python_function(mod, fn);
+    PyObject *params = PyObject_GetAttr(fn, attr[A_PARAMS]);
+    if (params == NULL)
+        return NULL;
+    int python = python_only(fn, params);
+    if (python) {
+        Py_DECREF(params);
+        return python < 0 ? NULL : python_function(mod, fn);
+    }
+    PyObject *g = gen_type->tp_alloc(gen_type, 0), *f = NULL;
+    if (g == NULL)
+        goto done;
+    static const int from_module[N_MOD] = {
+        [M_INFO] = G_INFO, [M_CONSTANTS] = G_CONSTANTS, [M_ARITIES] = G_ARITIES,
+        [M_SHARED] = G_SHARED, [M_LEAVES_MEMO] = G_LEAVES_MEMO, [M_FN_IDS] = G_FN_IDS,
+        [M_FIELD_SLOT] = G_FIELD_SLOT, [M_TYPE_IDS] = G_TYPE_IDS, [M_TYPES] = G_TYPES,
+        [M_MEMBER_NAMES] = G_MEMBER_NAMES,
+    };
+    for (int m = 0; m < N_MOD; m++)
+        GEN(g, from_module[m]) = new_ref(shared[m]);
+    GEN(g, G_FN) = new_ref(fn);
+    GEN(g, G_UNIT_SLOT) = new_ref(Py_None);
+    GEN(g, G_RETURN_JUMPS) = new_ref(Py_None);
+    if (put(g, G_CODE, PyList_New(0)) < 0 || put(g, G_TABLES, PyList_New(0)) < 0
+            || put(g, G_NAMES, PyDict_New()) < 0 || put(g, G_CAPS, PyList_New(0)) < 0
+            || put(g, G_STUBS, PyList_New(0)) < 0
+            || put(g, G_NEXT_LOCAL, PyLong_FromSsize_t(PyList_GET_SIZE(params))) < 0
+            || prologue(g, fn, params) < 0 || body(g, fn) < 0)
+        goto done;
+    f = epilogue(g, fn, PyList_GET_SIZE(params));
+done:
+    Py_XDECREF(g);
+    Py_DECREF(params);
+    return f;
+}
+
+/* `functions(mod, fns)`: `[_FnGen(mod, f).generate() for f in fns]`, or None (handed back,
+ * nothing generated) when `mod`'s tables are not those `_FnGen` reads */
+static PyObject *
+functions(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_emit.functions takes two arguments");
+        return NULL;
+    }
+    PyObject *mod = args[0], *fns = args[1];
+    if (!configured || !PyList_CheckExact(fns) || active >= C_NESTING)
+        Py_RETURN_NONE;
+    PyObject *shared[N_MOD] = {NULL};
+    PyObject *out = NULL;
+    static const int mod_attr[N_MOD] = {
+        [M_INFO] = A_INFO, [M_CONSTANTS] = A_CONSTANTS, [M_ARITIES] = A_ARITIES,
+        [M_SHARED] = A_SHARED, [M_LEAVES_MEMO] = A_LEAVES_MEMO,
+    };
+    for (int m = 0; m < N_MOD; m++) {
+        PyObject *owner = m < M_FN_IDS ? mod : shared[M_INFO];
+        int a = m < M_FN_IDS ? mod_attr[m] : A_FN_IDS + (m - M_FN_IDS);
+        shared[m] = PyObject_GetAttr(owner, attr[a]);
+        if (shared[m] == NULL)
+            goto done;
+    }
+    if (!PyList_CheckExact(shared[M_CONSTANTS]) || !PyDict_CheckExact(shared[M_FN_IDS])
+            || !PyDict_CheckExact(shared[M_FIELD_SLOT]) || !PyDict_CheckExact(shared[M_TYPE_IDS])
+            || !PyList_CheckExact(shared[M_TYPES]) || !PyList_CheckExact(shared[M_MEMBER_NAMES])
+            || (shared[M_ARITIES] != Py_None && !PyDict_CheckExact(shared[M_ARITIES]))) {
+        out = new_ref(Py_None);
+        goto done;
+    }
+    Py_INCREF(fns);
+    out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(fns); i++) {
+        PyObject *fn = new_ref(PyList_GET_ITEM(fns, i));
+        PyObject *f = function(mod, fn, shared);
+        Py_DECREF(fn);
+        if (f == NULL || PyList_Append(out, f) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(f);
+    }
+    Py_DECREF(fns);
+done:
+    for (int m = 0; m < N_MOD; m++)
+        Py_XDECREF(shared[m]);
+    return out;
+}
+
 /* ---- configure ------------------------------------------------------------------------ */
 
 static int
@@ -1329,7 +1672,9 @@ configure(PyObject *self, PyObject *args)
         [G_ARITIES] = "arities", [G_CAPS] = "caps", [G_FN_IDS] = "fn_ids",
         [G_FIELD_SLOT] = "field_slot", [G_SHARED] = "shared", [G_NEXT_LOCAL] = "next_local",
         [G_RETURN_JUMPS] = "return_jumps", [G_TABLES] = "tables", [G_TYPE_IDS] = "type_ids",
-        [G_TYPES] = "types", [G_MEMBER_NAMES] = "member_names",
+        [G_TYPES] = "types", [G_MEMBER_NAMES] = "member_names", [G_INFO] = "info",
+        [G_FN] = "fn", [G_UNIT_SLOT] = "unit_slot", [G_STUBS] = "stubs",
+        [G_LEAVES_MEMO] = "leaves_memo",
     };
     for (int s = 0; s < N_GEN; s++)
         if (slot_offset(gen, g_fields[s], &gen_offset[s]) < 0)
@@ -1344,6 +1689,8 @@ configure(PyObject *self, PyObject *args)
         {"make_some", &make_some}, {"make_ok", &make_ok}, {"make_err", &make_err},
         {"pop", &pop}, {"direct_calls", &direct_calls}, {"added_builtins", &added_builtins},
         {"none", &none_value}, {"fn_ref", &fn_ref}, {"value", &ctx_obj[VALUE]},
+        {"from_source_name", &from_source_name}, {"function", &function_cls},
+        {"new_object", &new_object}, {"fn_def", &fndef_cls},
         {"discard", &ctx_obj[DISCARD]}, {"tail", &ctx_obj[TAIL]},
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
@@ -1387,6 +1734,25 @@ configure(PyObject *self, PyObject *args)
             return NULL;
         Py_XSETREF(*strings[i].slot, s);
     }
+    static const char *const attr_names[N_ATTRS] = {
+        [A_NAME] = "name", [A_PARAMS] = "params", [A_CAPABILITIES] = "capabilities",
+        [A_INTENT] = "intent", [A_REQUIRES] = "requires", [A_ENSURES] = "ensures",
+        [A_BODY] = "body", [A_STMTS] = "stmts", [A_LINE] = "line", [A_COL] = "col",
+        [A_ID] = "id", [A_INFO] = "info", [A_CONSTANTS] = "constants", [A_ARITIES] = "arities",
+        [A_SHARED] = "shared", [A_LEAVES_MEMO] = "leaves_memo", [A_FN_IDS] = "fn_ids",
+        [A_FIELD_SLOT] = "field_slot", [A_TYPE_IDS] = "type_ids", [A_TYPES] = "types",
+        [A_MEMBER_NAMES] = "member_names", [A_ARITY] = "arity", [A_LOCALS] = "locals",
+        [A_CODE] = "code", [A_CAPS_OUT] = "capabilities", [A_MATCH_TABLES] = "match_tables",
+        [A_LINES] = "lines", [A_TARGET] = "target", [A_GENERATE] = "generate",
+        [A_PLACE_STUBS] = "place_stubs", [A_STMTS_M] = "stmts", [A_JMP] = "Jmp",
+        [A_JMP_IF] = "JmpIf", [A_JMP_IF_NOT] = "JmpIfNot",
+    };
+    for (int i = 0; i < N_ATTRS; i++) {
+        PyObject *s = PyUnicode_InternFromString(attr_names[i]);
+        if (s == NULL)
+            return NULL;
+        Py_XSETREF(attr[i], s);
+    }
     PyObject *zero = PyLong_FromLong(0);
     PyObject *jmp = PyUnicode_InternFromString("Jmp");
     PyObject *jmp_if_not = PyUnicode_InternFromString("JmpIfNot");
@@ -1420,6 +1786,10 @@ static PyMethodDef methods[] = {
     {"stmts", (PyCFunction)(void (*)(void))stmts, METH_FASTCALL,
      "stmts(gen, stmts, ctx) -> gen.stmts(stmts, ctx)'s answer when it emitted the code of\n"
      "the statements as that would, None when it emitted nothing and hands them back."},
+    {"functions", (PyCFunction)(void (*)(void))functions, METH_FASTCALL,
+     "functions(mod, fns) -> [codegen._FnGen(mod, f).generate() for f in fns], each function\n"
+     "generated here (its body by this core's expr and stmts) or, with `requires`, `ensures`\n"
+     "or more than 255 parameters, in Python; None when it generated nothing."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -373,16 +373,8 @@ class _FnGen:
         if len(fn.params) > 255:
             raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn,
                        ErrorKind.OVER_255)
-        for fixups, stub, node in self.stubs:
-            start = len(self.code)
-            self.mark(node)
-            for fix in fixups:
-                if fix[0] == "jump":
-                    self.patch(fix[1], start + fix[2])
-                else:                      # ("arm", table, arm, offset)
-                    table = self.tables[fix[1]]
-                    table[fix[2]] = self.shared.arms[table[fix[2]].tag, start + fix[3]]
-            self.code.extend(stub)
+        if self.stubs:
+            self.place_stubs()
         # Function(name, arity, locals, code, capabilities, intent, match_tables, lines),
         # its fields set in their order without the dataclass __init__ (one per function)
         function = _new_object(Function)
@@ -395,6 +387,20 @@ class _FnGen:
         function.match_tables = self.tables
         function.lines = self.lines
         return function
+
+    def place_stubs(self) -> None:
+        """The out-of-line code after the function's end, its jumps and arms patched to it
+        (also called by the C core's `functions`)."""
+        for fixups, stub, node in self.stubs:
+            start = len(self.code)
+            self.mark(node)
+            for fix in fixups:
+                if fix[0] == "jump":
+                    self.patch(fix[1], start + fix[2])
+                else:                      # ("arm", table, arm, offset)
+                    table = self.tables[fix[1]]
+                    table[fix[2]] = self.shared.arms[table[fix[2]].tag, start + fix[3]]
+            self.code.extend(stub)
 
     def _retarget(self, old: int, new: int) -> None:
         for k, ins in enumerate(self.code):
@@ -1150,8 +1156,8 @@ def _is_nested(p) -> bool:
 # codegen's expression core in C (`_emit.c`): handed the node classes, `_FnGen` (whose slots it
 # reads and writes), this file's shared instructions and builtin table and the contexts, it
 # emits the commonest expressions and statements and hands back the others (`_FnGen.expr`
-# and `_FnGen.stmts`, where it answers None); the tests patch `_c_expr` and `_c_stmts` to
-# hand back everything to compare it with the Python emitter
+# and `_FnGen.stmts`, where it answers None); the tests patch `_c_expr`, `_c_stmts` and
+# `_c_functions` to hand back everything to compare it with the Python emitter
 _emit.configure(
     {name: getattr(ast, name) for name in (
         "Binary", "Unary", "Ident", "IntLit", "FloatLit", "StringLit", "BoolLit", "NoneLit",
@@ -1165,9 +1171,13 @@ _emit.configure(
      "pattern_binding": pattern_binding, "int_tag_limit": INT_TAG_LIMIT, "make_list": _MAKE_LIST,
      "make_some": _MAKE_SOME, "make_ok": _MAKE_OK, "make_err": _MAKE_ERR, "pop": _POP,
      "direct_calls": _DIRECT_CALLS, "added_builtins": ADDED_BUILTINS, "none": NONE,
-     "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL})
+     "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL,
+     "from_source_name": from_source_name, "function": Function, "new_object": _new_object,
+     "fn_def": ast.FnDef})
 _c_expr = _emit.expr
 _c_stmts = _emit.stmts
+# `_Gen.generate`'s functions (`_FnGen.__init__` and `generate` in C), None: handed back
+_c_functions = _emit.functions
 
 
 # ---------------------------------------------------------------- module emitter
@@ -1187,7 +1197,9 @@ class _Gen:
             self.arities.update({f.name: len(f.params) for f in self.functions})
 
     def generate(self) -> Module:
-        functions = [_FnGen(self, f).generate() for f in self.functions]
+        functions = _c_functions(self, self.functions)
+        if functions is None:
+            functions = [_FnGen(self, f).generate() for f in self.functions]
         entry = self.info.fn_ids.get("main", 0)
         return Module(name=self.name, constants=self.constants, globals=[],
                       types=self.info.types, functions=functions, entry=entry)
