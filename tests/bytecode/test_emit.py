@@ -271,8 +271,40 @@ def test_it_emits_an_if_in_value_and_tail_context():
         ("LoadLocal", 0), ("PushConst", 3), ("Gt",), ("JmpIfNot", 20), ("LoadLocal", 2),
         ("Jmp", 25), ("LoadLocal", 0), ("PushConst", 4), ("Gt",), ("JmpIfNot", 25),
         ("PushConst", 5)]
-    assert _emit.expr(gen, last.expr, codegen.DISCARD) is None      # Python's, as it asks
     assert gen.constants == [0, 0, 1, 1, 2, 3]
+
+
+@pytest.mark.parametrize("stmt", [
+    "if a > 1 { a } else { 2 }",                    # leaves a value: VALUE branches, a Pop
+    "if a > 1 { a } else { if a > 2 { 3 } }",       # leaves none: DISCARD branches
+    "if a > 1 { a }", "if a > 1 { let b = a\n b } else { a }",
+    "if a > 1 { return a } else { a }",
+    "match a { 0 => 1, 1 => { let c = a\n c }, _ => a }",
+    "match o { Some(v) => v, None => if a > 0 { 1 } }",
+    "match o { Some(v) => { v }, None => 0 }", "match o { Some(v) => { return v }, _ => 0 }",
+    'match s { "x" => 1, _ => 0 }', "match o { Some(Some(v)) => v, _ => 0 }",
+    'match s { "x" => if a > 0 { 1 }, _ => 0 }',
+])
+def test_it_emits_if_and_match_in_discard_context(monkeypatch, stmt):
+    """Statement-position `if` and `match`: expr_leaves_value picks VALUE or DISCARD for the
+    branches and arms, as in the Python emitter (a leaving `if`/`match` is popped after)."""
+    source = ("fn main(a: Int, o: Option<Option<Int>>, s: String) -> Int {\n    "
+              + stmt + "\n    a\n}")
+    if "Some(v) => v" in stmt or "Some(v) => {" in stmt:
+        source = source.replace("Option<Option<Int>>", "Option<Int>")
+    gen, fn = _fn_gen(source)
+    python, _ = _fn_gen(source)
+    first = fn.body.stmts[0].expr
+    answer = _emit.expr(gen, first, codegen.DISCARD)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "_c_expr", _hand_back)
+        m.setattr(codegen, "_c_stmts", _hand_back)
+        expected = python.expr(python.fn.body.stmts[0].expr, codegen.DISCARD)
+    assert answer is expected
+    assert (gen.code, gen.lines, gen.tables, gen.stubs, gen.next_local) == \
+        (python.code, python.lines, python.tables, python.stubs, python.next_local)
+    assert [repr(c) for c in gen.constants] == [repr(c) for c in python.constants]
+    assert gen.names == python.names
 
 
 @pytest.mark.parametrize("expr", [
@@ -378,3 +410,99 @@ def test_it_emits_statements_a_spread_and_a_variant():
                         ("PushConst", 1), ("MakeRecord", 0, 2)]
     assert gen.constants == [None, 2] and gen.next_local == 3
     assert gen.names == {"p": 0, "e": 1}
+
+
+# ---- functions(mod, fns): _FnGen's prologue and generate()'s epilogue in C
+
+def _function_programs():
+    """One program per branch of `functions`: the parameters (a repeated name: the later
+    slot wins), capabilities (aliases, wire names, several), an intent, no position, empty
+    bodies, one expression, statements, a final Ret that is (or is not) a jump target, match
+    tables and out-of-line stubs, and the functions handed to Python (`requires`, `ensures`,
+    255 and 256 parameters)."""
+    many = ", ".join(f"p{i}: Int" for i in range(255))
+    return [
+        "fn main() -> Int { 0 }",
+        "fn main() -> Unit { }",
+        "fn f(a: Int, b: Int, a: Int) -> Int { a + b }\nfn main() -> Int { f(1, 2, 3) }",
+        'fn main() -> Int !{net, fs.read, time} intent "three caps" { 1 }',
+        'fn main() -> Int !{net.fetch} { net_fetch("u") }',
+        "fn main(a: Int) -> Int { if a > 0 { return 1 } else { return 2 } }",
+        "fn main(a: Int) -> Int { if a > 0 { return 1 }\n return 2 }",
+        "fn main(a: Int) -> Int { while a > 0 { return a }\n 0 }",
+        "fn main(a: Int) -> Int { let b = a\n b }",
+        "fn main(a: Int) -> Int { let mut b = a\n b = b + 1\n return b }",
+        'fn main(s: String) -> Int { match s { "x" => 1, "y" => 2 } }',
+        "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(1)) => 1, None => 0 } }",
+        "fn main(o: Option<Int>) -> Int { match o { Some(v) => { return v }, None => { return 0 } } }",
+        "enum E { A(Int), B }\nfn main(e: E) -> Int { match e { A(n) => n, B => 0 } }",
+        "fn main(a: Int) -> Int requires a > 0 { a }",
+        "fn main(a: Int) -> Int ensures result > 0 { if a > 0 { return a }\n 1 }",
+        "fn main(a: Int) -> Int requires a > 0 ensures result > a { a + 1 }",
+        f"fn f({many}) -> Int {{ p254 }}\nfn main() -> Int {{ 0 }}",
+        f"fn f({many}, p255: Int) -> Int {{ p255 }}\nfn main() -> Int {{ 0 }}",
+        f"fn f({many}, p255: Int) -> Int {{ undefined }}\nfn main() -> Int {{ 0 }}",
+        "fn f(a: Int) -> Int { a }\nfn main() -> Int { f(1, 2) }",
+        "fn main() -> Int { undefined }\nfn later() -> Int { 1 }",
+        "fn main() -> Int { let x = 1\n y = 2\n x }",
+    ]
+
+
+@pytest.mark.parametrize("source", _function_programs())
+def test_functions_are_generated_as_without_the_core(monkeypatch, source):
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+
+
+def test_functions_generate_every_function_and_share_the_pool():
+    source = ('fn f(a: Int, b: Int) -> Int !{net} intent "f" { a + b }\n'
+              "fn g(a: Int) -> Int requires a > 0 { f(a, 1) }\n"
+              "fn main() -> Int { if g(2) > 2 { 1 } else { 2 } }\n")
+    program = check(source)
+    mod = codegen._Gen(program, "m", True)
+    functions = _emit.functions(mod, program.functions())
+    f, g, main = functions
+    assert (f.name, f.arity, f.locals, f.intent, f.match_tables) == ("f", 2, 2, "f", [])
+    assert f.code == [("LoadLocal", 0), ("LoadLocal", 1), ("Add",), ("Ret",)]
+    assert f.code[-1] is codegen._RET and f.lines == [0, 1, 1, 2, 1, 49]
+    assert len(f.capabilities) == 1
+    assert g.code[-2:] == [("Call", 0, 2), ("Ret",)] and g.intent is None
+    # the `if` in TAIL context: its then branch jumps to the end, where the final Ret goes
+    assert main.code == [("PushConst", 3), ("Call", 1, 1), ("PushConst", 4), ("Gt",),
+                         ("JmpIfNot", 7), ("PushConst", 5), ("Jmp", 8), ("PushConst", 6),
+                         ("Ret",)]
+    assert mod.constants == [0, "precondition 1 failed in `g`", 1, 2, 2, 1, 2]
+    assert type(functions) is list and all(type(x) is codegen.Function for x in functions)
+
+
+def test_functions_hand_back_what_is_not_a_module_emitter():
+    program = check("fn main() -> Int { 0 }")
+    mod = codegen._Gen(program, "m", True)
+    assert _emit.functions(mod, tuple(program.functions())) is None
+    mod.constants = ()
+    assert _emit.functions(mod, program.functions()) is None
+    mod.constants = []
+    mod.arities = []
+    assert _emit.functions(mod, program.functions()) is None
+    assert mod.constants == []
+    with pytest.raises(TypeError):
+        _emit.functions(mod)
+
+
+def test_functions_generate_an_unknown_node_in_python():
+    """An item that is not a FnDef goes to `_FnGen(mod, f).generate()` (which fails as it
+    would without the core)."""
+    program = check("fn main() -> Int { 0 }")
+    mod = codegen._Gen(program, "m", True)
+    with pytest.raises(AttributeError) as c_error:
+        _emit.functions(mod, [object()])
+    with pytest.raises(AttributeError) as python_error:
+        codegen._FnGen(mod, object()).generate()
+    assert str(c_error.value) == str(python_error.value)
+
+
+def test_functions_raise_the_first_error_in_function_order(monkeypatch):
+    source = "fn a() -> Int { 1 }\nfn b() -> Int { undefined_b }\nfn c() -> Int { undefined_c }"
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+    assert with_c[2][0] == "error" and "undefined_b" in with_c[2][2], with_c

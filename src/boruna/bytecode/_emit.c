@@ -82,6 +82,7 @@ static PyObject *from_source_name;  /* capabilities.from_source_name */
 static PyObject *function_cls;  /* module.Function */
 static PyObject *new_object;    /* object.__new__ */
 static PyObject *fndef_cls;     /* ast.FnDef */
+static PyObject *leaves_value;  /* codegen.expr_leaves_value */
 static PyObject *ctx_obj[3];    /* codegen.VALUE, DISCARD, TAIL */
 static PyObject *jmp_if_not_0, *jmp_0;     /* placeholders, patched before the node ends */
 static PyObject *s_push_const, *s_load_local, *s_call, *s_call_indirect, *s_get_field;
@@ -460,13 +461,26 @@ patch(PyObject *g, Py_ssize_t at, PyObject *table)
     return PyList_SetItem(code, at, ins);
 }
 
+/* `expr_leaves_value(e, gen.leaves_memo)` (Python's): 1, 0, or -1 on an exception */
+static int
+leaves(PyObject *g, PyObject *e)
+{
+    PyObject *r = PyObject_CallFunctionObjArgs(leaves_value, e, GEN(g, G_LEAVES_MEMO), NULL);
+    if (r == NULL)
+        return -1;
+    int yes = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return yes;
+}
+
 /* an `if` branch in context `ctx`: one expression statement compiles as that expression
- * (as codegen.if_expr does), anything else by `gen.block(block, ctx)` */
+ * in VALUE or TAIL context (as codegen.if_expr does), anything else by
+ * `gen.block(block, ctx)` */
 static int
 branch(PyObject *g, PyObject *block, int ctx)
 {
     PyObject *stmts = FIELD(block, K_BLOCK, 0);
-    if (stmts != NULL && PyList_CheckExact(stmts) && PyList_GET_SIZE(stmts) == 1
+    if (ctx != DISCARD && stmts != NULL && PyList_CheckExact(stmts) && PyList_GET_SIZE(stmts) == 1
             && Py_TYPE(PyList_GET_ITEM(stmts, 0)) == kinds[K_EXPR_STMT].type) {
         PyObject *inner = FIELD(PyList_GET_ITEM(stmts, 0), K_EXPR_STMT, 0);
         if (inner != NULL)
@@ -479,13 +493,14 @@ branch(PyObject *g, PyObject *block, int ctx)
     return 0;
 }
 
-/* codegen.if_expr in VALUE or TAIL context (DISCARD asks expr_leaves_value: Python's) */
+/* codegen.if_expr (in DISCARD context the branches are VALUE when expr_leaves_value says
+ * the `if` leaves one, as there) */
 static int
 if_expr(PyObject *g, PyObject *e, int ctx)
 {
     PyObject *condition = FIELD(e, K_IF, 0), *then_block = FIELD(e, K_IF, 1);
     PyObject *else_block = FIELD(e, K_IF, 2);
-    if (ctx == DISCARD || condition == NULL || then_block == NULL || else_block == NULL
+    if (condition == NULL || then_block == NULL || else_block == NULL
             || Py_TYPE(then_block) != kinds[K_BLOCK].type
             || (else_block != Py_None && Py_TYPE(else_block) != kinds[K_BLOCK].type))
         return HANDED_BACK;
@@ -493,6 +508,13 @@ if_expr(PyObject *g, PyObject *e, int ctx)
     Py_INCREF(e);
     if (sub(g, condition) < 0)
         goto done;
+    if (ctx == DISCARD) {
+        int yes = leaves(g, e);
+        if (yes < 0)
+            goto done;
+        if (yes)
+            ctx = VALUE;
+    }
     PyObject *code = GEN(g, G_CODE);
     if (PyList_Append(code, jmp_if_not_0) < 0)
         goto done;
@@ -560,7 +582,17 @@ arm_binder(PyObject *p)
     return PyObject_CallOneArg(pattern_binding, inner);
 }
 
-/* `bound_arm_body(binder, body, arm_ctx)` (arm_ctx VALUE or TAIL: no Pop after the body) */
+/* `arm_body(body, arm_ctx)`: in DISCARD context a value the body leaves is popped */
+static int
+arm_body(PyObject *g, PyObject *body, int arm_ctx)
+{
+    int left = sub_in(g, body, arm_ctx);
+    if (left < 0)
+        return -1;
+    return left == LEFT && arm_ctx == DISCARD ? append(g, pop) : 0;
+}
+
+/* `bound_arm_body(binder, body, arm_ctx)` */
 static int
 bound_arm_body(PyObject *g, PyObject *binder, PyObject *body, int arm_ctx)
 {
@@ -569,7 +601,7 @@ bound_arm_body(PyObject *g, PyObject *binder, PyObject *body, int arm_ctx)
         return -1;
     Py_XINCREF(previous);
     int r = -1;
-    if (bind(g, binder) < 0 || sub_in(g, body, arm_ctx) < 0)
+    if (bind(g, binder) < 0 || arm_body(g, body, arm_ctx) < 0)
         goto done;
     PyObject *names = GEN(g, G_NAMES);      /* a block in the body may have put back a copy */
     r = previous == NULL ? PyDict_DelItem(names, binder)
@@ -622,7 +654,7 @@ arm_entries(PyObject *g, PyObject *pat, PyObject *table, PyObject *shared_arms,
     return r;
 }
 
-/* codegen.match_table: a match whose arms all check one level, in VALUE or TAIL context */
+/* codegen.match_table: a match whose arms all check one level */
 static int
 match_table(PyObject *g, PyObject *arms, int arm_ctx)
 {
@@ -655,7 +687,7 @@ match_table(PyObject *g, PyObject *arms, int arm_ctx)
         PyObject *binder = arm_binder(pat);
         if (binder == NULL)
             goto done;
-        int ok = binder == Py_None ? append(g, pop) >= 0 && sub_in(g, body, arm_ctx) >= 0
+        int ok = binder == Py_None ? append(g, pop) >= 0 && arm_body(g, body, arm_ctx) >= 0
                  : bound_arm_body(g, binder, body, arm_ctx) >= 0;
         Py_DECREF(binder);
         if (!ok)
@@ -685,13 +717,14 @@ done:
     return r;
 }
 
-/* codegen.match_expr in VALUE or TAIL context (DISCARD asks expr_leaves_value: Python's);
- * the kind of match as it decides; match_chain and match_nested stay Python's */
+/* codegen.match_expr (in DISCARD context the arms are VALUE when expr_leaves_value says the
+ * match leaves one, as there); the kind of match as it decides; match_chain and
+ * match_nested stay Python's */
 static int
 match_expr(PyObject *g, PyObject *e, int ctx)
 {
     PyObject *value = FIELD(e, K_MATCH, 0), *arms = FIELD(e, K_MATCH, 1);
-    if (ctx == DISCARD || value == NULL || arms == NULL || !PyList_CheckExact(arms))
+    if (value == NULL || arms == NULL || !PyList_CheckExact(arms))
         return HANDED_BACK;
     int chain = 0, nested = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(arms); i++) {
@@ -736,6 +769,13 @@ match_expr(PyObject *g, PyObject *e, int ctx)
     }
     Py_INCREF(e);
     int r = -1;
+    if (ctx == DISCARD) {
+        int yes = leaves(g, e);
+        if (yes < 0)
+            goto done;
+        if (yes)
+            ctx = VALUE;
+    }
     if (sub(g, value) < 0 || mark(g, e, K_MATCH) < 0)
         goto done;
     if (chain || nested) {
@@ -1691,6 +1731,7 @@ configure(PyObject *self, PyObject *args)
         {"none", &none_value}, {"fn_ref", &fn_ref}, {"value", &ctx_obj[VALUE]},
         {"from_source_name", &from_source_name}, {"function", &function_cls},
         {"new_object", &new_object}, {"fn_def", &fndef_cls},
+        {"leaves_value", &leaves_value},
         {"discard", &ctx_obj[DISCARD]}, {"tail", &ctx_obj[TAIL]},
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
