@@ -506,3 +506,46 @@ def test_functions_raise_the_first_error_in_function_order(monkeypatch):
     with_c, without = _both(monkeypatch, source)
     assert with_c == without
     assert with_c[2][0] == "error" and "undefined_b" in with_c[2][2], with_c
+
+
+@pytest.mark.parametrize("body", [
+    "while a > 0 { a = a - 1 }\n    a",
+    "while a > 0 { let b = a\n a = b - 1 }\n    a",
+    "while a > 0 { return a }\n    0",
+    "for x in [1, 2, 3] { a = a + x }\n    a",
+    "for x in xs { let y = x\n a = a + y }\n    a",
+    "for a in xs { if a > 1 { return a } }\n    a",
+    "for x in xs { for y in xs { a = a + x * y } }\n    a",
+    "for x in xs { match x { 0 => 1, _ => x } }\n    a",
+    "let c = { let d = a\n d }\n    c",
+    "if a > 0 { let e = 1\n a = e }\n    a",
+    "while a > 0 { a = a - undefined_in_loop }\n    a",
+    "for x in xs { a = missing }\n    a",
+])
+def test_it_emits_loops_and_blocks(monkeypatch, body):
+    """`while`, `for` and blocks (a `let` of the block goes out of scope after it) in C: the
+    same instructions, constants, line table, slots and scope as the Python emitter, or the
+    same error."""
+    source = "fn main(a: Int, xs: List<Int>) -> Int {\n    let mut a = a\n    " + body + "\n}"
+    program = resolve(source)
+    out = []
+    for patched in (False, True):
+        mod = codegen._Gen(program, "m", False)
+        main = next(f for f in program.functions() if f.name == "main")
+        gen = codegen._FnGen(mod, main)
+        with monkeypatch.context() as m:
+            if patched:
+                m.setattr(codegen, "_c_expr", _hand_back)
+                m.setattr(codegen, "_c_stmts", _hand_back)
+            try:
+                left = gen.stmts(main.body.stmts, codegen.TAIL)
+            except CompileError as err:
+                out.append(("error", err.message, err.line, err.col))
+                continue
+        out.append((left, gen.code, gen.lines, [repr(c) for c in gen.constants],
+                    gen.next_local, gen.names, gen.tables))
+    assert out[0] == out[1]
+    if "undefined_in_loop" in body or "missing" in body:
+        assert out[0][0] == "error"
+    else:
+        assert out[0][0] is not None and out[0][0] != "error"

@@ -46,7 +46,7 @@ enum {
     K_BINARY, K_UNARY, K_IDENT, K_INT, K_FLOAT, K_STRING, K_BOOL, K_NONE, K_CALL, K_FIELD,
     K_LIST, K_SOME, K_OK, K_ERR, K_IF, K_BLOCK, K_EXPR_STMT, K_LET, K_ASSIGN, K_RETURN,
     K_MATCH, K_ARM, K_WILDCARD_PAT, K_IDENT_PAT, K_INT_PAT, K_STRING_PAT, K_SOME_PAT, K_OK_PAT,
-    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, N_KINDS
+    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, K_WHILE, K_FOR, N_KINDS
 };
 typedef struct {
     PyTypeObject *type;
@@ -89,6 +89,7 @@ static PyObject *s_push_const, *s_load_local, *s_call, *s_call_indirect, *s_get_
 static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_jmp_if_not;
 static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
 static PyObject *s_match_nested, *s_make_record, *s_make_enum, *s_kind, *s_record, *s_enum;
+static PyObject *s_jmp_op, *s_jmp_if_not_op, *s_list_len, *s_lt, *s_list_get, *s_add;
 /* the attribute names of `functions()` (FnDef, Param, Block, the module emitter, Function) */
 enum {
     A_NAME, A_PARAMS, A_CAPABILITIES, A_INTENT, A_REQUIRES, A_ENSURES, A_BODY, A_STMTS,
@@ -461,6 +462,43 @@ patch(PyObject *g, Py_ssize_t at, PyObject *table)
     return PyList_SetItem(code, at, ins);
 }
 
+static int statements(PyObject *g, PyObject *stmts, int ctx);
+
+/* `gen.block(block, ctx)`: the names a `let` of the block adds go out of scope after it;
+ * LEFT or NOTHING as `statements`, -1 on an exception */
+static int
+block_in(PyObject *g, PyObject *block, int ctx)
+{
+    PyObject *list = Py_TYPE(block) == kinds[K_BLOCK].type ? FIELD(block, K_BLOCK, 0) : NULL;
+    if (list == NULL || !PyList_CheckExact(list) || active >= C_NESTING) {
+        PyObject *left = PyObject_CallMethodObjArgs(g, s_block, block, ctx_obj[ctx], NULL);
+        if (left == NULL)
+            return -1;
+        int r = PyObject_IsTrue(left);
+        Py_DECREF(left);
+        return r < 0 ? -1 : r ? LEFT : NOTHING;
+    }
+    PyObject *saved = NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++)
+        if (Py_TYPE(PyList_GET_ITEM(list, i)) == kinds[K_LET].type) {
+            if ((saved = PyDict_Copy(GEN(g, G_NAMES))) == NULL)
+                return -1;
+            break;
+        }
+    Py_INCREF(list);
+    active++;
+    int r = statements(g, list, ctx);
+    active--;
+    Py_DECREF(list);
+    if (saved != NULL) {
+        if (r < 0)
+            Py_DECREF(saved);
+        else
+            Py_SETREF(GEN(g, G_NAMES), saved);
+    }
+    return r;
+}
+
 /* `expr_leaves_value(e, gen.leaves_memo)` (Python's): 1, 0, or -1 on an exception */
 static int
 leaves(PyObject *g, PyObject *e)
@@ -486,11 +524,7 @@ branch(PyObject *g, PyObject *block, int ctx)
         if (inner != NULL)
             return sub_in(g, inner, ctx) < 0 ? -1 : 0;
     }
-    PyObject *left = PyObject_CallMethodObjArgs(g, s_block, block, ctx_obj[ctx], NULL);
-    if (left == NULL)
-        return -1;
-    Py_DECREF(left);
-    return 0;
+    return block_in(g, block, ctx) < 0 ? -1 : 0;
 }
 
 /* codegen.if_expr (in DISCARD context the branches are VALUE when expr_leaves_value says
@@ -1092,12 +1126,130 @@ bind(PyObject *g, PyObject *name)
     return r;
 }
 
-/* one statement (`stmt(s)`): `let`, an assignment and `return` here, the others by
- * `gen.stmt(s)` */
+/* `(op, target)`, a new tuple, appended (at == -1) or at `at` (as `patch`) */
+static int
+put_jump(PyObject *g, Py_ssize_t at, PyObject *op, Py_ssize_t target)
+{
+    PyObject *to = PyLong_FromSsize_t(target);
+    PyObject *ins = to == NULL ? NULL : PyTuple_Pack(2, op, to);
+    Py_XDECREF(to);
+    if (at < 0)
+        return append_new(g, ins);
+    if (ins == NULL)
+        return -1;
+    return PyList_SetItem(GEN(g, G_CODE), at, ins);
+}
+
+/* `_local(name, slot)` appended: the shared tuple of `table` below SHARED_SLOTS */
+static int
+append_local(PyObject *g, PyObject *table, PyObject *name, Py_ssize_t slot)
+{
+    if (slot < SHARED_SLOTS)
+        return append(g, PyTuple_GET_ITEM(table, slot));
+    PyObject *n = PyLong_FromSsize_t(slot);
+    PyObject *ins = n == NULL ? NULL : PyTuple_Pack(2, name, n);
+    Py_XDECREF(n);
+    return append_new(g, ins);
+}
+
+/* `alloc()`: the next local slot (-1 on an exception) */
+static Py_ssize_t
+alloc(PyObject *g)
+{
+    Py_ssize_t s = PyLong_AsSsize_t(GEN(g, G_NEXT_LOCAL));
+    if (s == -1 && PyErr_Occurred())
+        return -1;
+    PyObject *next = PyLong_FromSsize_t(s + 1);
+    if (next == NULL)
+        return -1;
+    Py_SETREF(GEN(g, G_NEXT_LOCAL), next);
+    return s;
+}
+
+/* codegen.stmt's `while` */
+static int
+while_loop(PyObject *g, PyObject *s)
+{
+    PyObject *condition = FIELD(s, K_WHILE, 0), *body = FIELD(s, K_WHILE, 1);
+    if (condition == NULL || body == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a While without its fields");
+        return -1;
+    }
+    Py_ssize_t top = PyList_GET_SIZE(GEN(g, G_CODE));
+    if (mark(g, s, K_WHILE) < 0 || sub(g, condition) < 0 || append(g, jmp_if_not_0) < 0)
+        return -1;
+    Py_ssize_t exit = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+    if (block_in(g, body, DISCARD) < 0 || put_jump(g, -1, s_jmp_op, top) < 0)
+        return -1;
+    return put_jump(g, exit, s_jmp_if_not_op, PyList_GET_SIZE(GEN(g, G_CODE)));
+}
+
+/* `PushConst(const(n))` of a small int */
+static int
+push_int(PyObject *g, long n)
+{
+    return push_const(g, PyLong_FromLong(n));
+}
+
+/* codegen.stmt's `for` */
+static int
+for_loop(PyObject *g, PyObject *s)
+{
+    PyObject *var_name = FIELD(s, K_FOR, 0), *iter = FIELD(s, K_FOR, 1);
+    PyObject *body = FIELD(s, K_FOR, 2);
+    if (var_name == NULL || iter == NULL || body == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a For without its fields");
+        return -1;
+    }
+    if (sub(g, iter) < 0 || mark(g, s, K_FOR) < 0)
+        return -1;
+    Py_ssize_t lst = alloc(g), idx = lst < 0 ? -1 : alloc(g), var = idx < 0 ? -1 : alloc(g);
+    if (var < 0)
+        return -1;
+    if (append_local(g, store_local, s_store_local, lst) < 0 || push_int(g, 0) < 0
+            || append_local(g, store_local, s_store_local, idx) < 0)
+        return -1;
+    Py_ssize_t top = PyList_GET_SIZE(GEN(g, G_CODE));
+    if (append_local(g, load_local, s_load_local, idx) < 0
+            || append_local(g, load_local, s_load_local, lst) < 0
+            || append_op(g, s_list_len, 0) < 0 || append_op(g, s_lt, 0) < 0
+            || append(g, jmp_if_not_0) < 0)
+        return -1;
+    Py_ssize_t exit = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+    if (append_local(g, load_local, s_load_local, lst) < 0
+            || append_local(g, load_local, s_load_local, idx) < 0
+            || append_op(g, s_list_get, 0) < 0
+            || append_local(g, store_local, s_store_local, var) < 0)
+        return -1;
+    PyObject *saved = PyDict_Copy(GEN(g, G_NAMES));
+    PyObject *slot = saved == NULL ? NULL : PyLong_FromSsize_t(var);
+    int r = slot == NULL ? -1 : PyDict_SetItem(GEN(g, G_NAMES), var_name, slot);
+    Py_XDECREF(slot);
+    if (r == 0)
+        r = block_in(g, body, DISCARD);
+    if (r < 0) {
+        Py_XDECREF(saved);
+        return -1;
+    }
+    Py_SETREF(GEN(g, G_NAMES), saved);
+    if (append_local(g, load_local, s_load_local, idx) < 0 || push_int(g, 1) < 0
+            || append_op(g, s_add, 0) < 0
+            || append_local(g, store_local, s_store_local, idx) < 0
+            || put_jump(g, -1, s_jmp_op, top) < 0)
+        return -1;
+    return put_jump(g, exit, s_jmp_if_not_op, PyList_GET_SIZE(GEN(g, G_CODE)));
+}
+
+/* one statement (`stmt(s)`): `let`, an assignment, `return`, `while` and `for` here, the
+ * others by `gen.stmt(s)` */
 static int
 statement(PyObject *g, PyObject *s)
 {
     PyTypeObject *t = Py_TYPE(s);
+    if (t == kinds[K_WHILE].type)
+        return while_loop(g, s);
+    if (t == kinds[K_FOR].type)
+        return for_loop(g, s);
     if (t == kinds[K_LET].type) {
         PyObject *value = FIELD(s, K_LET, 3), *name = FIELD(s, K_LET, 0);
         if (value != NULL && name != NULL)
@@ -1670,7 +1822,7 @@ configure(PyObject *self, PyObject *args)
         [K_STRING_PAT] = {"StringPat", 3}, [K_SOME_PAT] = {"SomePat", 3},
         [K_OK_PAT] = {"OkPat", 3}, [K_ERR_PAT] = {"ErrPat", 3},
         [K_VARIANT_PAT] = {"VariantPat", 4}, [K_RECORD] = {"RecordLit", 5},
-        [K_ENUM_VARIANT] = {"EnumVariant", 5},
+        [K_ENUM_VARIANT] = {"EnumVariant", 5}, [K_WHILE] = {"While", 4}, [K_FOR] = {"For", 5},
     };
     for (int k = 0; k < N_KINDS; k++) {
         PyObject *cls = PyDict_GetItemString(nodes, names[k].name);
@@ -1768,6 +1920,8 @@ configure(PyObject *self, PyObject *args)
         {"arms", &s_arms}, {"pattern_tags", &s_pattern_tags}, {"match_chain", &s_match_chain},
         {"match_nested", &s_match_nested}, {"MakeRecord", &s_make_record},
         {"MakeEnum", &s_make_enum}, {"kind", &s_kind}, {"Record", &s_record}, {"Enum", &s_enum},
+        {"Jmp", &s_jmp_op}, {"JmpIfNot", &s_jmp_if_not_op}, {"ListLen", &s_list_len},
+        {"Lt", &s_lt}, {"ListGet", &s_list_get}, {"Add", &s_add},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         PyObject *s = PyUnicode_InternFromString(strings[i].text);

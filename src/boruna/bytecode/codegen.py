@@ -1164,7 +1164,7 @@ _emit.configure(
         "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "If", "Block",
         "ExprStmt", "Let", "Assign", "Return", "Match", "MatchArm", "WildcardPat", "IdentPat",
         "IntPat", "StringPat", "SomePat", "OkPat", "ErrPat", "VariantPat", "RecordLit",
-        "EnumVariant")},
+        "EnumVariant", "While", "For")},
     _FnGen,
     {"bare": _BARE, "load_local": _LOAD_LOCAL, "store_local": _STORE_LOCAL, "ret": _RET,
      "assign_error": _assign_error, "fixed_tags": _FIXED_TAGS,
