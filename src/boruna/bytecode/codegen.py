@@ -179,39 +179,49 @@ class _ModuleInfo:
         self.fn_ids: dict[str, int] = {f.name: i for i, f in enumerate(functions)}
         self.types: list[TypeInfo] = []
         self.type_ids: dict[str, int] = {}
-        for t in program.type_defs():
-            self.type_ids.setdefault(t.name, len(self.types))
-            if isinstance(t.kind, ast.RecordKind):
-                members = [(n, ty.name if type(ty) is ast.Named else type_text(ty))
-                           for n, ty in t.kind.fields]
-                self.types.append(TypeInfo(t.name, "Record", members))
-            else:
-                members = [(n, None if ty is None else
-                            ty.name if type(ty) is ast.Named else type_text(ty))
-                           for n, ty in t.kind.variants]
-                self.types.append(TypeInfo(t.name, "Enum", members))
         # each type's member names (TypeInfo.member_names, once per module; never mutated)
-        self.member_names: list[list[str]] = [t.member_names() for t in self.types]
+        self.member_names: list[list[str]] = []
         # field name -> set of positions among record types; variant name -> [(tid, idx)]
         self.field_positions: dict[str, list[int]] = {}
         self.variant_sites: dict[str, list[tuple[int, int]]] = {}
+        types, type_ids, member_names = self.types, self.type_ids, self.member_names
         field_positions, variant_sites = self.field_positions, self.variant_sites
-        for tid, t in enumerate(self.types):
-            if t.is_record:
-                for pos, name in enumerate(self.member_names[tid]):
+        named = ast.Named
+        for t in program.type_defs():
+            tid = len(types)
+            type_ids.setdefault(t.name, tid)
+            # TypeInfo(name, kind, members), its fields set in their order without the
+            # dataclass __init__ (one per declaration)
+            info = _new_object(TypeInfo)
+            info.name = t.name
+            if isinstance(t.kind, ast.RecordKind):
+                fields = t.kind.fields
+                info.kind = "Record"
+                info.members = [(n, ty.name if type(ty) is named else type_text(ty))
+                                for n, ty in fields]
+                names = [n for n, _ in fields]
+                for pos, name in enumerate(names):
                     field_positions.setdefault(name, []).append(pos)
             else:
-                for pos, name in enumerate(self.member_names[tid]):
+                variants = t.kind.variants
+                info.kind = "Enum"
+                info.members = [(n, None if ty is None else
+                                 ty.name if type(ty) is named else type_text(ty))
+                                for n, ty in variants]
+                names = [n for n, _ in variants]
+                for pos, name in enumerate(names):
                     variant_sites.setdefault(name, []).append((tid, pos))
+            types.append(info)
+            member_names.append(names)
         # field name -> its position when every record type holding it has it there, else None
         self.field_slot: dict[str, Optional[int]] = {
-            name: positions[0] if len(set(positions)) == 1 else None
-            for name, positions in self.field_positions.items()}
+            name: positions[0] if len(positions) == 1 or len(set(positions)) == 1 else None
+            for name, positions in field_positions.items()}
         # variant name -> its match-table tags: its one index when every enum declaring it
         # has it there, else an exact tag per declaring enum
         self.variant_tags: dict[str, tuple[int, ...]] = {}
-        for name, sites in self.variant_sites.items():
-            if all(idx == sites[0][1] for _, idx in sites):
+        for name, sites in variant_sites.items():
+            if len(sites) == 1 or all(idx == sites[0][1] for _, idx in sites):
                 self.variant_tags[name] = (sites[0][1],)
             else:
                 self.variant_tags[name] = tuple(match_tag_exact(tid, idx) for tid, idx in sites)
