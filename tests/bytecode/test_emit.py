@@ -549,3 +549,45 @@ def test_it_emits_loops_and_blocks(monkeypatch, body):
         assert out[0][0] == "error"
     else:
         assert out[0][0] is not None and out[0][0] != "error"
+
+
+def _nested_patterns(n):
+    """A match on an n-deep Some(Some(...)) pattern, in value, statement and tail position."""
+    ty = "Option<" * n + "Int" + ">" * n
+    pat = "Some(" * n + "w" + ")" * n
+    value = "Some(" * n + "1" + ")" * n
+    return (f"fn main(o: {ty}) -> Int {{\n    let a = match o {{ {pat} => w, _ => 0 }}\n"
+            f"    match {value} {{ {pat} => w, _ => 0 }}\n"
+            f"    match o {{ {pat} => w + a, None => a, _ => 2 }}\n}}")
+
+
+@pytest.mark.parametrize("source", [
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => v, Some(None) => 1, "
+    "None => 0 } }",
+    'fn main(r: Result<Option<Int>, String>) -> Int { match r { Ok(Some(1)) => 1, '
+    'Ok(Some(300)) => 2, Ok(_) => 3, Err("x") => 4, Err(e) => 5 } }',
+    "enum E { A(Option<Int>), B }\nfn main(e: E) -> Int { match e { A(Some(v)) => v, "
+    "A(None) => 0, B => 1 } }",
+    "enum E { A(Option<Int>), B }\nenum F { B, A(Int) }\nfn main(e: E) -> Int { match e { "
+    "A(Some(v)) => v, B => 1, _ => 2 } }",
+    "fn main(o: Option<Bool>) -> Int { match o { Some(true) => 1, Some(false) => 2, _ => 0 } }",
+    "fn main(o: Option<Option<Int>>) -> Int { let v = 1\n match o { Some(Some(v)) => v, "
+    "_ => 0 }\n v }",
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => { let q = v\n q }, "
+    "Some(_) => { return 3 }, None => 0 }\n 1 }",
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => if v > 0 { 1 }, "
+    "_ => 0 }\n 1 }",
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => undefined_arm, "
+    "_ => 0 } }",
+    "fn main(o: Option<Option<Int>>) -> Int requires true ensures result > 0 { match o { "
+    "Some(Some(v)) => { return v }, _ => 1 } }",
+] + [_nested_patterns(n) for n in (2, 150, 199, 200, 201, 450)])
+def test_nested_patterns_compile_as_without_the_core(monkeypatch, source):
+    """match_nested and inner_pattern in C: tables, stubs, fixups, scopes; past the depth
+    budget the inner levels are Python's inner_pattern, on the same fixups."""
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+    if "undefined_arm" in source:
+        assert with_c[2][0] == "error"
+    else:
+        assert with_c[0][0] == "module", with_c[0]

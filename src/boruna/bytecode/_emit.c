@@ -90,6 +90,8 @@ static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_
 static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
 static PyObject *s_match_nested, *s_make_record, *s_make_enum, *s_kind, *s_record, *s_enum;
 static PyObject *s_jmp_op, *s_jmp_if_not_op, *s_list_len, *s_lt, *s_list_get, *s_add;
+static PyObject *s_inner_pattern, *s_eq, *s_jump, *s_arm;
+static PyObject *any_arm;       /* codegen._ANY_ARM: MatchArm(MATCH_ANY, 0) */
 /* the attribute names of `functions()` (FnDef, Param, Block, the module emitter, Function) */
 enum {
     A_NAME, A_PARAMS, A_CAPABILITIES, A_INTENT, A_REQUIRES, A_ENSURES, A_BODY, A_STMTS,
@@ -751,6 +753,266 @@ done:
     return r;
 }
 
+/* ---- nested patterns (codegen.match_nested, inner_pattern) ----------------------------- */
+
+static int call_method(PyObject *g, PyObject *name, PyObject *arg, PyObject *arg2);
+static Py_ssize_t alloc(PyObject *g);
+static int append_local(PyObject *g, PyObject *table, PyObject *name, Py_ssize_t slot);
+
+/* `fixups.append(tuple)` of a new tuple (stolen; NULL: fail) */
+static int
+append_fixup(PyObject *fixups, PyObject *fix)
+{
+    if (fix == NULL)
+        return -1;
+    int r = PyList_Append(fixups, fix);
+    Py_DECREF(fix);
+    return r;
+}
+
+/* the payload pattern of a Some/Ok/Err/variant pattern `p` (borrowed; NULL if `p` has none
+ * of those types) */
+static PyObject *
+payload(PyObject *p)
+{
+    PyTypeObject *t = Py_TYPE(p);
+    if (t == kinds[K_SOME_PAT].type || t == kinds[K_OK_PAT].type || t == kinds[K_ERR_PAT].type)
+        return FIELD(p, K_SOME_PAT, 0);
+    if (t == kinds[K_VARIANT_PAT].type)
+        return FIELD(p, K_VARIANT_PAT, 1);
+    return NULL;
+}
+
+/* `inner_pattern(p, fixups)`: check and bind `p` against the value on top of the stack */
+static int
+inner_pattern(PyObject *g, PyObject *p, PyObject *fixups)
+{
+    PyTypeObject *t = Py_TYPE(p);
+    /* 1: compared with Eq (a string, an integer beyond the tags); -1: Python's */
+    int literal = t == kinds[K_STRING_PAT].type;
+    if (t == kinds[K_INT_PAT].type) {
+        PyObject *n = FIELD(p, K_INT_PAT, 0);
+        literal = -1;
+        if (n != NULL && PyLong_CheckExact(n)) {
+            int overflow;
+            long v = PyLong_AsLongAndOverflow(n, &overflow);
+            literal = overflow || v < 0 || v >= PyLong_AsLong(int_tag_limit);
+        }
+    }
+    if (active >= C_NESTING || literal < 0)
+        return call_method(g, s_inner_pattern, p, fixups);
+    if (t == kinds[K_IDENT_PAT].type) {
+        PyObject *name = FIELD(p, K_IDENT_PAT, 0);
+        return name == NULL ? call_method(g, s_inner_pattern, p, fixups) : bind(g, name);
+    }
+    if (t == kinds[K_WILDCARD_PAT].type)
+        return append(g, pop);
+    if (literal) {
+        PyObject *value = FIELD(p, t == kinds[K_STRING_PAT].type ? K_STRING_PAT : K_INT_PAT, 0);
+        if (value == NULL)
+            return call_method(g, s_inner_pattern, p, fixups);
+        Py_INCREF(value);
+        if (push_const(g, value) < 0 || append_op(g, s_eq, 0) < 0
+                || append(g, jmp_if_not_0) < 0)
+            return -1;
+        Py_ssize_t at = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+        return append_fixup(fixups, Py_BuildValue("(Oni)", s_jump, at, 1));
+    }
+    PyObject *tables = GEN(g, G_TABLES);
+    Py_ssize_t index = PyList_GET_SIZE(tables);
+    PyObject *table = PyList_New(0);
+    if (table == NULL)
+        return -1;
+    int r = PyList_Append(tables, table);
+    PyObject *ins = r < 0 ? NULL : shared_op(g, s_match, index);
+    PyObject *shared_arms = ins == NULL ? NULL : PyObject_GetAttr(GEN(g, G_SHARED), s_arms);
+    r = shared_arms == NULL || append(g, ins) < 0 ? -1
+        : arm_entries(g, p, table, shared_arms, PyList_GET_SIZE(GEN(g, G_CODE)));
+    Py_XDECREF(ins);
+    Py_XDECREF(shared_arms);
+    if (r == 0)
+        r = PyList_Append(table, any_arm);
+    if (r == 0)
+        r = append_fixup(fixups, Py_BuildValue("(Onni)", s_arm, index,
+                                               PyList_GET_SIZE(table) - 1, 0));
+    Py_DECREF(table);
+    if (r < 0)
+        return -1;
+    PyObject *inner = payload(p);
+    if (inner != NULL && inner != Py_None) {
+        Py_INCREF(inner);
+        active++;
+        r = inner_pattern(g, inner, fixups);
+        active--;
+        Py_DECREF(inner);
+        return r;
+    }
+    return append(g, pop);
+}
+
+/* `_is_nested(p)`: a Some/Ok/Err/variant pattern whose payload pattern checks something */
+static int
+is_nested(PyObject *p)
+{
+    PyObject *inner = payload(p);
+    if (inner == NULL)
+        return 0;
+    if (inner == Py_None && Py_TYPE(p) == kinds[K_VARIANT_PAT].type)
+        return 0;
+    PyTypeObject *kind = Py_TYPE(inner);
+    return kind != kinds[K_IDENT_PAT].type && kind != kinds[K_WILDCARD_PAT].type;
+}
+
+/* one arm of `match_nested` (arm `i` of `n`, its stub's table `first + i + 1`) */
+static int
+nested_arm(PyObject *g, PyObject *e, PyObject *arm, int arm_ctx, Py_ssize_t scrut,
+           Py_ssize_t next_table, PyObject *entries, PyObject *shared_arms)
+{
+    PyObject *pat = FIELD(arm, K_ARM, 0), *body = FIELD(arm, K_ARM, 1);
+    if (pat == NULL || body == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a match arm without its fields");
+        return -1;
+    }
+    if (arm_entries(g, pat, entries, shared_arms, PyList_GET_SIZE(GEN(g, G_CODE))) < 0)
+        return -1;
+    PyObject *binder = arm_binder(pat), *previous = NULL, *fixups = NULL;
+    if (binder == NULL)
+        return -1;
+    int r = -1;
+    if (binder != Py_None) {
+        previous = PyDict_GetItemWithError(GEN(g, G_NAMES), binder);
+        if (previous == NULL && PyErr_Occurred())
+            goto done;
+        Py_XINCREF(previous);
+    }
+    if (is_nested(pat)) {
+        if ((fixups = PyList_New(0)) == NULL)
+            goto done;
+        PyObject *inner = payload(pat);
+        Py_INCREF(inner);
+        active++;
+        r = inner_pattern(g, inner, fixups);
+        active--;
+        Py_DECREF(inner);
+        if (r < 0)
+            goto done;
+        r = -1;
+    } else if ((binder == Py_None ? append(g, pop) : bind(g, binder)) < 0) {
+        goto done;
+    }
+    if (arm_body(g, body, arm_ctx) < 0)
+        goto done;
+    if (binder != Py_None) {
+        PyObject *names = GEN(g, G_NAMES);      /* a block in the body may have put back a copy */
+        if ((previous == NULL ? PyDict_DelItem(names, binder)
+             : PyDict_SetItem(names, binder, previous)) < 0)
+            goto done;
+    }
+    if (next_table >= 0 && PyList_Append(GEN(g, G_CODE), jmp_0) < 0)
+        goto done;
+    r = 0;
+    if (fixups != NULL && PyList_GET_SIZE(fixups) > 0) {
+        /* offset 0: a value is still on the stack; offset 1: the stack is clean */
+        PyObject *load = NULL, *match = NULL, *stub = NULL;
+        if (scrut < SHARED_SLOTS) {
+            load = PyTuple_GET_ITEM(load_local, scrut);
+            Py_INCREF(load);
+        } else {
+            load = Py_BuildValue("(On)", s_load_local, scrut);
+        }
+        Py_ssize_t table = next_table >= 0 ? next_table : -next_table - 1;
+        match = load == NULL ? NULL : shared_op(g, s_match, table);
+        stub = match == NULL ? NULL : PyList_New(3);
+        if (stub != NULL) {
+            Py_INCREF(pop);
+            PyList_SET_ITEM(stub, 0, pop);
+            PyList_SET_ITEM(stub, 1, load);
+            PyList_SET_ITEM(stub, 2, match);
+            load = match = NULL;
+        }
+        Py_XDECREF(load);
+        Py_XDECREF(match);
+        PyObject *entry = stub == NULL ? NULL : PyTuple_Pack(3, fixups, stub, e);
+        Py_XDECREF(stub);
+        r = entry == NULL ? -1 : PyList_Append(GEN(g, G_STUBS), entry);
+        Py_XDECREF(entry);
+    }
+done:
+    Py_DECREF(binder);
+    Py_XDECREF(previous);
+    Py_XDECREF(fixups);
+    return r;
+}
+
+/* codegen.match_nested: patterns nested deeper than one level, checked level by level */
+static int
+match_nested(PyObject *g, PyObject *e, PyObject *arms, int arm_ctx)
+{
+    Py_ssize_t n = PyList_GET_SIZE(arms);
+    Py_ssize_t scrut = alloc(g);
+    if (scrut < 0 || append_local(g, store_local, s_store_local, scrut) < 0
+            || append_local(g, load_local, s_load_local, scrut) < 0)
+        return -1;
+    PyObject *tables = GEN(g, G_TABLES);
+    Py_ssize_t first = PyList_GET_SIZE(tables);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyList_Append(tables, Py_None) < 0)
+            return -1;
+    PyObject *last = PyList_New(0);
+    if (last == NULL)
+        return -1;
+    int r = PyList_Append(tables, last);
+    Py_DECREF(last);
+    PyObject *ins = r < 0 ? NULL : shared_op(g, s_match, first);
+    if (ins == NULL || append(g, ins) < 0) {
+        Py_XDECREF(ins);
+        return -1;
+    }
+    Py_DECREF(ins);
+    Py_ssize_t *marks = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (n > 0 ? n : 1));
+    PyObject *entries = PyList_New(0);
+    PyObject *shared_arms = PyObject_GetAttr(GEN(g, G_SHARED), s_arms);
+    r = -1;
+    if (marks == NULL || entries == NULL || shared_arms == NULL) {
+        if (marks == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t *offsets = marks, *end_jumps = marks + n, jumps = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        offsets[i] = PyList_GET_SIZE(entries);
+        /* next_table: the stub's table; negative (-t - 1) for the last arm (no end jump) */
+        Py_ssize_t next = i != n - 1 ? first + i + 1 : -(first + i + 1) - 1;
+        if (nested_arm(g, e, PyList_GET_ITEM(arms, i), arm_ctx, scrut, next, entries,
+                       shared_arms) < 0)
+            goto done;
+        if (i != n - 1)
+            end_jumps[jumps++] = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *rest = PyList_GetSlice(entries, offsets[k], PyList_GET_SIZE(entries));
+        if (rest == NULL || PyList_SetItem(tables, first + k, rest) < 0)
+            goto done;
+    }
+    PyObject *code = GEN(g, G_CODE);
+    if ((ins = shared_op(g, s_jmp, PyList_GET_SIZE(code))) == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < jumps; k++) {
+        Py_INCREF(ins);
+        if (PyList_SetItem(code, end_jumps[k], ins) < 0) {
+            Py_DECREF(ins);
+            goto done;
+        }
+    }
+    Py_DECREF(ins);
+    r = 0;
+done:
+    PyMem_Free(marks);
+    Py_XDECREF(entries);
+    Py_XDECREF(shared_arms);
+    return r;
+}
+
 /* codegen.match_expr (in DISCARD context the arms are VALUE when expr_leaves_value says the
  * match leaves one, as there); the kind of match as it decides; match_chain and
  * match_nested stay Python's */
@@ -812,12 +1074,14 @@ match_expr(PyObject *g, PyObject *e, int ctx)
     }
     if (sub(g, value) < 0 || mark(g, e, K_MATCH) < 0)
         goto done;
-    if (chain || nested) {
-        PyObject *none = PyObject_CallMethodObjArgs(g, chain ? s_match_chain : s_match_nested,
-                                                    e, ctx_obj[ctx], NULL);
+    if (chain) {
+        PyObject *none = PyObject_CallMethodObjArgs(g, s_match_chain, e, ctx_obj[ctx], NULL);
         if (none == NULL)
             goto done;
         Py_DECREF(none);
+    } else if (nested) {
+        if (match_nested(g, e, arms, ctx) < 0)
+            goto done;
     } else if (match_table(g, arms, ctx) < 0) {
         goto done;
     }
@@ -1883,7 +2147,7 @@ configure(PyObject *self, PyObject *args)
         {"none", &none_value}, {"fn_ref", &fn_ref}, {"value", &ctx_obj[VALUE]},
         {"from_source_name", &from_source_name}, {"function", &function_cls},
         {"new_object", &new_object}, {"fn_def", &fndef_cls},
-        {"leaves_value", &leaves_value},
+        {"leaves_value", &leaves_value}, {"any_arm", &any_arm},
         {"discard", &ctx_obj[DISCARD]}, {"tail", &ctx_obj[TAIL]},
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
@@ -1922,6 +2186,7 @@ configure(PyObject *self, PyObject *args)
         {"MakeEnum", &s_make_enum}, {"kind", &s_kind}, {"Record", &s_record}, {"Enum", &s_enum},
         {"Jmp", &s_jmp_op}, {"JmpIfNot", &s_jmp_if_not_op}, {"ListLen", &s_list_len},
         {"Lt", &s_lt}, {"ListGet", &s_list_get}, {"Add", &s_add},
+        {"inner_pattern", &s_inner_pattern}, {"Eq", &s_eq}, {"jump", &s_jump}, {"arm", &s_arm},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         PyObject *s = PyUnicode_InternFromString(strings[i].text);

@@ -1183,7 +1183,8 @@ _emit.configure(
      "direct_calls": _DIRECT_CALLS, "added_builtins": ADDED_BUILTINS, "none": NONE,
      "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL,
      "from_source_name": from_source_name, "function": Function, "new_object": _new_object,
-     "fn_def": ast.FnDef, "leaves_value": expr_leaves_value})
+     "fn_def": ast.FnDef, "leaves_value": expr_leaves_value,
+     "any_arm": _ANY_ARM})
 _c_expr = _emit.expr
 _c_stmts = _emit.stmts
 # `_Gen.generate`'s functions (`_FnGen.__init__` and `generate` in C), None: handed back
