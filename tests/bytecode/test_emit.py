@@ -1,7 +1,7 @@
 """Codegen's expression core in C (`boruna.bytecode._emit`, tried first by `_FnGen.expr`).
 
-The oracle is the emitter without it: `codegen._c_expr` patched to hand everything back, so
-the Python branches of `_FnGen.expr` compile everything. Both must give the same module
+The oracle is the emitter without it: `codegen._c_expr`, `_c_stmts` and `_c_functions`
+patched to hand everything back, so the Python branches of `_FnGen` compile everything. Both must give the same module
 (`to_json` text: code, constants, line tables, capabilities, match tables) or the same error
 with the same attributes, through `compile_source` and through `generate` with and without
 the name checks before it, on random programs of every expression kind, on random edits of

@@ -6,12 +6,15 @@
  * identifiers (a local's LoadLocal, a function's FnRef constant), Binary chains, the literals,
  * `None`, calls (a builtin's direct instruction, a known function's `Call`, `CallIndirect`),
  * field reads, unary operators, list literals and `Some`/`Ok`/`Err`, which leave exactly one
- * value in every context; `if` in VALUE and TAIL context (its branches of one expression
- * here, other blocks by `gen.block`); `match` in VALUE and TAIL context (its value, and its
- * arms when they make one match table; `gen.match_chain` and `gen.match_nested` otherwise);
+ * value in every context; `if` (in DISCARD context `expr_leaves_value` picks its branches'
+ * context, as codegen.if_expr does) and blocks; `match` (its value, and its arms when they
+ * make one match table or nest patterns, `match_nested`; `gen.match_chain` otherwise);
  * record literals (in declaration order, of no record type, or with a spread) and variants.
  * `stmts(gen, stmts, ctx)` does the same for `gen.stmts(stmts, ctx)`: `let`, assignments,
- * `return` (without `ensures`) and expression statements here, the others by `gen.stmt`.
+ * `return` (without `ensures`), `while`, `for` and expression statements here, the others by
+ * `gen.stmt`. `functions(mod, fns)` is `_Gen.generate`'s list of functions: `_FnGen`'s
+ * prologue and `generate()`'s epilogue here, a function with `requires`, `ensures` or more
+ * than 255 parameters by `_FnGen(mod, f).generate()`.
  * A sub-expression of a covered node that is not covered
  * itself (a `match`, a record, ...) is compiled by calling `gen.expr(sub, ctx)`, in the order
  * the Python emitter compiles it, so the instruction lists, the constant pool and the line
