@@ -1,7 +1,7 @@
 """Codegen's expression core in C (`boruna.bytecode._emit`, tried first by `_FnGen.expr`).
 
-The oracle is the emitter without it: `codegen._c_expr` patched to hand everything back, so
-the Python branches of `_FnGen.expr` compile everything. Both must give the same module
+The oracle is the emitter without it: `codegen._c_expr`, `_c_stmts` and `_c_functions`
+patched to hand everything back, so the Python branches of `_FnGen` compile everything. Both must give the same module
 (`to_json` text: code, constants, line tables, capabilities, match tables) or the same error
 with the same attributes, through `compile_source` and through `generate` with and without
 the name checks before it, on random programs of every expression kind, on random edits of
@@ -24,6 +24,10 @@ from tests.test_compiler_equivalence import _mutations
 
 
 def _hand_back(gen, e, ctx):
+    return None
+
+
+def _hand_back_functions(mod, fns):
     return None
 
 
@@ -59,6 +63,7 @@ def _both(monkeypatch, source):
     with monkeypatch.context() as m:
         m.setattr(codegen, "_c_expr", _hand_back)
         m.setattr(codegen, "_c_stmts", _hand_back)
+        m.setattr(codegen, "_c_functions", _hand_back_functions)
         without = _outcomes(source)
     return with_c, without
 
@@ -266,8 +271,40 @@ def test_it_emits_an_if_in_value_and_tail_context():
         ("LoadLocal", 0), ("PushConst", 3), ("Gt",), ("JmpIfNot", 20), ("LoadLocal", 2),
         ("Jmp", 25), ("LoadLocal", 0), ("PushConst", 4), ("Gt",), ("JmpIfNot", 25),
         ("PushConst", 5)]
-    assert _emit.expr(gen, last.expr, codegen.DISCARD) is None      # Python's, as it asks
     assert gen.constants == [0, 0, 1, 1, 2, 3]
+
+
+@pytest.mark.parametrize("stmt", [
+    "if a > 1 { a } else { 2 }",                    # leaves a value: VALUE branches, a Pop
+    "if a > 1 { a } else { if a > 2 { 3 } }",       # leaves none: DISCARD branches
+    "if a > 1 { a }", "if a > 1 { let b = a\n b } else { a }",
+    "if a > 1 { return a } else { a }",
+    "match a { 0 => 1, 1 => { let c = a\n c }, _ => a }",
+    "match o { Some(v) => v, None => if a > 0 { 1 } }",
+    "match o { Some(v) => { v }, None => 0 }", "match o { Some(v) => { return v }, _ => 0 }",
+    'match s { "x" => 1, _ => 0 }', "match o { Some(Some(v)) => v, _ => 0 }",
+    'match s { "x" => if a > 0 { 1 }, _ => 0 }',
+])
+def test_it_emits_if_and_match_in_discard_context(monkeypatch, stmt):
+    """Statement-position `if` and `match`: expr_leaves_value picks VALUE or DISCARD for the
+    branches and arms, as in the Python emitter (a leaving `if`/`match` is popped after)."""
+    source = ("fn main(a: Int, o: Option<Option<Int>>, s: String) -> Int {\n    "
+              + stmt + "\n    a\n}")
+    if "Some(v) => v" in stmt or "Some(v) => {" in stmt:
+        source = source.replace("Option<Option<Int>>", "Option<Int>")
+    gen, fn = _fn_gen(source)
+    python, _ = _fn_gen(source)
+    first = fn.body.stmts[0].expr
+    answer = _emit.expr(gen, first, codegen.DISCARD)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "_c_expr", _hand_back)
+        m.setattr(codegen, "_c_stmts", _hand_back)
+        expected = python.expr(python.fn.body.stmts[0].expr, codegen.DISCARD)
+    assert answer is expected
+    assert (gen.code, gen.lines, gen.tables, gen.stubs, gen.next_local) == \
+        (python.code, python.lines, python.tables, python.stubs, python.next_local)
+    assert [repr(c) for c in gen.constants] == [repr(c) for c in python.constants]
+    assert gen.names == python.names
 
 
 @pytest.mark.parametrize("expr", [
@@ -373,3 +410,184 @@ def test_it_emits_statements_a_spread_and_a_variant():
                         ("PushConst", 1), ("MakeRecord", 0, 2)]
     assert gen.constants == [None, 2] and gen.next_local == 3
     assert gen.names == {"p": 0, "e": 1}
+
+
+# ---- functions(mod, fns): _FnGen's prologue and generate()'s epilogue in C
+
+def _function_programs():
+    """One program per branch of `functions`: the parameters (a repeated name: the later
+    slot wins), capabilities (aliases, wire names, several), an intent, no position, empty
+    bodies, one expression, statements, a final Ret that is (or is not) a jump target, match
+    tables and out-of-line stubs, and the functions handed to Python (`requires`, `ensures`,
+    255 and 256 parameters)."""
+    many = ", ".join(f"p{i}: Int" for i in range(255))
+    return [
+        "fn main() -> Int { 0 }",
+        "fn main() -> Unit { }",
+        "fn f(a: Int, b: Int, a: Int) -> Int { a + b }\nfn main() -> Int { f(1, 2, 3) }",
+        'fn main() -> Int !{net, fs.read, time} intent "three caps" { 1 }',
+        'fn main() -> Int !{net.fetch} { net_fetch("u") }',
+        "fn main(a: Int) -> Int { if a > 0 { return 1 } else { return 2 } }",
+        "fn main(a: Int) -> Int { if a > 0 { return 1 }\n return 2 }",
+        "fn main(a: Int) -> Int { while a > 0 { return a }\n 0 }",
+        "fn main(a: Int) -> Int { let b = a\n b }",
+        "fn main(a: Int) -> Int { let mut b = a\n b = b + 1\n return b }",
+        'fn main(s: String) -> Int { match s { "x" => 1, "y" => 2 } }',
+        "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(1)) => 1, None => 0 } }",
+        "fn main(o: Option<Int>) -> Int { match o { Some(v) => { return v }, None => { return 0 } } }",
+        "enum E { A(Int), B }\nfn main(e: E) -> Int { match e { A(n) => n, B => 0 } }",
+        "fn main(a: Int) -> Int requires a > 0 { a }",
+        "fn main(a: Int) -> Int ensures result > 0 { if a > 0 { return a }\n 1 }",
+        "fn main(a: Int) -> Int requires a > 0 ensures result > a { a + 1 }",
+        f"fn f({many}) -> Int {{ p254 }}\nfn main() -> Int {{ 0 }}",
+        f"fn f({many}, p255: Int) -> Int {{ p255 }}\nfn main() -> Int {{ 0 }}",
+        f"fn f({many}, p255: Int) -> Int {{ undefined }}\nfn main() -> Int {{ 0 }}",
+        "fn f(a: Int) -> Int { a }\nfn main() -> Int { f(1, 2) }",
+        "fn main() -> Int { undefined }\nfn later() -> Int { 1 }",
+        "fn main() -> Int { let x = 1\n y = 2\n x }",
+    ]
+
+
+@pytest.mark.parametrize("source", _function_programs())
+def test_functions_are_generated_as_without_the_core(monkeypatch, source):
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+
+
+def test_functions_generate_every_function_and_share_the_pool():
+    source = ('fn f(a: Int, b: Int) -> Int !{net} intent "f" { a + b }\n'
+              "fn g(a: Int) -> Int requires a > 0 { f(a, 1) }\n"
+              "fn main() -> Int { if g(2) > 2 { 1 } else { 2 } }\n")
+    program = check(source)
+    mod = codegen._Gen(program, "m", True)
+    functions = _emit.functions(mod, program.functions())
+    f, g, main = functions
+    assert (f.name, f.arity, f.locals, f.intent, f.match_tables) == ("f", 2, 2, "f", [])
+    assert f.code == [("LoadLocal", 0), ("LoadLocal", 1), ("Add",), ("Ret",)]
+    assert f.code[-1] is codegen._RET and f.lines == [0, 1, 1, 2, 1, 49]
+    assert len(f.capabilities) == 1
+    assert g.code[-2:] == [("Call", 0, 2), ("Ret",)] and g.intent is None
+    # the `if` in TAIL context: its then branch jumps to the end, where the final Ret goes
+    assert main.code == [("PushConst", 3), ("Call", 1, 1), ("PushConst", 4), ("Gt",),
+                         ("JmpIfNot", 7), ("PushConst", 5), ("Jmp", 8), ("PushConst", 6),
+                         ("Ret",)]
+    assert mod.constants == [0, "precondition 1 failed in `g`", 1, 2, 2, 1, 2]
+    assert type(functions) is list and all(type(x) is codegen.Function for x in functions)
+
+
+def test_functions_hand_back_what_is_not_a_module_emitter():
+    program = check("fn main() -> Int { 0 }")
+    mod = codegen._Gen(program, "m", True)
+    assert _emit.functions(mod, tuple(program.functions())) is None
+    mod.constants = ()
+    assert _emit.functions(mod, program.functions()) is None
+    mod.constants = []
+    mod.arities = []
+    assert _emit.functions(mod, program.functions()) is None
+    assert mod.constants == []
+    with pytest.raises(TypeError):
+        _emit.functions(mod)
+
+
+def test_functions_generate_an_unknown_node_in_python():
+    """An item that is not a FnDef goes to `_FnGen(mod, f).generate()` (which fails as it
+    would without the core)."""
+    program = check("fn main() -> Int { 0 }")
+    mod = codegen._Gen(program, "m", True)
+    with pytest.raises(AttributeError) as c_error:
+        _emit.functions(mod, [object()])
+    with pytest.raises(AttributeError) as python_error:
+        codegen._FnGen(mod, object()).generate()
+    assert str(c_error.value) == str(python_error.value)
+
+
+def test_functions_raise_the_first_error_in_function_order(monkeypatch):
+    source = "fn a() -> Int { 1 }\nfn b() -> Int { undefined_b }\nfn c() -> Int { undefined_c }"
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+    assert with_c[2][0] == "error" and "undefined_b" in with_c[2][2], with_c
+
+
+@pytest.mark.parametrize("body", [
+    "while a > 0 { a = a - 1 }\n    a",
+    "while a > 0 { let b = a\n a = b - 1 }\n    a",
+    "while a > 0 { return a }\n    0",
+    "for x in [1, 2, 3] { a = a + x }\n    a",
+    "for x in xs { let y = x\n a = a + y }\n    a",
+    "for a in xs { if a > 1 { return a } }\n    a",
+    "for x in xs { for y in xs { a = a + x * y } }\n    a",
+    "for x in xs { match x { 0 => 1, _ => x } }\n    a",
+    "let c = { let d = a\n d }\n    c",
+    "if a > 0 { let e = 1\n a = e }\n    a",
+    "while a > 0 { a = a - undefined_in_loop }\n    a",
+    "for x in xs { a = missing }\n    a",
+])
+def test_it_emits_loops_and_blocks(monkeypatch, body):
+    """`while`, `for` and blocks (a `let` of the block goes out of scope after it) in C: the
+    same instructions, constants, line table, slots and scope as the Python emitter, or the
+    same error."""
+    source = "fn main(a: Int, xs: List<Int>) -> Int {\n    let mut a = a\n    " + body + "\n}"
+    program = resolve(source)
+    out = []
+    for patched in (False, True):
+        mod = codegen._Gen(program, "m", False)
+        main = next(f for f in program.functions() if f.name == "main")
+        gen = codegen._FnGen(mod, main)
+        with monkeypatch.context() as m:
+            if patched:
+                m.setattr(codegen, "_c_expr", _hand_back)
+                m.setattr(codegen, "_c_stmts", _hand_back)
+            try:
+                left = gen.stmts(main.body.stmts, codegen.TAIL)
+            except CompileError as err:
+                out.append(("error", err.message, err.line, err.col))
+                continue
+        out.append((left, gen.code, gen.lines, [repr(c) for c in gen.constants],
+                    gen.next_local, gen.names, gen.tables))
+    assert out[0] == out[1]
+    if "undefined_in_loop" in body or "missing" in body:
+        assert out[0][0] == "error"
+    else:
+        assert out[0][0] is not None and out[0][0] != "error"
+
+
+def _nested_patterns(n):
+    """A match on an n-deep Some(Some(...)) pattern, in value, statement and tail position."""
+    ty = "Option<" * n + "Int" + ">" * n
+    pat = "Some(" * n + "w" + ")" * n
+    value = "Some(" * n + "1" + ")" * n
+    return (f"fn main(o: {ty}) -> Int {{\n    let a = match o {{ {pat} => w, _ => 0 }}\n"
+            f"    match {value} {{ {pat} => w, _ => 0 }}\n"
+            f"    match o {{ {pat} => w + a, None => a, _ => 2 }}\n}}")
+
+
+@pytest.mark.parametrize("source", [
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => v, Some(None) => 1, "
+    "None => 0 } }",
+    'fn main(r: Result<Option<Int>, String>) -> Int { match r { Ok(Some(1)) => 1, '
+    'Ok(Some(300)) => 2, Ok(_) => 3, Err("x") => 4, Err(e) => 5 } }',
+    "enum E { A(Option<Int>), B }\nfn main(e: E) -> Int { match e { A(Some(v)) => v, "
+    "A(None) => 0, B => 1 } }",
+    "enum E { A(Option<Int>), B }\nenum F { B, A(Int) }\nfn main(e: E) -> Int { match e { "
+    "A(Some(v)) => v, B => 1, _ => 2 } }",
+    "fn main(o: Option<Bool>) -> Int { match o { Some(true) => 1, Some(false) => 2, _ => 0 } }",
+    "fn main(o: Option<Option<Int>>) -> Int { let v = 1\n match o { Some(Some(v)) => v, "
+    "_ => 0 }\n v }",
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => { let q = v\n q }, "
+    "Some(_) => { return 3 }, None => 0 }\n 1 }",
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => if v > 0 { 1 }, "
+    "_ => 0 }\n 1 }",
+    "fn main(o: Option<Option<Int>>) -> Int { match o { Some(Some(v)) => undefined_arm, "
+    "_ => 0 } }",
+    "fn main(o: Option<Option<Int>>) -> Int requires true ensures result > 0 { match o { "
+    "Some(Some(v)) => { return v }, _ => 1 } }",
+] + [_nested_patterns(n) for n in (2, 150, 199, 200, 201, 450)])
+def test_nested_patterns_compile_as_without_the_core(monkeypatch, source):
+    """match_nested and inner_pattern in C: tables, stubs, fixups, scopes; past the depth
+    budget the inner levels are Python's inner_pattern, on the same fixups."""
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+    if "undefined_arm" in source:
+        assert with_c[2][0] == "error"
+    else:
+        assert with_c[0][0] == "module", with_c[0]

@@ -6,12 +6,15 @@
  * identifiers (a local's LoadLocal, a function's FnRef constant), Binary chains, the literals,
  * `None`, calls (a builtin's direct instruction, a known function's `Call`, `CallIndirect`),
  * field reads, unary operators, list literals and `Some`/`Ok`/`Err`, which leave exactly one
- * value in every context; `if` in VALUE and TAIL context (its branches of one expression
- * here, other blocks by `gen.block`); `match` in VALUE and TAIL context (its value, and its
- * arms when they make one match table; `gen.match_chain` and `gen.match_nested` otherwise);
+ * value in every context; `if` (in DISCARD context `expr_leaves_value` picks its branches'
+ * context, as codegen.if_expr does) and blocks; `match` (its value, and its arms when they
+ * make one match table or nest patterns, `match_nested`; `gen.match_chain` otherwise);
  * record literals (in declaration order, of no record type, or with a spread) and variants.
  * `stmts(gen, stmts, ctx)` does the same for `gen.stmts(stmts, ctx)`: `let`, assignments,
- * `return` (without `ensures`) and expression statements here, the others by `gen.stmt`.
+ * `return` (without `ensures`), `while`, `for` and expression statements here, the others by
+ * `gen.stmt`. `functions(mod, fns)` is `_Gen.generate`'s list of functions: `_FnGen`'s
+ * prologue and `generate()`'s epilogue here, a function with `requires`, `ensures` or more
+ * than 255 parameters by `_FnGen(mod, f).generate()`.
  * A sub-expression of a covered node that is not covered
  * itself (a `match`, a record, ...) is compiled by calling `gen.expr(sub, ctx)`, in the order
  * the Python emitter compiles it, so the instruction lists, the constant pool and the line
@@ -46,7 +49,7 @@ enum {
     K_BINARY, K_UNARY, K_IDENT, K_INT, K_FLOAT, K_STRING, K_BOOL, K_NONE, K_CALL, K_FIELD,
     K_LIST, K_SOME, K_OK, K_ERR, K_IF, K_BLOCK, K_EXPR_STMT, K_LET, K_ASSIGN, K_RETURN,
     K_MATCH, K_ARM, K_WILDCARD_PAT, K_IDENT_PAT, K_INT_PAT, K_STRING_PAT, K_SOME_PAT, K_OK_PAT,
-    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, N_KINDS
+    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, K_WHILE, K_FOR, N_KINDS
 };
 typedef struct {
     PyTypeObject *type;
@@ -59,7 +62,7 @@ static NodeClass kinds[N_KINDS];
 enum {
     G_CODE, G_CONSTANTS, G_NAMES, G_LINES, G_LAST_LINE, G_LAST_COL, G_ARITIES, G_CAPS,
     G_FN_IDS, G_FIELD_SLOT, G_SHARED, G_NEXT_LOCAL, G_RETURN_JUMPS, G_TABLES, G_TYPE_IDS,
-    G_TYPES, G_MEMBER_NAMES, N_GEN
+    G_TYPES, G_MEMBER_NAMES, G_INFO, G_FN, G_UNIT_SLOT, G_STUBS, G_LEAVES_MEMO, N_GEN
 };
 static Py_ssize_t gen_offset[N_GEN];
 static PyTypeObject *gen_type;
@@ -78,12 +81,29 @@ static PyObject *direct_calls;  /* builtin name -> (arity, instruction, capabili
 static PyObject *added_builtins;
 static PyObject *none_value;    /* core.values.NONE */
 static PyObject *fn_ref;        /* core.values.FnRef */
+static PyObject *from_source_name;  /* capabilities.from_source_name */
+static PyObject *function_cls;  /* module.Function */
+static PyObject *new_object;    /* object.__new__ */
+static PyObject *fndef_cls;     /* ast.FnDef */
+static PyObject *leaves_value;  /* codegen.expr_leaves_value */
 static PyObject *ctx_obj[3];    /* codegen.VALUE, DISCARD, TAIL */
 static PyObject *jmp_if_not_0, *jmp_0;     /* placeholders, patched before the node ends */
 static PyObject *s_push_const, *s_load_local, *s_call, *s_call_indirect, *s_get_field;
 static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_jmp_if_not;
 static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
 static PyObject *s_match_nested, *s_make_record, *s_make_enum, *s_kind, *s_record, *s_enum;
+static PyObject *s_jmp_op, *s_jmp_if_not_op, *s_list_len, *s_lt, *s_list_get, *s_add;
+static PyObject *s_inner_pattern, *s_eq, *s_jump, *s_arm;
+static PyObject *any_arm;       /* codegen._ANY_ARM: MatchArm(MATCH_ANY, 0) */
+/* the attribute names of `functions()` (FnDef, Param, Block, the module emitter, Function) */
+enum {
+    A_NAME, A_PARAMS, A_CAPABILITIES, A_INTENT, A_REQUIRES, A_ENSURES, A_BODY, A_STMTS,
+    A_LINE, A_COL, A_ID, A_INFO, A_CONSTANTS, A_ARITIES, A_SHARED, A_LEAVES_MEMO, A_FN_IDS,
+    A_FIELD_SLOT, A_TYPE_IDS, A_TYPES, A_MEMBER_NAMES, A_ARITY, A_LOCALS, A_CODE,
+    A_CAPS_OUT, A_MATCH_TABLES, A_LINES, A_TARGET, A_GENERATE, A_PLACE_STUBS, A_STMTS_M,
+    A_JMP, A_JMP_IF, A_JMP_IF_NOT, N_ATTRS
+};
+static PyObject *attr[N_ATTRS];
 static int configured = 0;
 static long active = 0;
 
@@ -447,32 +467,79 @@ patch(PyObject *g, Py_ssize_t at, PyObject *table)
     return PyList_SetItem(code, at, ins);
 }
 
+static int statements(PyObject *g, PyObject *stmts, int ctx);
+
+/* `gen.block(block, ctx)`: the names a `let` of the block adds go out of scope after it;
+ * LEFT or NOTHING as `statements`, -1 on an exception */
+static int
+block_in(PyObject *g, PyObject *block, int ctx)
+{
+    PyObject *list = Py_TYPE(block) == kinds[K_BLOCK].type ? FIELD(block, K_BLOCK, 0) : NULL;
+    if (list == NULL || !PyList_CheckExact(list) || active >= C_NESTING) {
+        PyObject *left = PyObject_CallMethodObjArgs(g, s_block, block, ctx_obj[ctx], NULL);
+        if (left == NULL)
+            return -1;
+        int r = PyObject_IsTrue(left);
+        Py_DECREF(left);
+        return r < 0 ? -1 : r ? LEFT : NOTHING;
+    }
+    PyObject *saved = NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++)
+        if (Py_TYPE(PyList_GET_ITEM(list, i)) == kinds[K_LET].type) {
+            if ((saved = PyDict_Copy(GEN(g, G_NAMES))) == NULL)
+                return -1;
+            break;
+        }
+    Py_INCREF(list);
+    active++;
+    int r = statements(g, list, ctx);
+    active--;
+    Py_DECREF(list);
+    if (saved != NULL) {
+        if (r < 0)
+            Py_DECREF(saved);
+        else
+            Py_SETREF(GEN(g, G_NAMES), saved);
+    }
+    return r;
+}
+
+/* `expr_leaves_value(e, gen.leaves_memo)` (Python's): 1, 0, or -1 on an exception */
+static int
+leaves(PyObject *g, PyObject *e)
+{
+    PyObject *r = PyObject_CallFunctionObjArgs(leaves_value, e, GEN(g, G_LEAVES_MEMO), NULL);
+    if (r == NULL)
+        return -1;
+    int yes = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return yes;
+}
+
 /* an `if` branch in context `ctx`: one expression statement compiles as that expression
- * (as codegen.if_expr does), anything else by `gen.block(block, ctx)` */
+ * in VALUE or TAIL context (as codegen.if_expr does), anything else by
+ * `gen.block(block, ctx)` */
 static int
 branch(PyObject *g, PyObject *block, int ctx)
 {
     PyObject *stmts = FIELD(block, K_BLOCK, 0);
-    if (stmts != NULL && PyList_CheckExact(stmts) && PyList_GET_SIZE(stmts) == 1
+    if (ctx != DISCARD && stmts != NULL && PyList_CheckExact(stmts) && PyList_GET_SIZE(stmts) == 1
             && Py_TYPE(PyList_GET_ITEM(stmts, 0)) == kinds[K_EXPR_STMT].type) {
         PyObject *inner = FIELD(PyList_GET_ITEM(stmts, 0), K_EXPR_STMT, 0);
         if (inner != NULL)
             return sub_in(g, inner, ctx) < 0 ? -1 : 0;
     }
-    PyObject *left = PyObject_CallMethodObjArgs(g, s_block, block, ctx_obj[ctx], NULL);
-    if (left == NULL)
-        return -1;
-    Py_DECREF(left);
-    return 0;
+    return block_in(g, block, ctx) < 0 ? -1 : 0;
 }
 
-/* codegen.if_expr in VALUE or TAIL context (DISCARD asks expr_leaves_value: Python's) */
+/* codegen.if_expr (in DISCARD context the branches are VALUE when expr_leaves_value says
+ * the `if` leaves one, as there) */
 static int
 if_expr(PyObject *g, PyObject *e, int ctx)
 {
     PyObject *condition = FIELD(e, K_IF, 0), *then_block = FIELD(e, K_IF, 1);
     PyObject *else_block = FIELD(e, K_IF, 2);
-    if (ctx == DISCARD || condition == NULL || then_block == NULL || else_block == NULL
+    if (condition == NULL || then_block == NULL || else_block == NULL
             || Py_TYPE(then_block) != kinds[K_BLOCK].type
             || (else_block != Py_None && Py_TYPE(else_block) != kinds[K_BLOCK].type))
         return HANDED_BACK;
@@ -480,6 +547,13 @@ if_expr(PyObject *g, PyObject *e, int ctx)
     Py_INCREF(e);
     if (sub(g, condition) < 0)
         goto done;
+    if (ctx == DISCARD) {
+        int yes = leaves(g, e);
+        if (yes < 0)
+            goto done;
+        if (yes)
+            ctx = VALUE;
+    }
     PyObject *code = GEN(g, G_CODE);
     if (PyList_Append(code, jmp_if_not_0) < 0)
         goto done;
@@ -547,7 +621,17 @@ arm_binder(PyObject *p)
     return PyObject_CallOneArg(pattern_binding, inner);
 }
 
-/* `bound_arm_body(binder, body, arm_ctx)` (arm_ctx VALUE or TAIL: no Pop after the body) */
+/* `arm_body(body, arm_ctx)`: in DISCARD context a value the body leaves is popped */
+static int
+arm_body(PyObject *g, PyObject *body, int arm_ctx)
+{
+    int left = sub_in(g, body, arm_ctx);
+    if (left < 0)
+        return -1;
+    return left == LEFT && arm_ctx == DISCARD ? append(g, pop) : 0;
+}
+
+/* `bound_arm_body(binder, body, arm_ctx)` */
 static int
 bound_arm_body(PyObject *g, PyObject *binder, PyObject *body, int arm_ctx)
 {
@@ -556,7 +640,7 @@ bound_arm_body(PyObject *g, PyObject *binder, PyObject *body, int arm_ctx)
         return -1;
     Py_XINCREF(previous);
     int r = -1;
-    if (bind(g, binder) < 0 || sub_in(g, body, arm_ctx) < 0)
+    if (bind(g, binder) < 0 || arm_body(g, body, arm_ctx) < 0)
         goto done;
     PyObject *names = GEN(g, G_NAMES);      /* a block in the body may have put back a copy */
     r = previous == NULL ? PyDict_DelItem(names, binder)
@@ -609,7 +693,7 @@ arm_entries(PyObject *g, PyObject *pat, PyObject *table, PyObject *shared_arms,
     return r;
 }
 
-/* codegen.match_table: a match whose arms all check one level, in VALUE or TAIL context */
+/* codegen.match_table: a match whose arms all check one level */
 static int
 match_table(PyObject *g, PyObject *arms, int arm_ctx)
 {
@@ -642,7 +726,7 @@ match_table(PyObject *g, PyObject *arms, int arm_ctx)
         PyObject *binder = arm_binder(pat);
         if (binder == NULL)
             goto done;
-        int ok = binder == Py_None ? append(g, pop) >= 0 && sub_in(g, body, arm_ctx) >= 0
+        int ok = binder == Py_None ? append(g, pop) >= 0 && arm_body(g, body, arm_ctx) >= 0
                  : bound_arm_body(g, binder, body, arm_ctx) >= 0;
         Py_DECREF(binder);
         if (!ok)
@@ -672,13 +756,274 @@ done:
     return r;
 }
 
-/* codegen.match_expr in VALUE or TAIL context (DISCARD asks expr_leaves_value: Python's);
- * the kind of match as it decides; match_chain and match_nested stay Python's */
+/* ---- nested patterns (codegen.match_nested, inner_pattern) ----------------------------- */
+
+static int call_method(PyObject *g, PyObject *name, PyObject *arg, PyObject *arg2);
+static Py_ssize_t alloc(PyObject *g);
+static int append_local(PyObject *g, PyObject *table, PyObject *name, Py_ssize_t slot);
+
+/* `fixups.append(tuple)` of a new tuple (stolen; NULL: fail) */
+static int
+append_fixup(PyObject *fixups, PyObject *fix)
+{
+    if (fix == NULL)
+        return -1;
+    int r = PyList_Append(fixups, fix);
+    Py_DECREF(fix);
+    return r;
+}
+
+/* the payload pattern of a Some/Ok/Err/variant pattern `p` (borrowed; NULL if `p` has none
+ * of those types) */
+static PyObject *
+payload(PyObject *p)
+{
+    PyTypeObject *t = Py_TYPE(p);
+    if (t == kinds[K_SOME_PAT].type || t == kinds[K_OK_PAT].type || t == kinds[K_ERR_PAT].type)
+        return FIELD(p, K_SOME_PAT, 0);
+    if (t == kinds[K_VARIANT_PAT].type)
+        return FIELD(p, K_VARIANT_PAT, 1);
+    return NULL;
+}
+
+/* `inner_pattern(p, fixups)`: check and bind `p` against the value on top of the stack */
+static int
+inner_pattern(PyObject *g, PyObject *p, PyObject *fixups)
+{
+    PyTypeObject *t = Py_TYPE(p);
+    /* 1: compared with Eq (a string, an integer beyond the tags); -1: Python's */
+    int literal = t == kinds[K_STRING_PAT].type;
+    if (t == kinds[K_INT_PAT].type) {
+        PyObject *n = FIELD(p, K_INT_PAT, 0);
+        literal = -1;
+        if (n != NULL && PyLong_CheckExact(n)) {
+            int overflow;
+            long v = PyLong_AsLongAndOverflow(n, &overflow);
+            literal = overflow || v < 0 || v >= PyLong_AsLong(int_tag_limit);
+        }
+    }
+    if (active >= C_NESTING || literal < 0)
+        return call_method(g, s_inner_pattern, p, fixups);
+    if (t == kinds[K_IDENT_PAT].type) {
+        PyObject *name = FIELD(p, K_IDENT_PAT, 0);
+        return name == NULL ? call_method(g, s_inner_pattern, p, fixups) : bind(g, name);
+    }
+    if (t == kinds[K_WILDCARD_PAT].type)
+        return append(g, pop);
+    if (literal) {
+        PyObject *value = FIELD(p, t == kinds[K_STRING_PAT].type ? K_STRING_PAT : K_INT_PAT, 0);
+        if (value == NULL)
+            return call_method(g, s_inner_pattern, p, fixups);
+        Py_INCREF(value);
+        if (push_const(g, value) < 0 || append_op(g, s_eq, 0) < 0
+                || append(g, jmp_if_not_0) < 0)
+            return -1;
+        Py_ssize_t at = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+        return append_fixup(fixups, Py_BuildValue("(Oni)", s_jump, at, 1));
+    }
+    PyObject *tables = GEN(g, G_TABLES);
+    Py_ssize_t index = PyList_GET_SIZE(tables);
+    PyObject *table = PyList_New(0);
+    if (table == NULL)
+        return -1;
+    int r = PyList_Append(tables, table);
+    PyObject *ins = r < 0 ? NULL : shared_op(g, s_match, index);
+    PyObject *shared_arms = ins == NULL ? NULL : PyObject_GetAttr(GEN(g, G_SHARED), s_arms);
+    r = shared_arms == NULL || append(g, ins) < 0 ? -1
+        : arm_entries(g, p, table, shared_arms, PyList_GET_SIZE(GEN(g, G_CODE)));
+    Py_XDECREF(ins);
+    Py_XDECREF(shared_arms);
+    if (r == 0)
+        r = PyList_Append(table, any_arm);
+    if (r == 0)
+        r = append_fixup(fixups, Py_BuildValue("(Onni)", s_arm, index,
+                                               PyList_GET_SIZE(table) - 1, 0));
+    Py_DECREF(table);
+    if (r < 0)
+        return -1;
+    PyObject *inner = payload(p);
+    if (inner != NULL && inner != Py_None) {
+        Py_INCREF(inner);
+        active++;
+        r = inner_pattern(g, inner, fixups);
+        active--;
+        Py_DECREF(inner);
+        return r;
+    }
+    return append(g, pop);
+}
+
+/* `_is_nested(p)`: a Some/Ok/Err/variant pattern whose payload pattern checks something */
+static int
+is_nested(PyObject *p)
+{
+    PyObject *inner = payload(p);
+    if (inner == NULL)
+        return 0;
+    if (inner == Py_None && Py_TYPE(p) == kinds[K_VARIANT_PAT].type)
+        return 0;
+    PyTypeObject *kind = Py_TYPE(inner);
+    return kind != kinds[K_IDENT_PAT].type && kind != kinds[K_WILDCARD_PAT].type;
+}
+
+/* one arm of `match_nested` (arm `i` of `n`, its stub's table `first + i + 1`) */
+static int
+nested_arm(PyObject *g, PyObject *e, PyObject *arm, int arm_ctx, Py_ssize_t scrut,
+           Py_ssize_t next_table, PyObject *entries, PyObject *shared_arms)
+{
+    PyObject *pat = FIELD(arm, K_ARM, 0), *body = FIELD(arm, K_ARM, 1);
+    if (pat == NULL || body == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a match arm without its fields");
+        return -1;
+    }
+    if (arm_entries(g, pat, entries, shared_arms, PyList_GET_SIZE(GEN(g, G_CODE))) < 0)
+        return -1;
+    PyObject *binder = arm_binder(pat), *previous = NULL, *fixups = NULL;
+    if (binder == NULL)
+        return -1;
+    int r = -1;
+    if (binder != Py_None) {
+        previous = PyDict_GetItemWithError(GEN(g, G_NAMES), binder);
+        if (previous == NULL && PyErr_Occurred())
+            goto done;
+        Py_XINCREF(previous);
+    }
+    if (is_nested(pat)) {
+        if ((fixups = PyList_New(0)) == NULL)
+            goto done;
+        PyObject *inner = payload(pat);
+        Py_INCREF(inner);
+        active++;
+        r = inner_pattern(g, inner, fixups);
+        active--;
+        Py_DECREF(inner);
+        if (r < 0)
+            goto done;
+        r = -1;
+    } else if ((binder == Py_None ? append(g, pop) : bind(g, binder)) < 0) {
+        goto done;
+    }
+    if (arm_body(g, body, arm_ctx) < 0)
+        goto done;
+    if (binder != Py_None) {
+        PyObject *names = GEN(g, G_NAMES);      /* a block in the body may have put back a copy */
+        if ((previous == NULL ? PyDict_DelItem(names, binder)
+             : PyDict_SetItem(names, binder, previous)) < 0)
+            goto done;
+    }
+    if (next_table >= 0 && PyList_Append(GEN(g, G_CODE), jmp_0) < 0)
+        goto done;
+    r = 0;
+    if (fixups != NULL && PyList_GET_SIZE(fixups) > 0) {
+        /* offset 0: a value is still on the stack; offset 1: the stack is clean */
+        PyObject *load = NULL, *match = NULL, *stub = NULL;
+        if (scrut < SHARED_SLOTS) {
+            load = PyTuple_GET_ITEM(load_local, scrut);
+            Py_INCREF(load);
+        } else {
+            load = Py_BuildValue("(On)", s_load_local, scrut);
+        }
+        Py_ssize_t table = next_table >= 0 ? next_table : -next_table - 1;
+        match = load == NULL ? NULL : shared_op(g, s_match, table);
+        stub = match == NULL ? NULL : PyList_New(3);
+        if (stub != NULL) {
+            Py_INCREF(pop);
+            PyList_SET_ITEM(stub, 0, pop);
+            PyList_SET_ITEM(stub, 1, load);
+            PyList_SET_ITEM(stub, 2, match);
+            load = match = NULL;
+        }
+        Py_XDECREF(load);
+        Py_XDECREF(match);
+        PyObject *entry = stub == NULL ? NULL : PyTuple_Pack(3, fixups, stub, e);
+        Py_XDECREF(stub);
+        r = entry == NULL ? -1 : PyList_Append(GEN(g, G_STUBS), entry);
+        Py_XDECREF(entry);
+    }
+done:
+    Py_DECREF(binder);
+    Py_XDECREF(previous);
+    Py_XDECREF(fixups);
+    return r;
+}
+
+/* codegen.match_nested: patterns nested deeper than one level, checked level by level */
+static int
+match_nested(PyObject *g, PyObject *e, PyObject *arms, int arm_ctx)
+{
+    Py_ssize_t n = PyList_GET_SIZE(arms);
+    Py_ssize_t scrut = alloc(g);
+    if (scrut < 0 || append_local(g, store_local, s_store_local, scrut) < 0
+            || append_local(g, load_local, s_load_local, scrut) < 0)
+        return -1;
+    PyObject *tables = GEN(g, G_TABLES);
+    Py_ssize_t first = PyList_GET_SIZE(tables);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyList_Append(tables, Py_None) < 0)
+            return -1;
+    PyObject *last = PyList_New(0);
+    if (last == NULL)
+        return -1;
+    int r = PyList_Append(tables, last);
+    Py_DECREF(last);
+    PyObject *ins = r < 0 ? NULL : shared_op(g, s_match, first);
+    if (ins == NULL || append(g, ins) < 0) {
+        Py_XDECREF(ins);
+        return -1;
+    }
+    Py_DECREF(ins);
+    Py_ssize_t *marks = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (n > 0 ? n : 1));
+    PyObject *entries = PyList_New(0);
+    PyObject *shared_arms = PyObject_GetAttr(GEN(g, G_SHARED), s_arms);
+    r = -1;
+    if (marks == NULL || entries == NULL || shared_arms == NULL) {
+        if (marks == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t *offsets = marks, *end_jumps = marks + n, jumps = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        offsets[i] = PyList_GET_SIZE(entries);
+        /* next_table: the stub's table; negative (-t - 1) for the last arm (no end jump) */
+        Py_ssize_t next = i != n - 1 ? first + i + 1 : -(first + i + 1) - 1;
+        if (nested_arm(g, e, PyList_GET_ITEM(arms, i), arm_ctx, scrut, next, entries,
+                       shared_arms) < 0)
+            goto done;
+        if (i != n - 1)
+            end_jumps[jumps++] = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *rest = PyList_GetSlice(entries, offsets[k], PyList_GET_SIZE(entries));
+        if (rest == NULL || PyList_SetItem(tables, first + k, rest) < 0)
+            goto done;
+    }
+    PyObject *code = GEN(g, G_CODE);
+    if ((ins = shared_op(g, s_jmp, PyList_GET_SIZE(code))) == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < jumps; k++) {
+        Py_INCREF(ins);
+        if (PyList_SetItem(code, end_jumps[k], ins) < 0) {
+            Py_DECREF(ins);
+            goto done;
+        }
+    }
+    Py_DECREF(ins);
+    r = 0;
+done:
+    PyMem_Free(marks);
+    Py_XDECREF(entries);
+    Py_XDECREF(shared_arms);
+    return r;
+}
+
+/* codegen.match_expr (in DISCARD context the arms are VALUE when expr_leaves_value says the
+ * match leaves one, as there); the kind of match as it decides; match_chain and
+ * match_nested stay Python's */
 static int
 match_expr(PyObject *g, PyObject *e, int ctx)
 {
     PyObject *value = FIELD(e, K_MATCH, 0), *arms = FIELD(e, K_MATCH, 1);
-    if (ctx == DISCARD || value == NULL || arms == NULL || !PyList_CheckExact(arms))
+    if (value == NULL || arms == NULL || !PyList_CheckExact(arms))
         return HANDED_BACK;
     int chain = 0, nested = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(arms); i++) {
@@ -723,14 +1068,23 @@ match_expr(PyObject *g, PyObject *e, int ctx)
     }
     Py_INCREF(e);
     int r = -1;
+    if (ctx == DISCARD) {
+        int yes = leaves(g, e);
+        if (yes < 0)
+            goto done;
+        if (yes)
+            ctx = VALUE;
+    }
     if (sub(g, value) < 0 || mark(g, e, K_MATCH) < 0)
         goto done;
-    if (chain || nested) {
-        PyObject *none = PyObject_CallMethodObjArgs(g, chain ? s_match_chain : s_match_nested,
-                                                    e, ctx_obj[ctx], NULL);
+    if (chain) {
+        PyObject *none = PyObject_CallMethodObjArgs(g, s_match_chain, e, ctx_obj[ctx], NULL);
         if (none == NULL)
             goto done;
         Py_DECREF(none);
+    } else if (nested) {
+        if (match_nested(g, e, arms, ctx) < 0)
+            goto done;
     } else if (match_table(g, arms, ctx) < 0) {
         goto done;
     }
@@ -1039,12 +1393,130 @@ bind(PyObject *g, PyObject *name)
     return r;
 }
 
-/* one statement (`stmt(s)`): `let`, an assignment and `return` here, the others by
- * `gen.stmt(s)` */
+/* `(op, target)`, a new tuple, appended (at == -1) or at `at` (as `patch`) */
+static int
+put_jump(PyObject *g, Py_ssize_t at, PyObject *op, Py_ssize_t target)
+{
+    PyObject *to = PyLong_FromSsize_t(target);
+    PyObject *ins = to == NULL ? NULL : PyTuple_Pack(2, op, to);
+    Py_XDECREF(to);
+    if (at < 0)
+        return append_new(g, ins);
+    if (ins == NULL)
+        return -1;
+    return PyList_SetItem(GEN(g, G_CODE), at, ins);
+}
+
+/* `_local(name, slot)` appended: the shared tuple of `table` below SHARED_SLOTS */
+static int
+append_local(PyObject *g, PyObject *table, PyObject *name, Py_ssize_t slot)
+{
+    if (slot < SHARED_SLOTS)
+        return append(g, PyTuple_GET_ITEM(table, slot));
+    PyObject *n = PyLong_FromSsize_t(slot);
+    PyObject *ins = n == NULL ? NULL : PyTuple_Pack(2, name, n);
+    Py_XDECREF(n);
+    return append_new(g, ins);
+}
+
+/* `alloc()`: the next local slot (-1 on an exception) */
+static Py_ssize_t
+alloc(PyObject *g)
+{
+    Py_ssize_t s = PyLong_AsSsize_t(GEN(g, G_NEXT_LOCAL));
+    if (s == -1 && PyErr_Occurred())
+        return -1;
+    PyObject *next = PyLong_FromSsize_t(s + 1);
+    if (next == NULL)
+        return -1;
+    Py_SETREF(GEN(g, G_NEXT_LOCAL), next);
+    return s;
+}
+
+/* codegen.stmt's `while` */
+static int
+while_loop(PyObject *g, PyObject *s)
+{
+    PyObject *condition = FIELD(s, K_WHILE, 0), *body = FIELD(s, K_WHILE, 1);
+    if (condition == NULL || body == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a While without its fields");
+        return -1;
+    }
+    Py_ssize_t top = PyList_GET_SIZE(GEN(g, G_CODE));
+    if (mark(g, s, K_WHILE) < 0 || sub(g, condition) < 0 || append(g, jmp_if_not_0) < 0)
+        return -1;
+    Py_ssize_t exit = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+    if (block_in(g, body, DISCARD) < 0 || put_jump(g, -1, s_jmp_op, top) < 0)
+        return -1;
+    return put_jump(g, exit, s_jmp_if_not_op, PyList_GET_SIZE(GEN(g, G_CODE)));
+}
+
+/* `PushConst(const(n))` of a small int */
+static int
+push_int(PyObject *g, long n)
+{
+    return push_const(g, PyLong_FromLong(n));
+}
+
+/* codegen.stmt's `for` */
+static int
+for_loop(PyObject *g, PyObject *s)
+{
+    PyObject *var_name = FIELD(s, K_FOR, 0), *iter = FIELD(s, K_FOR, 1);
+    PyObject *body = FIELD(s, K_FOR, 2);
+    if (var_name == NULL || iter == NULL || body == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_emit: a For without its fields");
+        return -1;
+    }
+    if (sub(g, iter) < 0 || mark(g, s, K_FOR) < 0)
+        return -1;
+    Py_ssize_t lst = alloc(g), idx = lst < 0 ? -1 : alloc(g), var = idx < 0 ? -1 : alloc(g);
+    if (var < 0)
+        return -1;
+    if (append_local(g, store_local, s_store_local, lst) < 0 || push_int(g, 0) < 0
+            || append_local(g, store_local, s_store_local, idx) < 0)
+        return -1;
+    Py_ssize_t top = PyList_GET_SIZE(GEN(g, G_CODE));
+    if (append_local(g, load_local, s_load_local, idx) < 0
+            || append_local(g, load_local, s_load_local, lst) < 0
+            || append_op(g, s_list_len, 0) < 0 || append_op(g, s_lt, 0) < 0
+            || append(g, jmp_if_not_0) < 0)
+        return -1;
+    Py_ssize_t exit = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+    if (append_local(g, load_local, s_load_local, lst) < 0
+            || append_local(g, load_local, s_load_local, idx) < 0
+            || append_op(g, s_list_get, 0) < 0
+            || append_local(g, store_local, s_store_local, var) < 0)
+        return -1;
+    PyObject *saved = PyDict_Copy(GEN(g, G_NAMES));
+    PyObject *slot = saved == NULL ? NULL : PyLong_FromSsize_t(var);
+    int r = slot == NULL ? -1 : PyDict_SetItem(GEN(g, G_NAMES), var_name, slot);
+    Py_XDECREF(slot);
+    if (r == 0)
+        r = block_in(g, body, DISCARD);
+    if (r < 0) {
+        Py_XDECREF(saved);
+        return -1;
+    }
+    Py_SETREF(GEN(g, G_NAMES), saved);
+    if (append_local(g, load_local, s_load_local, idx) < 0 || push_int(g, 1) < 0
+            || append_op(g, s_add, 0) < 0
+            || append_local(g, store_local, s_store_local, idx) < 0
+            || put_jump(g, -1, s_jmp_op, top) < 0)
+        return -1;
+    return put_jump(g, exit, s_jmp_if_not_op, PyList_GET_SIZE(GEN(g, G_CODE)));
+}
+
+/* one statement (`stmt(s)`): `let`, an assignment, `return`, `while` and `for` here, the
+ * others by `gen.stmt(s)` */
 static int
 statement(PyObject *g, PyObject *s)
 {
     PyTypeObject *t = Py_TYPE(s);
+    if (t == kinds[K_WHILE].type)
+        return while_loop(g, s);
+    if (t == kinds[K_FOR].type)
+        return for_loop(g, s);
     if (t == kinds[K_LET].type) {
         PyObject *value = FIELD(s, K_LET, 3), *name = FIELD(s, K_LET, 0);
         if (value != NULL && name != NULL)
@@ -1222,6 +1694,336 @@ expr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(r == LEFT);
 }
 
+/* ---- functions ------------------------------------------------------------------------ */
+
+/* `_jumps_to(target)`: 1 if a jump or a match arm of the function lands on `target`, 0 if
+ * none does, -1 on an exception; anything but the instruction tuples codegen emits asks the
+ * Python method */
+static int
+jumps_to(PyObject *g, Py_ssize_t at)
+{
+    PyObject *target = PyLong_FromSsize_t(at);
+    if (target == NULL)
+        return -1;
+    int found = 0;
+    PyObject *code = GEN(g, G_CODE);
+    for (Py_ssize_t i = 0; found == 0 && i < PyList_GET_SIZE(code); i++) {
+        PyObject *ins = PyList_GET_ITEM(code, i);
+        if (!PyTuple_CheckExact(ins) || PyTuple_GET_SIZE(ins) == 0) {
+            found = 2;
+            break;
+        }
+        PyObject *op = PyTuple_GET_ITEM(ins, 0);
+        int jump = 0;
+        for (int a = A_JMP; jump == 0 && a <= A_JMP_IF_NOT; a++)
+            jump = PyObject_RichCompareBool(op, attr[a], Py_EQ);
+        if (jump < 0) {
+            found = -1;
+        } else if (jump) {
+            if (PyTuple_GET_SIZE(ins) < 2)
+                found = 2;
+            else
+                found = PyObject_RichCompareBool(PyTuple_GET_ITEM(ins, 1), target, Py_EQ);
+        }
+    }
+    PyObject *tables = GEN(g, G_TABLES);
+    for (Py_ssize_t i = 0; found == 0 && i < PyList_GET_SIZE(tables); i++) {
+        PyObject *table = PyList_GET_ITEM(tables, i);
+        if (!PyList_CheckExact(table)) {
+            found = 2;
+            break;
+        }
+        for (Py_ssize_t k = 0; found == 0 && k < PyList_GET_SIZE(table); k++) {
+            PyObject *to = PyObject_GetAttr(PyList_GET_ITEM(table, k), attr[A_TARGET]);
+            if (to == NULL) {
+                found = -1;
+                break;
+            }
+            found = PyObject_RichCompareBool(to, target, Py_EQ);
+            Py_DECREF(to);
+        }
+    }
+    if (found == 2) {
+        PyObject *r = PyObject_CallMethod(g, "_jumps_to", "O", target);
+        found = r == NULL ? -1 : PyObject_IsTrue(r);
+        Py_XDECREF(r);
+    }
+    Py_DECREF(target);
+    return found;
+}
+
+/* `_FnGen(mod, fn).generate()` in Python */
+static PyObject *
+python_function(PyObject *mod, PyObject *fn)
+{
+    PyObject *g = PyObject_CallFunctionObjArgs((PyObject *)gen_type, mod, fn, NULL);
+    if (g == NULL)
+        return NULL;
+    PyObject *f = PyObject_CallMethodNoArgs(g, attr[A_GENERATE]);
+    Py_DECREF(g);
+    return f;
+}
+
+/* the module's objects every _FnGen shares (as `_FnGen.__init__` reads them) */
+enum { M_INFO, M_CONSTANTS, M_ARITIES, M_SHARED, M_LEAVES_MEMO, M_FN_IDS, M_FIELD_SLOT,
+       M_TYPE_IDS, M_TYPES, M_MEMBER_NAMES, N_MOD };
+
+/* set a fresh _FnGen's slot `s` to `value` (a new reference, stolen; NULL: fail) */
+static int
+put(PyObject *g, int s, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    Py_XSETREF(GEN(g, s), value);
+    return 0;
+}
+
+static inline PyObject *
+new_ref(PyObject *o)
+{
+    Py_INCREF(o);
+    return o;
+}
+
+/* `_FnGen.__init__`: the parameters' slots, the line table's first entry, the capabilities */
+static int
+prologue(PyObject *g, PyObject *fn, PyObject *params)
+{
+    PyObject *names = GEN(g, G_NAMES);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(params); i++) {
+        PyObject *name = PyObject_GetAttr(PyList_GET_ITEM(params, i), attr[A_NAME]);
+        PyObject *slot = name == NULL ? NULL : PyLong_FromSsize_t(i);
+        int r = slot == NULL ? -1 : PyDict_SetItem(names, name, slot);
+        Py_XDECREF(name);
+        Py_XDECREF(slot);
+        if (r < 0)
+            return -1;
+    }
+    PyObject *line = PyObject_GetAttr(fn, attr[A_LINE]);
+    if (put(g, G_LAST_LINE, line) < 0 || put(g, G_LAST_COL, PyObject_GetAttr(fn, attr[A_COL])) < 0)
+        return -1;
+    PyObject *col = GEN(g, G_LAST_COL);
+    int any = PyObject_IsTrue(line);
+    if (any == 0)
+        any = PyObject_IsTrue(col);
+    if (any < 0)
+        return -1;
+    PyObject *lines = any ? PyList_New(3) : PyList_New(0);
+    if (lines != NULL && any) {
+        PyList_SET_ITEM(lines, 0, PyLong_FromLong(0));
+        PyList_SET_ITEM(lines, 1, new_ref(line));
+        PyList_SET_ITEM(lines, 2, new_ref(col));
+    }
+    if (put(g, G_LINES, lines) < 0)
+        return -1;
+    PyObject *caps = PyObject_GetAttr(fn, attr[A_CAPABILITIES]);
+    PyObject *it = caps == NULL ? NULL : PyObject_GetIter(caps);
+    Py_XDECREF(caps);
+    if (it == NULL)
+        return -1;
+    PyObject *name;
+    while ((name = PyIter_Next(it)) != NULL) {
+        PyObject *cap = PyObject_CallOneArg(from_source_name, name);
+        Py_DECREF(name);
+        int r = cap == NULL ? -1 : 0;
+        if (cap != NULL && cap != Py_None) {
+            PyObject *id = PyObject_GetAttr(cap, attr[A_ID]);
+            r = id == NULL ? -1 : PyList_Append(GEN(g, G_CAPS), id);
+            Py_XDECREF(id);
+        }
+        Py_XDECREF(cap);
+        if (r < 0) {
+            Py_DECREF(it);
+            return -1;
+        }
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* `generate()`'s body in TAIL context (a function without `ensures`) */
+static int
+body(PyObject *g, PyObject *fn)
+{
+    PyObject *block = PyObject_GetAttr(fn, attr[A_BODY]);
+    PyObject *list = block == NULL ? NULL : PyObject_GetAttr(block, attr[A_STMTS]);
+    Py_XDECREF(block);
+    if (list == NULL)
+        return -1;
+    int r;
+    PyObject *first = PyList_CheckExact(list) && PyList_GET_SIZE(list) == 1
+                      ? PyList_GET_ITEM(list, 0) : NULL;
+    if (first != NULL && Py_TYPE(first) == kinds[K_EXPR_STMT].type) {
+        PyObject *inner = FIELD(first, K_EXPR_STMT, 0);
+        if (inner == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "_emit: an ExprStmt without its expr");
+            r = -1;
+        } else {
+            r = sub_in(g, inner, TAIL);
+        }
+    } else if (PyList_CheckExact(list)) {
+        active++;
+        r = statements(g, list, TAIL);
+        active--;
+    } else {
+        r = call_method(g, attr[A_STMTS_M], list, ctx_obj[TAIL]);
+    }
+    Py_DECREF(list);
+    return r < 0 ? -1 : 0;
+}
+
+/* `generate()` after the body: the final Ret, the stubs, the Function */
+static PyObject *
+epilogue(PyObject *g, PyObject *fn, Py_ssize_t arity)
+{
+    PyObject *code = GEN(g, G_CODE);
+    Py_ssize_t n = PyList_GET_SIZE(code);
+    int need = n == 0;
+    if (!need)
+        need = PyObject_RichCompareBool(PyList_GET_ITEM(code, n - 1), ret, Py_NE);
+    if (need == 0)
+        need = jumps_to(g, n);
+    if (need < 0 || (need && append(g, ret) < 0))
+        return NULL;
+    int stubs = PyObject_IsTrue(GEN(g, G_STUBS));
+    if (stubs < 0 || (stubs && call_method(g, attr[A_PLACE_STUBS], NULL, NULL) < 0))
+        return NULL;
+    PyObject *f = PyObject_CallOneArg(new_object, function_cls);
+    if (f == NULL)
+        return NULL;
+    PyObject *name = PyObject_GetAttr(fn, attr[A_NAME]);
+    PyObject *count = name == NULL ? NULL : PyLong_FromSsize_t(arity);
+    int r = count == NULL ? -1 : PyObject_SetAttr(f, attr[A_NAME], name);
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_ARITY], count);
+    Py_XDECREF(name);
+    Py_XDECREF(count);
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_LOCALS], GEN(g, G_NEXT_LOCAL));
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_CODE], GEN(g, G_CODE));
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_CAPS_OUT], GEN(g, G_CAPS));
+    PyObject *intent = r < 0 ? NULL : PyObject_GetAttr(fn, attr[A_INTENT]);
+    r = intent == NULL ? -1 : PyObject_SetAttr(f, attr[A_INTENT], intent);
+    Py_XDECREF(intent);
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_MATCH_TABLES], GEN(g, G_TABLES));
+    if (r == 0)
+        r = PyObject_SetAttr(f, attr[A_LINES], GEN(g, G_LINES));
+    if (r < 0)
+        Py_CLEAR(f);
+    return f;
+}
+
+/* 1 if FnDef `fn` must be generated in Python: `requires` or `ensures`, or more than 255
+ * parameters (an error raised after its body) */
+static int
+python_only(PyObject *fn, PyObject *params)
+{
+    if (!PyList_CheckExact(params) || PyList_GET_SIZE(params) > MAX_ITEMS)
+        return 1;
+    for (int a = A_REQUIRES; a <= A_ENSURES; a++) {
+        PyObject *clauses = PyObject_GetAttr(fn, attr[a]);
+        int some = clauses == NULL ? -1 : PyObject_IsTrue(clauses);
+        Py_XDECREF(clauses);
+        if (some)
+            return some;
+    }
+    return 0;
+}
+
+/* `_FnGen(mod, fn).generate()` here, or in Python where `python_only` says so */
+static PyObject *
+function(PyObject *mod, PyObject *fn, PyObject *const *shared)
+{
+    if (Py_TYPE(fn) != (PyTypeObject *)fndef_cls)
+        return python_function(mod, fn);
+    PyObject *params = PyObject_GetAttr(fn, attr[A_PARAMS]);
+    if (params == NULL)
+        return NULL;
+    int python = python_only(fn, params);
+    if (python) {
+        Py_DECREF(params);
+        return python < 0 ? NULL : python_function(mod, fn);
+    }
+    PyObject *g = gen_type->tp_alloc(gen_type, 0), *f = NULL;
+    if (g == NULL)
+        goto done;
+    static const int from_module[N_MOD] = {
+        [M_INFO] = G_INFO, [M_CONSTANTS] = G_CONSTANTS, [M_ARITIES] = G_ARITIES,
+        [M_SHARED] = G_SHARED, [M_LEAVES_MEMO] = G_LEAVES_MEMO, [M_FN_IDS] = G_FN_IDS,
+        [M_FIELD_SLOT] = G_FIELD_SLOT, [M_TYPE_IDS] = G_TYPE_IDS, [M_TYPES] = G_TYPES,
+        [M_MEMBER_NAMES] = G_MEMBER_NAMES,
+    };
+    for (int m = 0; m < N_MOD; m++)
+        GEN(g, from_module[m]) = new_ref(shared[m]);
+    GEN(g, G_FN) = new_ref(fn);
+    GEN(g, G_UNIT_SLOT) = new_ref(Py_None);
+    GEN(g, G_RETURN_JUMPS) = new_ref(Py_None);
+    if (put(g, G_CODE, PyList_New(0)) < 0 || put(g, G_TABLES, PyList_New(0)) < 0
+            || put(g, G_NAMES, PyDict_New()) < 0 || put(g, G_CAPS, PyList_New(0)) < 0
+            || put(g, G_STUBS, PyList_New(0)) < 0
+            || put(g, G_NEXT_LOCAL, PyLong_FromSsize_t(PyList_GET_SIZE(params))) < 0
+            || prologue(g, fn, params) < 0 || body(g, fn) < 0)
+        goto done;
+    f = epilogue(g, fn, PyList_GET_SIZE(params));
+done:
+    Py_XDECREF(g);
+    Py_DECREF(params);
+    return f;
+}
+
+/* `functions(mod, fns)`: `[_FnGen(mod, f).generate() for f in fns]`, or None (handed back,
+ * nothing generated) when `mod`'s tables are not those `_FnGen` reads */
+static PyObject *
+functions(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_emit.functions takes two arguments");
+        return NULL;
+    }
+    PyObject *mod = args[0], *fns = args[1];
+    if (!configured || !PyList_CheckExact(fns) || active >= C_NESTING)
+        Py_RETURN_NONE;
+    PyObject *shared[N_MOD] = {NULL};
+    PyObject *out = NULL;
+    static const int mod_attr[N_MOD] = {
+        [M_INFO] = A_INFO, [M_CONSTANTS] = A_CONSTANTS, [M_ARITIES] = A_ARITIES,
+        [M_SHARED] = A_SHARED, [M_LEAVES_MEMO] = A_LEAVES_MEMO,
+    };
+    for (int m = 0; m < N_MOD; m++) {
+        PyObject *owner = m < M_FN_IDS ? mod : shared[M_INFO];
+        int a = m < M_FN_IDS ? mod_attr[m] : A_FN_IDS + (m - M_FN_IDS);
+        shared[m] = PyObject_GetAttr(owner, attr[a]);
+        if (shared[m] == NULL)
+            goto done;
+    }
+    if (!PyList_CheckExact(shared[M_CONSTANTS]) || !PyDict_CheckExact(shared[M_FN_IDS])
+            || !PyDict_CheckExact(shared[M_FIELD_SLOT]) || !PyDict_CheckExact(shared[M_TYPE_IDS])
+            || !PyList_CheckExact(shared[M_TYPES]) || !PyList_CheckExact(shared[M_MEMBER_NAMES])
+            || (shared[M_ARITIES] != Py_None && !PyDict_CheckExact(shared[M_ARITIES]))) {
+        out = new_ref(Py_None);
+        goto done;
+    }
+    Py_INCREF(fns);
+    out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(fns); i++) {
+        PyObject *fn = new_ref(PyList_GET_ITEM(fns, i));
+        PyObject *f = function(mod, fn, shared);
+        Py_DECREF(fn);
+        if (f == NULL || PyList_Append(out, f) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(f);
+    }
+    Py_DECREF(fns);
+done:
+    for (int m = 0; m < N_MOD; m++)
+        Py_XDECREF(shared[m]);
+    return out;
+}
+
 /* ---- configure ------------------------------------------------------------------------ */
 
 static int
@@ -1287,7 +2089,7 @@ configure(PyObject *self, PyObject *args)
         [K_STRING_PAT] = {"StringPat", 3}, [K_SOME_PAT] = {"SomePat", 3},
         [K_OK_PAT] = {"OkPat", 3}, [K_ERR_PAT] = {"ErrPat", 3},
         [K_VARIANT_PAT] = {"VariantPat", 4}, [K_RECORD] = {"RecordLit", 5},
-        [K_ENUM_VARIANT] = {"EnumVariant", 5},
+        [K_ENUM_VARIANT] = {"EnumVariant", 5}, [K_WHILE] = {"While", 4}, [K_FOR] = {"For", 5},
     };
     for (int k = 0; k < N_KINDS; k++) {
         PyObject *cls = PyDict_GetItemString(nodes, names[k].name);
@@ -1329,7 +2131,9 @@ configure(PyObject *self, PyObject *args)
         [G_ARITIES] = "arities", [G_CAPS] = "caps", [G_FN_IDS] = "fn_ids",
         [G_FIELD_SLOT] = "field_slot", [G_SHARED] = "shared", [G_NEXT_LOCAL] = "next_local",
         [G_RETURN_JUMPS] = "return_jumps", [G_TABLES] = "tables", [G_TYPE_IDS] = "type_ids",
-        [G_TYPES] = "types", [G_MEMBER_NAMES] = "member_names",
+        [G_TYPES] = "types", [G_MEMBER_NAMES] = "member_names", [G_INFO] = "info",
+        [G_FN] = "fn", [G_UNIT_SLOT] = "unit_slot", [G_STUBS] = "stubs",
+        [G_LEAVES_MEMO] = "leaves_memo",
     };
     for (int s = 0; s < N_GEN; s++)
         if (slot_offset(gen, g_fields[s], &gen_offset[s]) < 0)
@@ -1344,6 +2148,9 @@ configure(PyObject *self, PyObject *args)
         {"make_some", &make_some}, {"make_ok", &make_ok}, {"make_err", &make_err},
         {"pop", &pop}, {"direct_calls", &direct_calls}, {"added_builtins", &added_builtins},
         {"none", &none_value}, {"fn_ref", &fn_ref}, {"value", &ctx_obj[VALUE]},
+        {"from_source_name", &from_source_name}, {"function", &function_cls},
+        {"new_object", &new_object}, {"fn_def", &fndef_cls},
+        {"leaves_value", &leaves_value}, {"any_arm", &any_arm},
         {"discard", &ctx_obj[DISCARD]}, {"tail", &ctx_obj[TAIL]},
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
@@ -1380,12 +2187,34 @@ configure(PyObject *self, PyObject *args)
         {"arms", &s_arms}, {"pattern_tags", &s_pattern_tags}, {"match_chain", &s_match_chain},
         {"match_nested", &s_match_nested}, {"MakeRecord", &s_make_record},
         {"MakeEnum", &s_make_enum}, {"kind", &s_kind}, {"Record", &s_record}, {"Enum", &s_enum},
+        {"Jmp", &s_jmp_op}, {"JmpIfNot", &s_jmp_if_not_op}, {"ListLen", &s_list_len},
+        {"Lt", &s_lt}, {"ListGet", &s_list_get}, {"Add", &s_add},
+        {"inner_pattern", &s_inner_pattern}, {"Eq", &s_eq}, {"jump", &s_jump}, {"arm", &s_arm},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         PyObject *s = PyUnicode_InternFromString(strings[i].text);
         if (s == NULL)
             return NULL;
         Py_XSETREF(*strings[i].slot, s);
+    }
+    static const char *const attr_names[N_ATTRS] = {
+        [A_NAME] = "name", [A_PARAMS] = "params", [A_CAPABILITIES] = "capabilities",
+        [A_INTENT] = "intent", [A_REQUIRES] = "requires", [A_ENSURES] = "ensures",
+        [A_BODY] = "body", [A_STMTS] = "stmts", [A_LINE] = "line", [A_COL] = "col",
+        [A_ID] = "id", [A_INFO] = "info", [A_CONSTANTS] = "constants", [A_ARITIES] = "arities",
+        [A_SHARED] = "shared", [A_LEAVES_MEMO] = "leaves_memo", [A_FN_IDS] = "fn_ids",
+        [A_FIELD_SLOT] = "field_slot", [A_TYPE_IDS] = "type_ids", [A_TYPES] = "types",
+        [A_MEMBER_NAMES] = "member_names", [A_ARITY] = "arity", [A_LOCALS] = "locals",
+        [A_CODE] = "code", [A_CAPS_OUT] = "capabilities", [A_MATCH_TABLES] = "match_tables",
+        [A_LINES] = "lines", [A_TARGET] = "target", [A_GENERATE] = "generate",
+        [A_PLACE_STUBS] = "place_stubs", [A_STMTS_M] = "stmts", [A_JMP] = "Jmp",
+        [A_JMP_IF] = "JmpIf", [A_JMP_IF_NOT] = "JmpIfNot",
+    };
+    for (int i = 0; i < N_ATTRS; i++) {
+        PyObject *s = PyUnicode_InternFromString(attr_names[i]);
+        if (s == NULL)
+            return NULL;
+        Py_XSETREF(attr[i], s);
     }
     PyObject *zero = PyLong_FromLong(0);
     PyObject *jmp = PyUnicode_InternFromString("Jmp");
@@ -1420,6 +2249,10 @@ static PyMethodDef methods[] = {
     {"stmts", (PyCFunction)(void (*)(void))stmts, METH_FASTCALL,
      "stmts(gen, stmts, ctx) -> gen.stmts(stmts, ctx)'s answer when it emitted the code of\n"
      "the statements as that would, None when it emitted nothing and hands them back."},
+    {"functions", (PyCFunction)(void (*)(void))functions, METH_FASTCALL,
+     "functions(mod, fns) -> [codegen._FnGen(mod, f).generate() for f in fns], each function\n"
+     "generated here (its body by this core's expr and stmts) or, with `requires`, `ensures`\n"
+     "or more than 255 parameters, in Python; None when it generated nothing."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -179,39 +179,49 @@ class _ModuleInfo:
         self.fn_ids: dict[str, int] = {f.name: i for i, f in enumerate(functions)}
         self.types: list[TypeInfo] = []
         self.type_ids: dict[str, int] = {}
-        for t in program.type_defs():
-            self.type_ids.setdefault(t.name, len(self.types))
-            if isinstance(t.kind, ast.RecordKind):
-                members = [(n, ty.name if type(ty) is ast.Named else type_text(ty))
-                           for n, ty in t.kind.fields]
-                self.types.append(TypeInfo(t.name, "Record", members))
-            else:
-                members = [(n, None if ty is None else
-                            ty.name if type(ty) is ast.Named else type_text(ty))
-                           for n, ty in t.kind.variants]
-                self.types.append(TypeInfo(t.name, "Enum", members))
         # each type's member names (TypeInfo.member_names, once per module; never mutated)
-        self.member_names: list[list[str]] = [t.member_names() for t in self.types]
+        self.member_names: list[list[str]] = []
         # field name -> set of positions among record types; variant name -> [(tid, idx)]
         self.field_positions: dict[str, list[int]] = {}
         self.variant_sites: dict[str, list[tuple[int, int]]] = {}
+        types, type_ids, member_names = self.types, self.type_ids, self.member_names
         field_positions, variant_sites = self.field_positions, self.variant_sites
-        for tid, t in enumerate(self.types):
-            if t.is_record:
-                for pos, name in enumerate(self.member_names[tid]):
+        named = ast.Named
+        for t in program.type_defs():
+            tid = len(types)
+            type_ids.setdefault(t.name, tid)
+            # TypeInfo(name, kind, members), its fields set in their order without the
+            # dataclass __init__ (one per declaration)
+            info = _new_object(TypeInfo)
+            info.name = t.name
+            if isinstance(t.kind, ast.RecordKind):
+                fields = t.kind.fields
+                info.kind = "Record"
+                info.members = [(n, ty.name if type(ty) is named else type_text(ty))
+                                for n, ty in fields]
+                names = [n for n, _ in fields]
+                for pos, name in enumerate(names):
                     field_positions.setdefault(name, []).append(pos)
             else:
-                for pos, name in enumerate(self.member_names[tid]):
+                variants = t.kind.variants
+                info.kind = "Enum"
+                info.members = [(n, None if ty is None else
+                                 ty.name if type(ty) is named else type_text(ty))
+                                for n, ty in variants]
+                names = [n for n, _ in variants]
+                for pos, name in enumerate(names):
                     variant_sites.setdefault(name, []).append((tid, pos))
+            types.append(info)
+            member_names.append(names)
         # field name -> its position when every record type holding it has it there, else None
         self.field_slot: dict[str, Optional[int]] = {
-            name: positions[0] if len(set(positions)) == 1 else None
-            for name, positions in self.field_positions.items()}
+            name: positions[0] if len(positions) == 1 or len(set(positions)) == 1 else None
+            for name, positions in field_positions.items()}
         # variant name -> its match-table tags: its one index when every enum declaring it
         # has it there, else an exact tag per declaring enum
         self.variant_tags: dict[str, tuple[int, ...]] = {}
-        for name, sites in self.variant_sites.items():
-            if all(idx == sites[0][1] for _, idx in sites):
+        for name, sites in variant_sites.items():
+            if len(sites) == 1 or all(idx == sites[0][1] for _, idx in sites):
                 self.variant_tags[name] = (sites[0][1],)
             else:
                 self.variant_tags[name] = tuple(match_tag_exact(tid, idx) for tid, idx in sites)
@@ -373,16 +383,8 @@ class _FnGen:
         if len(fn.params) > 255:
             raise _err(f"function `{fn.name}` has {len(fn.params)} parameters; max 255", fn,
                        ErrorKind.OVER_255)
-        for fixups, stub, node in self.stubs:
-            start = len(self.code)
-            self.mark(node)
-            for fix in fixups:
-                if fix[0] == "jump":
-                    self.patch(fix[1], start + fix[2])
-                else:                      # ("arm", table, arm, offset)
-                    table = self.tables[fix[1]]
-                    table[fix[2]] = self.shared.arms[table[fix[2]].tag, start + fix[3]]
-            self.code.extend(stub)
+        if self.stubs:
+            self.place_stubs()
         # Function(name, arity, locals, code, capabilities, intent, match_tables, lines),
         # its fields set in their order without the dataclass __init__ (one per function)
         function = _new_object(Function)
@@ -395,6 +397,20 @@ class _FnGen:
         function.match_tables = self.tables
         function.lines = self.lines
         return function
+
+    def place_stubs(self) -> None:
+        """The out-of-line code after the function's end, its jumps and arms patched to it
+        (also called by the C core's `functions`)."""
+        for fixups, stub, node in self.stubs:
+            start = len(self.code)
+            self.mark(node)
+            for fix in fixups:
+                if fix[0] == "jump":
+                    self.patch(fix[1], start + fix[2])
+                else:                      # ("arm", table, arm, offset)
+                    table = self.tables[fix[1]]
+                    table[fix[2]] = self.shared.arms[table[fix[2]].tag, start + fix[3]]
+            self.code.extend(stub)
 
     def _retarget(self, old: int, new: int) -> None:
         for k, ins in enumerate(self.code):
@@ -1150,24 +1166,29 @@ def _is_nested(p) -> bool:
 # codegen's expression core in C (`_emit.c`): handed the node classes, `_FnGen` (whose slots it
 # reads and writes), this file's shared instructions and builtin table and the contexts, it
 # emits the commonest expressions and statements and hands back the others (`_FnGen.expr`
-# and `_FnGen.stmts`, where it answers None); the tests patch `_c_expr` and `_c_stmts` to
-# hand back everything to compare it with the Python emitter
+# and `_FnGen.stmts`, where it answers None); the tests patch `_c_expr`, `_c_stmts` and
+# `_c_functions` to hand back everything to compare it with the Python emitter
 _emit.configure(
     {name: getattr(ast, name) for name in (
         "Binary", "Unary", "Ident", "IntLit", "FloatLit", "StringLit", "BoolLit", "NoneLit",
         "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "If", "Block",
         "ExprStmt", "Let", "Assign", "Return", "Match", "MatchArm", "WildcardPat", "IdentPat",
         "IntPat", "StringPat", "SomePat", "OkPat", "ErrPat", "VariantPat", "RecordLit",
-        "EnumVariant")},
+        "EnumVariant", "While", "For")},
     _FnGen,
     {"bare": _BARE, "load_local": _LOAD_LOCAL, "store_local": _STORE_LOCAL, "ret": _RET,
      "assign_error": _assign_error, "fixed_tags": _FIXED_TAGS,
      "pattern_binding": pattern_binding, "int_tag_limit": INT_TAG_LIMIT, "make_list": _MAKE_LIST,
      "make_some": _MAKE_SOME, "make_ok": _MAKE_OK, "make_err": _MAKE_ERR, "pop": _POP,
      "direct_calls": _DIRECT_CALLS, "added_builtins": ADDED_BUILTINS, "none": NONE,
-     "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL})
+     "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL,
+     "from_source_name": from_source_name, "function": Function, "new_object": _new_object,
+     "fn_def": ast.FnDef, "leaves_value": expr_leaves_value,
+     "any_arm": _ANY_ARM})
 _c_expr = _emit.expr
 _c_stmts = _emit.stmts
+# `_Gen.generate`'s functions (`_FnGen.__init__` and `generate` in C), None: handed back
+_c_functions = _emit.functions
 
 
 # ---------------------------------------------------------------- module emitter
@@ -1187,7 +1208,9 @@ class _Gen:
             self.arities.update({f.name: len(f.params) for f in self.functions})
 
     def generate(self) -> Module:
-        functions = [_FnGen(self, f).generate() for f in self.functions]
+        functions = _c_functions(self, self.functions)
+        if functions is None:
+            functions = [_FnGen(self, f).generate() for f in self.functions]
         entry = self.info.fn_ids.get("main", 0)
         return Module(name=self.name, constants=self.constants, globals=[],
                       types=self.info.types, functions=functions, entry=entry)
