@@ -62,12 +62,32 @@ cdef extern from *:
         *r = a * b; return 0;
     }
     #endif
-    /* decimal text of an i64 as a compact ASCII str (new reference) */
+    /* the two-digit decimal texts of 0 .. 99, in order */
+    static const char bor_digit_pairs[201] =
+        "0001020304050607080910111213141516171819202122232425262728293031323334353637383940"
+        "4142434445464748495051525354555657585960616263646566676869707172737475767778798081"
+        "828384858687888990919293949596979899";
+    /* decimal text of an i64 as a compact ASCII str (new reference); the digits are written
+       two at a time from the end */
     static PyObject* bor_int_to_str(int64_t x) {
         char buf[24];
-        int pos = 24;
+        int pos = 24, k;
         uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-        do { buf[--pos] = (char)('0' + (int)(u % 10)); u /= 10; } while (u);
+        uint64_t q;
+        while (u >= 100) {
+            q = u / 100;
+            k = (int)(u - q * 100) * 2;
+            buf[--pos] = bor_digit_pairs[k + 1];
+            buf[--pos] = bor_digit_pairs[k];
+            u = q;
+        }
+        if (u >= 10) {
+            k = (int)u * 2;
+            buf[--pos] = bor_digit_pairs[k + 1];
+            buf[--pos] = bor_digit_pairs[k];
+        } else {
+            buf[--pos] = (char)('0' + (int)u);
+        }
         if (x < 0) buf[--pos] = '-';
         PyObject* s = PyUnicode_New(24 - pos, 127);
         if (s == NULL) return NULL;

@@ -538,11 +538,74 @@ static int bor_map_get_match(BorRun* st, const int64_t* next, Val* stack, int sp
     return sp - 1;
 }
 
+/* StringJoin of a List of two or more Strings, they and the separator compact ASCII, the
+   result within the string limit (vm/cold.pxi `_split_join_fast`, the same result: a new
+   str; the work of the list's length plus the separator's, then the result's length; charged
+   49 + its length; the machine's stack top written, as the builtin's call wrote it): one pass
+   over the items for their lengths, one copying them. BOR_DECLINED, touching nothing, for
+   other operands or when the work would pass its limit (the Cython path then raises the
+   error where it spends) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int bor_string_join(BorRun* st, Val* stack, int sp) {
+    Val *a, *b;
+    PyObject *t, *sep, *it, *r;
+    Py_ssize_t n, k, ls, li, total;
+    const char* ps;
+    char* d;
+    if (sp < 2) return BOR_DECLINED;
+    a = &stack[sp - 2];
+    b = &stack[sp - 1];
+    if (a->tag != BOR_T_OBJ || b->tag != BOR_T_OBJ || !PyTuple_CheckExact(a->o)
+            || !PyUnicode_CheckExact(b->o) || !PyUnicode_IS_COMPACT_ASCII(b->o))
+        return BOR_DECLINED;
+    t = a->o;
+    sep = b->o;
+    n = PyTuple_GET_SIZE(t);
+    if (n < 2) return BOR_DECLINED;     /* (PyUnicode_Join hands back a lone item itself) */
+    ls = PyUnicode_GET_LENGTH(sep);
+    total = ls * (n - 1);
+    for (k = 0; k < n; k++) {
+        it = PyTuple_GET_ITEM(t, k);
+        if (!PyUnicode_CheckExact(it) || !PyUnicode_IS_COMPACT_ASCII(it)) return BOR_DECLINED;
+        total += PyUnicode_GET_LENGTH(it);
+    }
+    if (total > C_MAX_STRING_BYTES || *st->work + (n + ls) + total > st->max_work)
+        return BOR_DECLINED;
+    r = PyUnicode_New(total, 127);
+    if (r == NULL) return -1;
+    if (total > 0) {
+        d = (char*)PyUnicode_DATA(r);
+        ps = (const char*)PyUnicode_DATA(sep);
+        for (k = 0; k < n; k++) {
+            if (k > 0 && ls > 0) {
+                if (ls == 1) *d = *ps;
+                else memcpy(d, ps, (size_t)ls);
+                d += ls;
+            }
+            it = PyTuple_GET_ITEM(t, k);
+            li = PyUnicode_GET_LENGTH(it);
+            memcpy(d, PyUnicode_DATA(it), (size_t)li);
+            d += li;
+        }
+    }
+    *st->work += (n + ls) + total;
+    Py_DECREF(sep);
+    b->tag = BOR_T_UNIT;
+    Py_DECREF(t);
+    a->o = r;
+    *st->machine_sp = sp - 1;
+    return (sp - 1) | bor_charge(st, 49 + total);
+}
+
 /* the builtins the core runs itself, on a machine without a wall clock or cancellation
    (which a builtin checks after it): MapGet / MapContainsKey / MapLen (charged 48 bytes, as
-   _map_fast), MapSet and ListPush / ListAppend in place; others BOR_DECLINED */
+   _map_fast), MapSet and ListPush / ListAppend in place, StringJoin (bor_string_join);
+   others BOR_DECLINED */
 #define BOR_FAST_BUILTIN(k) ((k) == BOR_OP_LISTPUSH || (k) == BOR_OP_LISTAPPEND \
-                             || ((k) >= BOR_OP_MAPGET && (k) <= BOR_OP_MAPLEN))
+                             || ((k) >= BOR_OP_MAPGET && (k) <= BOR_OP_MAPLEN) \
+                             || (k) == BOR_OP_STRINGJOIN)
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
@@ -552,6 +615,7 @@ static int bor_builtin_fast(BorRun* st, const int64_t* ins, Val* stack, int sp) 
     if (!st->plain) return BOR_DECLINED;
     if (k == BOR_OP_LISTPUSH || k == BOR_OP_LISTAPPEND) return bor_list_push(st, stack, sp);
     if (ins[0] == BOR_OP_COLD) {
+        if (k == BOR_OP_STRINGJOIN) return bor_string_join(st, stack, sp);
         if (k != BOR_OP_MAPGET && k != BOR_OP_MAPCONTAINSKEY && k != BOR_OP_MAPLEN)
             return BOR_DECLINED;
         c = bor_map_read(stack, sp, k);
@@ -563,7 +627,9 @@ static int bor_builtin_fast(BorRun* st, const int64_t* ins, Val* stack, int sp) 
 }
 
 /* Concat of two Strings (work: both lengths; a long result's UTF-8 size checked against the
-   string limit; charged 49 + n bytes) */
+   string limit; charged 49 + n bytes, or the right String's length when the left one is let
+   go): into the room of a String builder (core/strings.h bor_str_concat), two non-empty ASCII
+   Strings without an intermediate object (bor_ascii_concat), others by PyUnicode_Concat */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
@@ -603,6 +669,13 @@ static int bor_concat(BorRun* st, Val* stack, int sp) {
     *st->work += n;
     if (*st->work > st->max_work) return BOR_HX(BOR_X_WORK);
     if (n > C_MAX_STRING_BYTES / 4 && st->long_concat(a->o, b->o) < 0) return -1;
+    /* two non-empty ASCII Strings (PyUnicode_Concat hands back the other operand for the
+       empty one): in place into the one only its operand holds, else one new str */
+    if (PyUnicode_GET_LENGTH(a->o) > 0 && PyUnicode_GET_LENGTH(b->o) > 0 && a->o != b->o
+            && PyUnicode_IS_COMPACT_ASCII(a->o) && PyUnicode_IS_COMPACT_ASCII(b->o)) {
+        if (bor_ascii_concat(a, b) < 0) return -1;
+        return (sp - 1) | bor_charge(st, charge);
+    }
     o = PyUnicode_Concat(a->o, b->o);
     if (o == NULL) return -1;
     bor_vclear(a);

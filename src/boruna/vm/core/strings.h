@@ -57,6 +57,74 @@ static inline void bor_str_append(PyObject* s, PyObject* b) {
     ((PyASCIIObject*)s)->hash = -1;
 }
 
+/* Grow the writable compact ASCII str *p (bor_str_writable) that nothing but its holder
+   references to n >= its length characters, its text kept: in its own allocation when the
+   allocator's block has room, else moved (*p updated), as PyUnicode_Resize grows such a str;
+   the cached hash reset (nothing else holds the str). 0, or -1 with an exception set (the str
+   unchanged). Builds that track every object (Py_TRACE_REFS) or have no GIL resize through
+   PyUnicode_Resize itself. */
+static inline int bor_str_grow(PyObject** p, Py_ssize_t n) {
+#if defined(Py_TRACE_REFS) || defined(Py_GIL_DISABLED)
+    return PyUnicode_Resize(p, n);
+#else
+    PyObject* r;
+    if ((size_t)n > (size_t)PY_SSIZE_T_MAX - sizeof(PyASCIIObject) - 1) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    r = (PyObject*)PyObject_Realloc(*p, sizeof(PyASCIIObject) + (size_t)n + 1);
+    if (r == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    ((PyASCIIObject*)r)->length = n;
+    ((PyASCIIObject*)r)->hash = -1;
+    ((char*)PyUnicode_DATA(r))[n] = 0;
+    *p = r;
+    return 0;
+#endif
+}
+
+/* Concat of the non-empty compact ASCII strs in the operands a and b (their objects
+   distinct), not through a builder: the text and the str state PyUnicode_Concat gives (a
+   compact ASCII str of their length, no cached hash, not interned, one reference: the
+   operand's), written without an intermediate object where one operand is the only holder
+   of a writable str (bor_str_writable, reference count 1): that str is grown (bor_str_grow)
+   and the other's characters are written after (a) or before (b) its own. Else a new str.
+   0 with the result in a and b Unit (its str let go), or -1 with an exception set (a and b
+   unchanged). */
+static inline int bor_ascii_concat(Val* a, Val* b) {
+    PyObject* s = a->o;
+    PyObject* t = b->o;
+    PyObject* r;
+    Py_ssize_t la = PyUnicode_GET_LENGTH(s), lb = PyUnicode_GET_LENGTH(t);
+    char* d;
+    if (Py_REFCNT(s) == 1 && bor_str_writable(s)) {
+        if (bor_str_grow(&a->o, la + lb) < 0) return -1;
+        d = (char*)PyUnicode_DATA(a->o);
+        memcpy(d + la, PyUnicode_DATA(t), (size_t)lb);
+        Py_DECREF(t);
+    } else if (Py_REFCNT(t) == 1 && bor_str_writable(t)) {
+        if (bor_str_grow(&b->o, la + lb) < 0) return -1;
+        d = (char*)PyUnicode_DATA(b->o);
+        memmove(d + la, d, (size_t)lb);
+        memcpy(d, PyUnicode_DATA(s), (size_t)la);
+        a->o = b->o;
+        Py_DECREF(s);
+    } else {
+        r = PyUnicode_New(la + lb, 127);
+        if (r == NULL) return -1;
+        d = (char*)PyUnicode_DATA(r);
+        memcpy(d, PyUnicode_DATA(s), (size_t)la);
+        memcpy(d + la, PyUnicode_DATA(t), (size_t)lb);
+        a->o = r;
+        Py_DECREF(s);
+        Py_DECREF(t);
+    }
+    b->tag = BOR_T_UNIT;
+    return 0;
+}
+
 /* A machine's String builders: the strs it allocated with room (one strong reference each),
    their room in characters, when each last grew; `on`: STR_IN_PLACE when the module was
    loaded. */
