@@ -667,13 +667,21 @@ static inline int bor_fnref_index(PyObject* o, int64_t* r) {
     return 0;
 }
 
-/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order); out of
-   line, so the string paths cost the Int paths of bor_run nothing */
+/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order); two
+   one-character compact ASCII strings first, by their one byte each (what bor_str_order finds
+   for them); out of line, so the string paths cost the Int paths of bor_run nothing */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
-    int c = bor_str_order(a, b);
+    int c;
+    if (PyUnicode_IS_COMPACT_ASCII(a) && PyUnicode_IS_COMPACT_ASCII(b)
+            && ((PyASCIIObject*)a)->length == 1 && ((PyASCIIObject*)b)->length == 1) {
+        int x = *(const unsigned char*)((PyASCIIObject*)a + 1);
+        int y = *(const unsigned char*)((PyASCIIObject*)b + 1);
+        return k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y : x >= y;
+    }
+    c = bor_str_order(a, b);
     return k == BOR_OP_LT ? c < 0 : k == BOR_OP_LTE ? c <= 0 : k == BOR_OP_GT ? c > 0 : c >= 0;
 }
 
@@ -743,18 +751,6 @@ static void bor_vclear_range(Val* p, Val* e) {
 #else
 #define BOR_ALWAYS_INLINE inline
 #endif
-
-/* Lt / Lte / Gt / Gte (`k`) of two exact str: two one-character compact ASCII strings inline
-   (their one byte each: what bor_str_order finds for them), else bor_str_cmp */
-static BOR_ALWAYS_INLINE int bor_str_cmp_k(PyObject* a, PyObject* b, int64_t k) {
-    int x, y;
-    if (!(PyUnicode_IS_COMPACT_ASCII(a) && PyUnicode_IS_COMPACT_ASCII(b)
-          && ((PyASCIIObject*)a)->length == 1 && ((PyASCIIObject*)b)->length == 1))
-        return bor_str_cmp(a, b, k);
-    x = *(const unsigned char*)((PyASCIIObject*)a + 1);
-    y = *(const unsigned char*)((PyASCIIObject*)b + 1);
-    return k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y : x >= y;
-}
 
 /* bor_from_py with an exact int of at most one digit inline (the common List element or
    field; GCC keeps bor_from_py a call in bor_run): its result (1: an int outside i64) */
@@ -1076,7 +1072,7 @@ dispatch_switch:
                      : op == BOR_OP_GT ? fx > fy : fx >= fy;
         } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
                    && PyUnicode_CheckExact(b->o)) {
-            c = bor_str_cmp_k(a->o, b->o, op);
+            c = bor_str_cmp(a->o, b->o, op);
             Py_DECREF(a->o);        /* (the only operands with something to let go) */
             Py_DECREF(b->o);
         } else {
@@ -1520,7 +1516,7 @@ dispatch_switch:
                         if (c < 0) EXIT(-1);
                         c = c == (k == BOR_OP_EQ);
                     } else {
-                        c = bor_str_cmp_k(a->o, b->o, k);
+                        c = bor_str_cmp(a->o, b->o, k);
                     }
                     /* the strings' last reads (vm/reuse.pxi) */
                     if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);
@@ -1611,7 +1607,7 @@ dispatch_switch:
                     if (c < 0) EXIT(-1);
                     c = c == (k == BOR_OP_EQ);
                 } else {
-                    c = bor_str_cmp_k(a->o, b->o, k);
+                    c = bor_str_cmp(a->o, b->o, k);
                 }
                 if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the string's last read */
                 COUNT(2);
