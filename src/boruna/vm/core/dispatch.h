@@ -740,13 +740,21 @@ static inline int bor_fnref_index(PyObject* o, int64_t* r) {
     return 0;
 }
 
-/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order); out of
-   line, so the string paths cost the Int paths of bor_run nothing */
+/* Lt / Lte / Gt / Gte (`k`) of two exact str, as str's comparison (bor_str_order); two
+   one-character compact ASCII strings first, by their one byte each (what bor_str_order finds
+   for them); out of line, so the string paths cost the Int paths of bor_run nothing */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
-    int c = bor_str_order(a, b);
+    int c;
+    if (PyUnicode_IS_COMPACT_ASCII(a) && PyUnicode_IS_COMPACT_ASCII(b)
+            && ((PyASCIIObject*)a)->length == 1 && ((PyASCIIObject*)b)->length == 1) {
+        int x = *(const unsigned char*)((PyASCIIObject*)a + 1);
+        int y = *(const unsigned char*)((PyASCIIObject*)b + 1);
+        return k == BOR_OP_LT ? x < y : k == BOR_OP_LTE ? x <= y : k == BOR_OP_GT ? x > y : x >= y;
+    }
+    c = bor_str_order(a, b);
     return k == BOR_OP_LT ? c < 0 : k == BOR_OP_LTE ? c <= 0 : k == BOR_OP_GT ? c > 0 : c >= 0;
 }
 
@@ -800,6 +808,34 @@ static int bor_fail(void) { return -1; }
 #else
 #define BOR_THREADED 0
 #endif
+
+/* the values in [p, e) let go and left Unit; out of line, so that the paths that clear
+   values only when some are heap values (Call's extra arguments, Ret's slots and the stack
+   above its result) keep no call, and no register spills around one, in bor_run */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void bor_vclear_range(Val* p, Val* e) {
+    for (; p < e; p++) bor_vclear(p);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BOR_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define BOR_ALWAYS_INLINE inline
+#endif
+
+/* bor_from_py with an exact int of at most one digit inline (the common List element or
+   field; GCC keeps bor_from_py a call in bor_run): its result (1: an int outside i64) */
+static BOR_ALWAYS_INLINE int bor_from_py_k(Val* d, PyObject* p) {
+    long long v;
+    if (PyLong_CheckExact(p) && bor_small_long(p, &v)) {
+        d->tag = BOR_T_INT;
+        d->i = v;
+        return 0;
+    }
+    return bor_from_py(d, p);
+}
 
 /* bor_vclear inlined in bor_run (GCC keeps it a call there otherwise: a call per clear) */
 #define BOR_VCLEAR(p) do { Val* vc_ = (p); \
@@ -1110,14 +1146,15 @@ dispatch_switch:
         } else if (a->tag == BOR_T_OBJ && b->tag == BOR_T_OBJ && PyUnicode_CheckExact(a->o)
                    && PyUnicode_CheckExact(b->o)) {
             c = bor_str_cmp(a->o, b->o, op);
+            Py_DECREF(a->o);        /* (the only operands with something to let go) */
+            Py_DECREF(b->o);
         } else {
             st->want = BOR_WANT_COMPARABLE;
             st->bad = a;
             st->drop = 0;
             EXIT(BOR_X_TYPE);
         }
-        BOR_VCLEAR(a);
-        BOR_VCLEAR(b);
+        b->tag = BOR_T_UNIT;
         a->tag = BOR_T_BOOL;
         a->i = c;
         sp--;
@@ -1150,10 +1187,15 @@ dispatch_switch:
         if (sp < 2) EXIT(BOR_X_UNDERFLOW);
         a = &stack[sp - 2];
         b = &stack[sp - 1];
-        if (op == BOR_OP_AND) c = bor_truthy(a) && bor_truthy(b);
-        else c = bor_truthy(a) || bor_truthy(b);
-        BOR_VCLEAR(a);
-        BOR_VCLEAR(b);
+        if (a->tag == BOR_T_BOOL && b->tag == BOR_T_BOOL) {
+            /* (two Bools: nothing to let go) */
+            c = op == BOR_OP_AND ? a->i && b->i : a->i || b->i;
+        } else {
+            if (op == BOR_OP_AND) c = bor_truthy(a) && bor_truthy(b);
+            else c = bor_truthy(a) || bor_truthy(b);
+            BOR_VCLEAR(a);
+            BOR_VCLEAR(b);
+        }
         a->tag = BOR_T_BOOL;
         a->i = c;
         sp--;
@@ -1225,10 +1267,18 @@ dispatch_switch:
         if (nframes >= C_MAX_CALL_DEPTH) EXIT(BOR_X_DEPTH);
         n = st->fn_nlocals[target];
         if (lp + n > locals_cap) {
+            /* (through copies: the registers' own addresses are never taken, which would
+               keep them in memory for the whole of bor_run) */
+            Val* grown = locals;
+            int64_t cap = locals_cap;
             base = nframes ? frames[nframes - 1].locals_base : 0;
-            if (!bor_ensure_locals(&locals, &locals_cap, lp, n, C_MAX_LOCAL_SLOTS,
-                                   st->alloc_bytes))
+            if (!bor_ensure_locals(&grown, &cap, lp, n, C_MAX_LOCAL_SLOTS, st->alloc_bytes)) {
+                locals = grown;
+                locals_cap = cap;
                 EXIT(BOR_X_LOCALS);
+            }
+            locals = grown;
+            locals_cap = cap;
             loc = &locals[base];
         }
         frames[nframes - 1].ip = IP_INDEX();
@@ -1240,7 +1290,7 @@ dispatch_switch:
         r = argc < n ? argc : n;
         for (k = 0; k < r; k++) v[k] = stack[sp + k];
         for (; k < n; k++) v[k].tag = BOR_T_UNIT;
-        for (k = n; k < argc; k++) BOR_VCLEAR(&stack[sp + k]);
+        if (argc > n) bor_vclear_range(&stack[sp + n], &stack[sp + argc]);
         lp = base + n;
         fr = &frames[nframes];
         nframes++;
@@ -1263,18 +1313,23 @@ dispatch_switch:
         } else {
             tmp.tag = BOR_T_UNIT;
         }
-        while (sp > fr->stack_base) {
-            sp--;
-            BOR_VCLEAR(&stack[sp]);
+        /* the values above the frame's stack base let go (out of line: bor_vclear_range) */
+        if (sp > fr->stack_base) {
+            bor_vclear_range(&stack[fr->stack_base], &stack[sp]);
+            sp = fr->stack_base;
         }
         if (sp >= C_MAX_STACK) {
-            BOR_VCLEAR(&tmp);
+            bor_vclear_range(&tmp, &tmp + 1);
             EXIT(BOR_X_STACK);
         }
-        /* the frame's slots let go (left as they are: nothing reads a slot at or above lp, a
-           call sets every slot it takes) */
-        for (v = loc, b = locals + lp; v < b; v++)     /* (loc: the frame's first slot) */
-            if (v->tag == BOR_T_OBJ) Py_DECREF(v->o);
+        /* the frame's slots let go (loc: the frame's first slot), once one holds a heap value
+           (the scan itself calls nothing); the slots are left Unit, which nothing reads: no
+           slot at or above lp is read, a call sets every slot it takes */
+        for (v = loc, b = locals + lp; v < b; v++)
+            if (v->tag == BOR_T_OBJ) {
+                bor_vclear_range(v, b);
+                break;
+            }
         lp = fr->locals_base;
         stack[sp] = tmp;
         sp++;
@@ -1305,7 +1360,7 @@ dispatch_switch:
               && 0 <= b->i && b->i < Py_SIZE(a->o)))
             EXIT(BOR_X_OP);
         tmp.tag = BOR_T_UNIT;
-        if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+        if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
         BOR_VCLEAR(a);
         *a = tmp;
         sp--;
@@ -1328,7 +1383,7 @@ dispatch_switch:
         flds = bor_rec_fields(a->o);
         if (ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
         tmp.tag = BOR_T_UNIT;
-        if (bor_from_py(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
+        if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
         BOR_VCLEAR(a);
         *a = tmp;
         NEXT();
@@ -1355,7 +1410,7 @@ dispatch_switch:
                 }
                 NEXT();
             }
-            if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(bor_rec_fields(a->o), ins[2])))
+            if (bor_from_py_k(&stack[sp], PyTuple_GET_ITEM(bor_rec_fields(a->o), ins[2])))
                 EXIT(BOR_X_CONV);
             sp++;
             NEXT();
@@ -1654,7 +1709,7 @@ dispatch_switch:
                    list let go first when its read moves, a dead store drops the element) */
                 int64_t* w = pc;
                 tmp.tag = BOR_T_UNIT;
-                if (bor_from_py(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+                if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
                 if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
                 v = &loc[w[1]];
                 BOR_VCLEAR(v);
@@ -1664,7 +1719,7 @@ dispatch_switch:
                 pc += BOR_W;
                 NEXT();
             }
-            if (bor_from_py(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+            if (bor_from_py_k(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
             sp++;
             if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
             NEXT();
