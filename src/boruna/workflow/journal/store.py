@@ -193,16 +193,67 @@ class Journal:
                                             f"pass the --data-dir the run used)")
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
-                                        isolation_level=None, check_same_thread=False)
-            self.conn.row_factory = sqlite3.Row
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            self._migrate()
+            if not self.path.exists():
+                self._create_aside()
+            self.conn = self._connect(self.path)
+            if self.conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                self.conn.execute("PRAGMA journal_mode = WAL")   # a file made elsewhere
+            if self._current_version() != SCHEMA_VERSION:
+                self._migrate()
         except (sqlite3.Error, OSError) as err:
             raise translate(err, self.path) from None
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+    def _create_aside(self) -> None:
+        """Make a new `runs.db` whole beside its place, then link it in.
+
+        A process that opens the journal never sees a half-made file: two processes that
+        create the same journal at once used to meet in SQLite's switch to WAL mode, each
+        holding a lock the other waited for until the busy timeout ran out. The file is made
+        under a name of this process's own, put in WAL mode (which the file keeps) with its
+        schema, closed, and hard-linked to `runs.db`; whoever links first wins and the other
+        opens the winner's file."""
+        aside = self.path.with_name(f".{DB_NAME}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+        try:
+            conn = self._connect(aside)
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                self.conn = conn
+                self._migrate()
+            finally:
+                conn.close()
+            try:
+                os.link(aside, self.path)
+            except FileExistsError:
+                pass
+            except OSError:                         # no hard links here: a rename that
+                if not self.path.exists():          # loses a race loses an empty journal
+                    os.replace(aside, self.path)
+        finally:
+            for leftover in (aside, aside.with_name(aside.name + "-wal"),
+                             aside.with_name(aside.name + "-shm")):
+                try:
+                    leftover.unlink()
+                except FileNotFoundError:
+                    pass
+
+    def _current_version(self) -> int:
+        try:
+            row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        except sqlite3.OperationalError as err:
+            if "no such table" in str(err).lower():
+                return 0
+            raise
+        return row[0] or 0
 
     def close(self) -> None:
         with self._lock:
