@@ -44,6 +44,8 @@ from boruna.vm.builtins import (
 
 # OP_* dispatch constants of every op and pseudo-op, and the match tags: generated from
 # bytecode/opcodes.py by setup.py
+cimport cython
+
 include "vm/opcodes.pxi"
 # C constants of the limits the loop compares against: generated from core/limits.py by setup.py
 include "vm/limits_c.pxi"

@@ -1,7 +1,12 @@
 # Part of the VM extension: included by boruna/_vm.pyx (declarations in _vm.pxd).
 # Loading: a Module flattened into C arrays (code, constants, match tables), every
-# index bounded once; malformed instructions become OP_FAIL with their error.
+# index bounded once; malformed instructions become OP_FAIL with their error. Loading reads
+# Python objects a caller built (any tuple, of any length): its functions index them with
+# bounds checks on (the extension turns them off everywhere else), so an empty instruction
+# or match arm is an error, not a read past the object.
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 cdef int _translate(Machine self, module) except -1:
     """Flatten the module into C arrays, bounding every index once, here."""
     cdef int64_t k, total, pos, j, ntables, narms, t, a
@@ -81,7 +86,7 @@ cdef int _translate(Machine self, module) except -1:
         for j, ins in enumerate(f.code):
             _encode(self, &self.code[(base + j) * W], ins, flen, int(f.locals))
         if MOVES:
-            moves, takes = _reuse_plan(f.code, f.match_tables, int(f.arity))
+            moves, takes = _cached_plan(f)
             for j in moves:
                 w = &self.code[(base + j) * W]
                 if w[0] == OP_LOADLOCAL:
@@ -121,6 +126,32 @@ cdef int _translate(Machine self, module) except -1:
     if self.tracing:
         self.dbg = [[_debug(ins) for ins in f.code] for f in functions]
     return 0
+
+
+@cython.boundscheck(True)
+@cython.wraparound(True)
+def _cached_plan(f):
+    """`_reuse_plan` of function `f`, kept on `f` (`_vm_reuse_plan`) with what it was made
+    from: a module run again (an App's cycles, a benchmark's rounds, a resumed workflow step)
+    loads without analysing its functions again. The plan is used again only while `f`'s
+    code, match tables and arity are equal to those it was made from (the instruction tuples
+    themselves are compared, by identity first, so the check is one pass over the code);
+    code whose instructions are not all tuples is analysed every time."""
+    code = f.code
+    key = (tuple(code), tuple(map(tuple, f.match_tables)), f.arity)
+    try:
+        cached = f._vm_reuse_plan
+        if cached[0] == key:
+            return cached[1]
+    except Exception:
+        pass
+    plan = _reuse_plan(code, f.match_tables, int(f.arity))
+    if all(type(ins) is tuple for ins in key[0]):
+        try:
+            f._vm_reuse_plan = (key, plan)
+        except Exception:        # an object that takes no attributes: analysed every time
+            pass
+    return plan
 
 
 # superinstructions (_fuse); False runs every op as a single step
@@ -262,54 +293,65 @@ cdef int _fail_op(Machine self, int64_t* w, object err) except -1:
     return 0
 
 
+# per opcode name: (tag, operand count, whether it runs on the cold path), read off the one
+# opcode table once (bytecode/opcodes.py) so that encoding an instruction is one lookup
+_ENCODING = {name: (info.tag, len(info.operands), info.path == COLD)
+             for name, info in OPCODES.items()}
+
+
+@cython.boundscheck(True)
+@cython.wraparound(True)
 cdef int _encode(Machine self, int64_t* w, object ins, int64_t flen, int64_t nlocals) except -1:
+    cdef int64_t tag, i, x
+    cdef Py_ssize_t nops
     w[1] = 0
     w[2] = 0
     w[3] = 0
     try:
-        name = ins[0]
-        info = OPCODES[name]
-        ops = ins[1:]
-        if len(ops) != len(info.operands):
+        enc = _ENCODING[ins[0]]
+        nops = len(ins) - 1
+        if nops != enc[1]:
             raise ValueError("operand count")
     except Exception:
         return _fail_op(self, w, verr.bytecode_error(f"malformed instruction {ins!r}"))
-    tag = info.tag
-    if name == "GetFieldNamed":
+    tag = enc[0]
+    if tag == OP_GETFIELDNAMED:
         w[0] = OP_GETFIELDNAMED
         w[1] = len(self.named_fields)
-        self.named_fields.append(str(ops[0]))
+        self.named_fields.append(str(ins[1]))
         return 0
-    if name == "Assert":
-        kind = ops[1]
-        ops = (ops[0], 0 if kind == "Requires" else 1, ops[2])
-    vals = []
-    for x in ops:
-        if type(x) is not int or x < 0 or x > 0xFFFFFFFF:
+    ops = ins[1:]
+    if tag == OP_ASSERT:
+        ops = (ops[0], 0 if ops[1] == "Requires" else 1, ops[2])
+    for i in range(nops):
+        o = ops[i]
+        if type(o) is not int or o < 0 or o > 0xFFFFFFFF:
             return _fail_op(self, w, verr.bytecode_error(f"operand out of range in {ins!r}"))
-        vals.append(x)
-    if info.path == COLD:
+    if enc[2]:
         w[0] = OP_COLD
         w[1] = tag
         return 0
-    if name == "PushConst" and vals[0] >= self.nconsts:
-        return _fail_op(self, w, verr.invalid_constant(vals[0]))
-    if name in ("LoadLocal", "StoreLocal") and vals[0] >= nlocals:
-        err = verr.invalid_local(vals[0])
-        if name == "StoreLocal":
-            w[0] = OP_FAIL
-            w[1] = len(self.fail_msgs)
-            w[2] = 1      # pop first
-            self.fail_msgs.append(err)
-            return 0
-        return _fail_op(self, w, err)
-    if name in ("LoadGlobal", "StoreGlobal") and vals[0] >= self.nglobals:
-        return _fail_op(self, w, verr.invalid_global(vals[0]))
-    if name in ("Jmp", "JmpIf", "JmpIfNot"):
-        vals[0] = min(vals[0], flen)
+    if nops:
+        x = ops[0]
+        if tag == OP_PUSHCONST and x >= self.nconsts:
+            return _fail_op(self, w, verr.invalid_constant(x))
+        if (tag == OP_LOADLOCAL or tag == OP_STORELOCAL) and x >= nlocals:
+            err = verr.invalid_local(x)
+            if tag == OP_STORELOCAL:
+                w[0] = OP_FAIL
+                w[1] = len(self.fail_msgs)
+                w[2] = 1      # pop first
+                self.fail_msgs.append(err)
+                return 0
+            return _fail_op(self, w, err)
+        if (tag == OP_LOADGLOBAL or tag == OP_STOREGLOBAL) and x >= self.nglobals:
+            return _fail_op(self, w, verr.invalid_global(x))
+        if (tag == OP_JMP or tag == OP_JMPIF or tag == OP_JMPIFNOT) and x > flen:
+            x = flen
+        w[1] = x
+        for i in range(1, nops):
+            w[1 + i] = ops[i]
     w[0] = tag
-    for i, x in enumerate(vals):
-        w[1 + i] = x
     return 0
 
 

@@ -11,6 +11,8 @@ MOVES = True
 _JUMPS = ("Jmp", "JmpIf", "JmpIfNot")
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def _reuse_plan(code, match_tables, arity):
     """The moves and field takes of one function's code (a list of instruction tuples).
 
@@ -97,6 +99,8 @@ def _reuse_plan(code, match_tables, arity):
             if not _merge(live_in, succ[pc], n).get(s, 0):
                 moves.append(pc)
         elif name == "GetField":
+            if len(code[pc]) != 2:
+                continue                # malformed: it fails at run time
             k = code[pc][1]
             if type(k) is not int:
                 continue
@@ -108,6 +112,8 @@ def _reuse_plan(code, match_tables, arity):
     return moves, takes
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def _merge(live_in, succs, n):
     if len(succs) == 1:
         t = succs[0]

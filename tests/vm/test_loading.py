@@ -1,0 +1,122 @@
+"""Loading a module into a machine (vm/loading.pxi): the reuse plan kept on each function
+for the next machine of the same module, used only while the function is what it was made
+from, and instructions encoded by one lookup in the opcode table."""
+import copy
+
+import pytest
+
+from boruna import _vm
+from boruna.compiler import compile_source
+
+P = ("fn grow(xs: List<Int>, x: Int) -> List<Int> { list_push(xs, x) }\n"
+     "fn main() -> Int { let mut xs = [] let mut i = 0\n"
+     "  while i < 50 { xs = grow(xs, i) i = i + 1 }\n"
+     "  let ys = xs list_len(xs) * 1000 + list_len(ys) + list_get(ys, 49) }")
+# the same functions; main keeps the list it grows in a record's field
+Q = ("fn grow(xs: List<Int>, x: Int) -> List<Int> { list_push(xs, x) }\n"
+     "type S { items: List<Int>, n: Int }\n"
+     "fn main() -> Int { let mut s = S { items: [], n: 0 } let mut i = 0\n"
+     "  while i < 40 { s = S { ..s, items: grow(s.items, i) } i = i + 1 }\n"
+     "  list_len(s.items) * 7 + list_get(s.items, 39) }")
+
+
+def _main(module):
+    return next(i for i, f in enumerate(module.functions) if f.name == "main")
+
+
+def _outcome(module):
+    m = _vm.Machine(module, max_steps=10**6, trace=True)
+    m.set_entry(_main(module), ())
+    m.run()
+    return (m.result, m.error, m.steps, m.work, list(m.trace))
+
+
+def test_a_module_loaded_again_uses_the_plan_kept_on_its_functions():
+    module = compile_source(P)
+    first = _outcome(module)
+    assert first[0] == 50099 and first[1] is None
+    plans = [f._vm_reuse_plan for f in module.functions]
+    assert [_vm._cached_plan(f) for f in module.functions] == [p[1] for p in plans]
+    for f, kept in zip(module.functions, plans):
+        assert _vm._cached_plan(f) is kept[1]          # not analysed again
+        assert kept[1] == _vm._reuse_plan(f.code, f.match_tables, int(f.arity))
+    assert _outcome(module) == first
+
+
+def test_a_function_changed_after_loading_is_analysed_again():
+    q = compile_source(Q)
+    want = _outcome(copy.deepcopy(q))
+    assert want[0] == 40 * 7 + 39 and want[1] is None
+    # the code list replaced, then changed in place: each load sees what the code is now
+    for change in ("replace", "in_place"):
+        module = compile_source(P)
+        _outcome(module)
+        mp, mq = module.functions[_main(module)], q.functions[_main(q)]
+        if change == "replace":
+            mp.code = list(mq.code)
+        else:
+            mp.code[:] = mq.code
+        mp.locals, mp.match_tables, mp.lines = mq.locals, mq.match_tables, mq.lines
+        module.types = q.types
+        module.constants = q.constants
+        assert _outcome(module) == want
+        assert mp._vm_reuse_plan[1] == _vm._reuse_plan(mq.code, mq.match_tables, mq.arity)
+
+
+def test_a_changed_arity_or_match_table_is_a_different_plan():
+    module = compile_source(P)
+    _outcome(module)
+    grow = module.functions[0]
+    kept = grow._vm_reuse_plan
+    grow.arity = 1
+    assert _vm._cached_plan(grow) == _vm._reuse_plan(grow.code, grow.match_tables, 1)
+    assert grow._vm_reuse_plan is not kept
+    grow.arity = 2
+    grow.match_tables = [[(0, 1)]]
+    assert grow._vm_reuse_plan[0][1] == ()
+    _vm._cached_plan(grow)
+    assert grow._vm_reuse_plan[0][1] == (((0, 1),),)
+
+
+def test_instructions_that_are_lists_are_analysed_every_time():
+    module = compile_source(P)
+    want = _outcome(copy.deepcopy(module))
+    for f in module.functions:
+        f.code = [list(ins) for ins in f.code]
+    assert _outcome(module) == want
+    assert not any(hasattr(f, "_vm_reuse_plan") for f in module.functions)
+
+
+def test_malformed_instructions_fail_as_before_the_table_lookup():
+    module = compile_source("fn main() -> Int { 1 }")
+    f = module.functions[0]
+    cases = [(("PushConst",), "malformed instruction ('PushConst',)"),
+             (("NoSuchOp", 1), "malformed instruction ('NoSuchOp', 1)"),
+             (("PushConst", -1), "operand out of range in ('PushConst', -1)"),
+             (("PushConst", True), "operand out of range in ('PushConst', True)"),
+             (("Jmp", 2 ** 32), "operand out of range in ('Jmp', 4294967296)"),
+             # an empty instruction and ops short of their operands read past the tuple
+             # before loading checked bounds (a segfault for these three)
+             ((), "malformed instruction ()"),
+             (("Match",), "malformed instruction ('Match',)"),
+             (("Jmp",), "malformed instruction ('Jmp',)"),
+             (("GetField",), "malformed instruction ('GetField',)"),
+             (("LoadLocal",), "malformed instruction ('LoadLocal',)")]
+    for ins, text in cases:
+        f.code = [("PushConst", 0), ins, ("Ret",)]
+        m = _vm.Machine(module)
+        m.run()
+        assert text in m.error, (ins, m.error)
+    f.code = [("Jmp", 10 ** 6)]           # a jump past the end goes to the implicit return
+    m = _vm.Machine(module)
+    m.run()
+    assert m.error is None and m.steps == 3 and m.result is None
+
+
+def test_an_empty_match_arm_is_refused_at_load_not_read_past():
+    module = compile_source("fn main() -> Int { 1 }")
+    f = module.functions[0]
+    f.code = [("PushConst", 0), ("Match", 0), ("Ret",)]
+    f.match_tables = [[()]]
+    with pytest.raises(IndexError):
+        _vm.Machine(module)
