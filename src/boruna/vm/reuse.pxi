@@ -21,11 +21,19 @@ def _reuse_plan(code, match_tables, arity):
     store (the value is dropped, the slot left Unit), `takes` maps the pc of a GetField(k) to up to two
     slots whose every later read (before a store) is a GetField of a field other than k.
     Parameters are never moved nor listed when the function has an Assert (a failed
-    contract displays them). Backward liveness per slot: bit 0 = read whole, bit k + 1 =
-    field k read (LoadLocal directly followed by GetField(k))."""
+    contract displays them).
+
+    Backward liveness per slot, iterated in reverse pc order to a fixed point (given up,
+    with no moves or takes, past 50 rounds): what is live after a pc is one int, a bitset of
+    B bits per slot the code names (slot i's bits at i * B): bit 0 = read whole, bit c =
+    field column c read (a LoadLocal directly followed by GetField(k); one column per field
+    index k the function reads so, in order of k). An instruction costs a few operations on
+    that int, so the analysis grows with the code times the live slots / 64, not with the
+    code times the live slots as copying a table of them per instruction did."""
     n = len(code)
     succ = [None] * n
     fields = [None] * n     # per LoadLocal pc: the GetField index right after, or -1
+    named = set()           # the slots LoadLocal / StoreLocal name
     try:
         has_assert = False
         for pc in range(n):
@@ -41,7 +49,8 @@ def _reuse_plan(code, match_tables, arity):
                 if type(tab) is not int or tab < 0 or tab >= len(match_tables):
                     succ[pc] = ()
                 else:
-                    succ[pc] = tuple(int(arm[1]) for arm in match_tables[tab])
+                    # the targets as loading bounds them (vm/loading.pxi): below 0 is 0
+                    succ[pc] = tuple(max(int(arm[1]), 0) for arm in match_tables[tab])
             elif name == "Ret" or name == "Halt":
                 succ[pc] = ()
             else:
@@ -50,16 +59,31 @@ def _reuse_plan(code, match_tables, arity):
                 elif name == "LoadLocal" or name == "StoreLocal":
                     if len(ins) != 2 or type(ins[1]) is not int:
                         return (), {}
+                    named.add(ins[1])
                 succ[pc] = (pc + 1,)
             if name == "LoadLocal":
                 nxt = code[pc + 1] if pc + 1 < n else None
-                fields[pc] = (nxt[1] if nxt is not None and nxt[0] == "GetField"
-                              and len(nxt) == 2 and type(nxt[1]) is int else -1)
+                fields[pc] = (nxt[1] if nxt is not None and len(nxt) == 2 and nxt[0] == "GetField"
+                              and type(nxt[1]) is int else -1)
     except Exception:       # a malformed instruction: its op fails at run time anyway
         return (), {}
-    # live-out state per pc: dict slot -> mask; iterate to a fixed point (reverse order)
-    empty = {}
-    live_in = [empty] * (n + 1)
+    slots = sorted(named)
+    index = {sl: i for i, sl in enumerate(slots)}
+    column = {k: c + 1 for c, k in enumerate(sorted({k for k in fields if k is not None
+                                                     and k >= 0}))}
+    B = len(column) + 1
+    full = (1 << B) - 1
+    # per pc: a LoadLocal's bit (gen), a StoreLocal's slot shift (kill), else None
+    gen = [None] * n
+    kill = [None] * n
+    for pc in range(n):
+        name = code[pc][0]
+        if name == "LoadLocal":
+            k = fields[pc]
+            gen[pc] = 1 << (index[code[pc][1]] * B + (0 if k < 0 else column[k]))
+        elif name == "StoreLocal":
+            kill[pc] = index[code[pc][1]] * B
+    live_in = [0] * (n + 1)
     changed = True
     rounds = 0
     while changed:
@@ -69,35 +93,34 @@ def _reuse_plan(code, match_tables, arity):
             return (), {}
         for pc in range(n - 1, -1, -1):
             out = _merge(live_in, succ[pc], n)
-            ins = code[pc]
-            name = ins[0]
-            if name == "StoreLocal":
-                if ins[1] in out:
-                    out = dict(out)
-                    del out[ins[1]]
-            elif name == "LoadLocal":
-                s = ins[1]
-                bit = 1 if fields[pc] < 0 else 1 << (fields[pc] + 1)
-                if out.get(s, 0) & bit != bit:
-                    out = dict(out)
-                    out[s] = out.get(s, 0) | bit
+            g = gen[pc]
+            if g is not None:
+                out |= g
+            else:
+                sh = kill[pc]
+                if sh is not None and out >> sh & full:
+                    out &= ~(full << sh)
             if out != live_in[pc]:
                 live_in[pc] = out
                 changed = True
     moves = []
     takes = {}
+    every = 0               # bit 0 of every slot
+    for i in range(len(slots)):
+        every |= 1 << (i * B)
+    params = 0              # bit 0 of every parameter's slot (never a holder with an Assert)
+    if has_assert:
+        for i, sl in enumerate(slots):
+            if sl < arity:
+                params |= 1 << (i * B)
     for pc in range(n):
         name = code[pc][0]
-        if name == "StoreLocal":
-            s = code[pc][1]
-            if not (has_assert and s < arity) and not _merge(live_in, succ[pc], n).get(s, 0):
-                moves.append(pc)        # a dead store: the value is dropped
-        elif name == "LoadLocal":
-            s = code[pc][1]
-            if has_assert and s < arity:
+        if name == "StoreLocal" or name == "LoadLocal":
+            sl = code[pc][1]
+            if has_assert and sl < arity:
                 continue
-            if not _merge(live_in, succ[pc], n).get(s, 0):
-                moves.append(pc)
+            if not _merge(live_in, succ[pc], n) >> (index[sl] * B) & full:
+                moves.append(pc)        # a last read, or a dead store (the value is dropped)
         elif name == "GetField":
             if len(code[pc]) != 2:
                 continue                # malformed: it fails at run time
@@ -105,34 +128,35 @@ def _reuse_plan(code, match_tables, arity):
             if type(k) is not int:
                 continue
             out = _merge(live_in, succ[pc], n)
-            bit = 1 << (k + 1)
-            cands = [s for s, m in out.items()
-                     if not m & 1 and not m & bit and not (has_assert and s < arity)]
-            takes[pc] = sorted(cands)[:2]
+            live = 0
+            for c in range(B):
+                live |= out >> c & every
+            cands = live & ~(out & every) & ~params
+            c = column.get(k)
+            if c is not None:
+                cands &= ~(out >> c & every)
+            found = []
+            while cands and len(found) < 2:
+                low = cands & -cands
+                found.append(slots[(low.bit_length() - 1) // B])
+                cands ^= low
+            takes[pc] = found
     return moves, takes
 
 
 @cython.boundscheck(True)
 @cython.wraparound(True)
 def _merge(live_in, succs, n):
+    """What is live after a pc: the union of what is live before each of its successors (a
+    successor past the end, the implicit return, has nothing live)."""
     if len(succs) == 1:
         t = succs[0]
-        return live_in[t] if t < n else {}
-    out = None
+        return live_in[t] if t < n else 0
+    out = 0
     for t in succs:
-        if t >= n:
-            continue
-        d = live_in[t]
-        if out is None:
-            out = d
-        elif d is not out and d:
-            if not out:
-                out = d
-            else:
-                out = dict(out)
-                for s, m in d.items():
-                    out[s] = out.get(s, 0) | m
-    return {} if out is None else out
+        if t < n:
+            out |= live_in[t]
+    return out
 
 
 cdef inline void _load(Machine self, Val* dst, Val* src, int64_t* ins) noexcept:
