@@ -1,6 +1,6 @@
 """Loading a module into a machine (vm/loading.pxi): the reuse plan kept on each function
-for the next machine of the same module, used only while the function is what it was made
-from, and instructions encoded by one lookup in the opcode table."""
+from the module's second load on, used only while the function is what it was made from,
+and instructions encoded by one lookup in the opcode table."""
 import copy
 
 import pytest
@@ -31,15 +31,29 @@ def _outcome(module):
     return (m.result, m.error, m.steps, m.work, list(m.trace))
 
 
+def _kept(f):
+    """The plan kept on `f`, as `_reuse_plan` returns it."""
+    snap, tables, arity, moves, flat = f._vm_reuse_plan
+    return list(moves), {flat[k]: list(flat[k + 2:k + 2 + flat[k + 1]])
+                         for k in range(0, len(flat), 4)}
+
+
 def test_a_module_loaded_again_uses_the_plan_kept_on_its_functions():
     module = compile_source(P)
     first = _outcome(module)
     assert first[0] == 50099 and first[1] is None
-    plans = [f._vm_reuse_plan for f in module.functions]
-    assert [_vm._cached_plan(f) for f in module.functions] == [p[1] for p in plans]
-    for f, kept in zip(module.functions, plans):
-        assert _vm._cached_plan(f) is kept[1]          # not analysed again
-        assert kept[1] == _vm._reuse_plan(f.code, f.match_tables, int(f.arity))
+    assert module._vm_loads == 1
+    assert not any(hasattr(f, "_vm_reuse_plan") for f in module.functions)  # loaded once
+    assert _outcome(module) == first
+    assert module._vm_loads == 2
+    for f in module.functions:
+        kept = f._vm_reuse_plan
+        want = _vm._reuse_plan(f.code, f.match_tables, int(f.arity))
+        again = _vm._cached_plan(f)
+        assert _kept(f) == want and (list(again[0]), again[1]) == want
+        assert f._vm_reuse_plan is kept                 # not analysed again
+    assert any(_kept(f)[1] for f in module.functions) or any(
+        _kept(f)[0] for f in module.functions)
     assert _outcome(module) == first
 
 
@@ -51,6 +65,7 @@ def test_a_function_changed_after_loading_is_analysed_again():
     for change in ("replace", "in_place"):
         module = compile_source(P)
         _outcome(module)
+        _outcome(module)                   # the plans are kept
         mp, mq = module.functions[_main(module)], q.functions[_main(q)]
         if change == "replace":
             mp.code = list(mq.code)
@@ -60,22 +75,24 @@ def test_a_function_changed_after_loading_is_analysed_again():
         module.types = q.types
         module.constants = q.constants
         assert _outcome(module) == want
-        assert mp._vm_reuse_plan[1] == _vm._reuse_plan(mq.code, mq.match_tables, mq.arity)
+        assert _kept(mp) == _vm._reuse_plan(mq.code, mq.match_tables, mq.arity)
 
 
 def test_a_changed_arity_or_match_table_is_a_different_plan():
     module = compile_source(P)
     _outcome(module)
+    _outcome(module)
     grow = module.functions[0]
     kept = grow._vm_reuse_plan
     grow.arity = 1
-    assert _vm._cached_plan(grow) == _vm._reuse_plan(grow.code, grow.match_tables, 1)
-    assert grow._vm_reuse_plan is not kept
+    again = _vm._cached_plan(grow)
+    assert (list(again[0]), again[1]) == _vm._reuse_plan(grow.code, grow.match_tables, 1)
+    assert grow._vm_reuse_plan is not kept and grow._vm_reuse_plan[2] == 1
     grow.arity = 2
     grow.match_tables = [[(0, 1)]]
-    assert grow._vm_reuse_plan[0][1] == ()
+    assert grow._vm_reuse_plan[1] == ()
     _vm._cached_plan(grow)
-    assert grow._vm_reuse_plan[0][1] == (((0, 1),),)
+    assert grow._vm_reuse_plan[1] == (((0, 1),),)
 
 
 def test_instructions_that_are_lists_are_analysed_every_time():
@@ -83,6 +100,7 @@ def test_instructions_that_are_lists_are_analysed_every_time():
     want = _outcome(copy.deepcopy(module))
     for f in module.functions:
         f.code = [list(ins) for ins in f.code]
+    assert _outcome(module) == want
     assert _outcome(module) == want
     assert not any(hasattr(f, "_vm_reuse_plan") for f in module.functions)
 

@@ -44,6 +44,11 @@ cdef int _translate(Machine self, module) except -1:
     narms = 0
     self.fn_names = []
     self.fn_caps = []
+    loads = getattr(module, "_vm_loads", 0)
+    try:                        # how often this module was loaded: plans kept from the 2nd
+        module._vm_loads = loads + 1 if type(loads) is int else 1
+    except Exception:
+        loads = 0
     for k, f in enumerate(functions):
         self.fn_start[k] = total
         self.fn_len[k] = len(f.code)
@@ -86,7 +91,7 @@ cdef int _translate(Machine self, module) except -1:
         for j, ins in enumerate(f.code):
             _encode(self, &self.code[(base + j) * W], ins, flen, int(f.locals))
         if MOVES:
-            moves, takes = _cached_plan(f)
+            moves, takes = _cached_plan(f, type(loads) is int and loads >= 1)
             for j in moves:
                 w = &self.code[(base + j) * W]
                 if w[0] == OP_LOADLOCAL:
@@ -130,27 +135,39 @@ cdef int _translate(Machine self, module) except -1:
 
 @cython.boundscheck(True)
 @cython.wraparound(True)
-def _cached_plan(f):
-    """`_reuse_plan` of function `f`, kept on `f` (`_vm_reuse_plan`) with what it was made
-    from: a module run again (an App's cycles, a benchmark's rounds, a resumed workflow step)
-    loads without analysing its functions again. The plan is used again only while `f`'s
-    code, match tables and arity are equal to those it was made from (the instruction tuples
-    themselves are compared, by identity first, so the check is one pass over the code);
-    code whose instructions are not all tuples is analysed every time."""
+def _cached_plan(f, keep=True):
+    """`_reuse_plan` of function `f`, kept on `f` (`_vm_reuse_plan`, when `keep`) with what
+    it was made from: a module run again (an App's cycles, a benchmark's rounds, a resumed
+    workflow step) loads without analysing its functions again. `_translate` keeps plans
+    from a module's second load on: a module loaded once (a `boruna run`, an MCP call) pays
+    nothing for it. The plan is used again only while `f`'s
+    code, match tables and arity are equal to those it was made from: the kept copy of the
+    code is compared instruction by instruction (identity first, so the check is one pass).
+    Code whose instructions are not all tuples is analysed every time. What is kept is two
+    tuples of ints besides the code's copy, so keeping it costs the collector little."""
     code = f.code
-    key = (tuple(code), tuple(map(tuple, f.match_tables)), f.arity)
-    try:
-        cached = f._vm_reuse_plan
-        if cached[0] == key:
-            return cached[1]
-    except Exception:
-        pass
+    snap = tuple(code)
+    tables = tuple(map(tuple, f.match_tables))
+    cached = getattr(f, "_vm_reuse_plan", None)
+    if (type(cached) is tuple and len(cached) == 5 and cached[0] == snap
+            and cached[1] == tables and cached[2] == f.arity):
+        moves = cached[3]
+        flat = cached[4]
+        return moves, {flat[k]: list(flat[k + 2:k + 2 + flat[k + 1]])
+                       for k in range(0, len(flat), 4)}
     plan = _reuse_plan(code, f.match_tables, int(f.arity))
-    if all(type(ins) is tuple for ins in key[0]):
-        try:
-            f._vm_reuse_plan = (key, plan)
-        except Exception:        # an object that takes no attributes: analysed every time
-            pass
+    if not keep:
+        return plan
+    for ins in snap:
+        if type(ins) is not tuple:
+            return plan
+    flat = []
+    for pc, cands in plan[1].items():
+        flat += [pc, len(cands)] + list(cands) + [0] * (2 - len(cands))
+    try:
+        f._vm_reuse_plan = (snap, tables, f.arity, tuple(plan[0]), tuple(flat))
+    except Exception:        # an object that takes no attributes: analysed every time
+        pass
     return plan
 
 
