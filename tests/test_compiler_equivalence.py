@@ -169,6 +169,7 @@ def _patch_reference(monkeypatch):
     monkeypatch.setattr(codegen, "_c_expr", lambda gen, e, ctx: None)
     monkeypatch.setattr(codegen, "_c_stmts", lambda gen, stmts, ctx: None)
     monkeypatch.setattr(codegen, "_c_functions", lambda mod, fns: None)
+    monkeypatch.setattr(codegen, "_c_fn_tables", lambda fns, arities: None)
     for name in ("parse_block", "parse_stmt", "parse_expr"):
         monkeypatch.setattr(parser._Parser, name, getattr(reference, "old_" + name))
     for name in ("match_expr", "match_chain", "match_table", "pattern_tags"):

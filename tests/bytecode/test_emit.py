@@ -1,7 +1,7 @@
 """Codegen's expression core in C (`boruna.bytecode._emit`, tried first by `_FnGen.expr`).
 
-The oracle is the emitter without it: `codegen._c_expr`, `_c_stmts` and `_c_functions`
-patched to hand everything back, so the Python branches of `_FnGen` compile everything. Both must give the same module
+The oracle is the emitter without it: `codegen._c_expr`, `_c_stmts`, `_c_functions` and
+`_c_fn_tables` patched to hand everything back, so the Python branches of `_FnGen` compile everything. Both must give the same module
 (`to_json` text: code, constants, line tables, capabilities, match tables) or the same error
 with the same attributes, through `compile_source` and through `generate` with and without
 the name checks before it, on random programs of every expression kind, on random edits of
@@ -64,6 +64,7 @@ def _both(monkeypatch, source):
         m.setattr(codegen, "_c_expr", _hand_back)
         m.setattr(codegen, "_c_stmts", _hand_back)
         m.setattr(codegen, "_c_functions", _hand_back_functions)
+        m.setattr(codegen, "_c_fn_tables", _hand_back_functions)
         without = _outcomes(source)
     return with_c, without
 
@@ -126,6 +127,9 @@ def _random_expr(rng, names, depth=0):
         f"match {sub()} {{ Some(Some(w)) => w, Some(None) => {sub()}, _ => 0 }}",
         f"match {sub()} {{ \"s\" => {sub()}, t => t }}",
         f"match {sub()} {{ 300 => {sub()}, 2 => 1, true => {sub()} }}",
+        f"match {sub()} {{ \"a\" => {sub()}, \"b\" => {sub()} }}",
+        f"match {sub()} {{ None => {sub()}, 2000000 => {sub()}, x => x }}",
+        f"match {sub()} {{ \"s\" => 1, Some(v) => {sub()}, _ => 2 }}",
         f"match {sub()} {{ a => {{ let a = {sub()}\n a }}, _ => a }}",
         f"match {sub()} {{ A(Some(x)) => x, A(None) => 0, B => {sub()} }}",
         f"{{ let t = {sub()}\n t }}",
@@ -591,3 +595,151 @@ def test_nested_patterns_compile_as_without_the_core(monkeypatch, source):
         assert with_c[2][0] == "error"
     else:
         assert with_c[0][0] == "module", with_c[0]
+
+
+# ---- Eq chains (codegen.match_chain in C): string arms, integer arms beyond the tags
+
+def _chain(n):
+    """n string matches nested through their first arm's body, in value, statement and
+    tail position (the core's depth budget is 200 frames)."""
+    inner = "a"
+    for i in range(n):
+        inner = f'match s {{ "x{i}" => {inner}, t => 0 }}'
+    return (f"fn main(a: Int, s: String) -> Int {{\n    let v = {inner}\n    {inner}\n"
+            f"    {inner}\n}}")
+
+
+@pytest.mark.parametrize("source", [
+    # a catch-all last, in the middle (it ends the match), none (the out-of-line stub)
+    'fn main(s: String) -> Int { match s { "x" => 1, "y" => 2, t => 3 } }',
+    'fn main(s: String) -> Int { match s { "x" => 1, _ => 2, "y" => 3 } }',
+    'fn main(s: String) -> Int { match s { "x" => 1, "y" => 2 } }',
+    'fn main(s: String) -> Int { match s { "x" => 1 }\n match s { "y" => 2 } }',
+    # integers beyond the tags (from 2**20), Bool and None literals
+    "fn main(a: Int) -> Int { match a { 2000000 => 1, 0 => 2, 1048576 => 3, n => n } }",
+    "fn main(a: Int) -> Int { match a { 2000000 => 1, true => 2, false => 3, None => 4 } }",
+    "fn main(o: Option<Int>) -> Int { match o { None => 0, 99999999 => 1, Some(v) => 5 } }",
+    # a non-literal, non-binding pattern is a catch-all; an identifier binds for its body only
+    'fn main(s: String, o: Option<Int>) -> Int { match s { "x" => 1, Some(v) => 2, _ => 3 } }',
+    'fn main(s: String) -> String { let t = "q"\n match s { "x" => t, t => t ++ t }\n t }',
+    'fn main(s: String) -> Int { match s { t => { let u = 1\n u }, "x" => 2 } }',
+    # statement position (DISCARD): arms that leave a value and arms that do not
+    'fn main(s: String, a: Int) -> Int { match s { "x" => 1, "y" => if a > 0 { 1 }, '
+    '_ => { } }\n a }',
+    'fn main(s: String, a: Int) -> Int { match s { "x" => 1, _ => 2 }\n a }',
+    'fn main(s: String, a: Int) -> Int { match s { "x" => { return 1 }, t => { return 2 } } }',
+    # in VALUE context, a loop, a nested chain, a chain inside a table match
+    'fn main(s: String) -> Int { let v = match s { "x" => match s { "y" => 1, _ => 2 }, '
+    '_ => 3 }\n v }',
+    'fn main(xs: List<String>) -> Int { let mut n = 0\n for x in xs { n = n + match x { '
+    '"a" => 1, _ => 0 } }\n n }',
+    'fn main(o: Option<String>) -> Int { match o { Some(s) => match s { "x" => 1, _ => 2 }, '
+    'None => 0 } }',
+    # errors in arm bodies, after code of the match was emitted
+    'fn main(s: String) -> Int { match s { "x" => undefined_arm, _ => 0 } }',
+    'fn main(s: String) -> Int { match s { "x" => 1, t => missing(t) } }',
+    'fn main(s: String) -> Int requires true ensures result > 0 { match s { "x" => '
+    '{ return 1 }, _ => 2 } }',
+] + [_chain(n) for n in (1, 66, 67, 100, 450)])
+def test_string_and_integer_chains_compile_as_without_the_core(monkeypatch, source):
+    with_c, without = _both(monkeypatch, source)
+    assert with_c == without
+    if "undefined_arm" in source or "missing" in source:
+        assert with_c[2][0] == "error"
+    else:
+        assert with_c[0][0] == "module", with_c[0]
+
+
+def test_a_chain_is_emitted_in_c(monkeypatch):
+    """The chain's code, constants, stubs, tables and scope, with Python's match_chain never
+    called, equal the Python emitter's."""
+    source = ('fn main(s: String, a: Int) -> Int {\n    match s { "x" => a, "y" => 2, t => 3 }\n'
+              '    match a { 2000000 => 1, None => 2 }\n    a\n}')
+    gen, fn = _fn_gen(source)
+    python, _ = _fn_gen(source)
+
+    def no_python_chain(*args):
+        raise AssertionError("match_chain in Python")
+
+    with monkeypatch.context() as m:
+        m.setattr(codegen._FnGen, "match_chain", no_python_chain)
+        assert _emit.stmts(gen, fn.body.stmts, codegen.TAIL) is True
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "_c_expr", _hand_back)
+        m.setattr(codegen, "_c_stmts", _hand_back)
+        assert python.stmts(python.fn.body.stmts, codegen.TAIL) is True
+    assert (gen.code, gen.lines, gen.tables, gen.stubs, gen.next_local, gen.names) == \
+        (python.code, python.lines, python.tables, python.stubs, python.next_local,
+         python.names)
+    assert [repr(c) for c in gen.constants] == [repr(c) for c in python.constants]
+    assert gen.code[:11] == [
+        ("LoadLocal", 0), ("StoreLocal", 2), ("LoadLocal", 2), ("PushConst", 0), ("Eq",),
+        ("JmpIfNot", 8), ("LoadLocal", 1), ("Jmp", 17), ("LoadLocal", 2), ("PushConst", 1),
+        ("Eq",)]
+    # the second match has no catch-all: its last JmpIfNot goes to the stub, an empty table
+    assert len(gen.stubs) == 1 and gen.tables == [[]]
+    assert gen.stubs[0][1] == [("LoadLocal", 4), ("Match", 0)]
+
+
+@pytest.mark.parametrize("field", ["name", "value", "body"])
+def test_a_chain_it_cannot_read_is_pythons(monkeypatch, field):
+    """A later arm without its pattern's name or value, or without its body: Python's
+    match_chain compiles the arms (and raises its AttributeError), nothing of them in C."""
+    source = 'fn main(s: String) -> Int { match s { "x" => 1, "y" => 2, t => 3 } }'
+    outs = []
+    for patched in (False, True):
+        gen, fn = _fn_gen(source)
+        arms = fn.body.stmts[0].expr.arms
+        if field == "name":
+            del arms[2].pattern.name
+        elif field == "value":
+            del arms[1].pattern.value
+        else:
+            del arms[1].body
+        with monkeypatch.context() as m:
+            if patched:
+                m.setattr(codegen, "_c_expr", _hand_back)
+                m.setattr(codegen, "_c_stmts", _hand_back)
+            with pytest.raises(AttributeError) as err:
+                gen.expr(fn.body.stmts[0].expr, codegen.TAIL)
+        outs.append((str(err.value), gen.code, gen.constants, gen.next_local))
+    assert outs[0] == outs[1]
+
+
+# ---- fn_tables(fns, arities): _ModuleInfo's function ids and the emitter's arities
+
+@pytest.mark.parametrize("names_checked", [True, False])
+def test_function_tables_are_pythons(monkeypatch, names_checked):
+    """Ids and arities in one pass: a later duplicate's index and arity win, the first
+    one's place in the dict stays; a builtin's name redefined takes the function's arity."""
+    source = ("fn f(a: Int) -> Int { a }\nfn g() -> Int { 1 }\nfn f(a: Int, b: Int) -> Int { a }\n"
+              "fn list_len(a: Int, b: Int, c: Int) -> Int { a }\nfn main() -> Int { 0 }")
+    program = resolve(source)
+    tables = []
+    for patched in (False, True):
+        with monkeypatch.context() as m:
+            if patched:
+                m.setattr(codegen, "_c_fn_tables", _hand_back_functions)
+            mod = codegen._Gen(program, "m", names_checked)
+        arities = None if mod.arities is None else list(mod.arities.items())
+        tables.append((list(mod.info.fn_ids.items()), arities))
+    assert tables[0] == tables[1]
+    assert tables[0][0] == [("f", 2), ("g", 1), ("list_len", 3), ("main", 4)]
+    if not names_checked:
+        assert dict(tables[0][1])["f"] == 2 and dict(tables[0][1])["list_len"] == 3
+
+
+def test_function_tables_hand_back_what_they_cannot_read():
+    program = check("fn f(a: Int) -> Int { a }\nfn main() -> Int { 0 }")
+    fns = program.functions()
+    arities = {"x": 1}
+    assert _emit.fn_tables(tuple(fns), None) is None
+    assert _emit.fn_tables(fns + [object()], arities) is None
+    assert _emit.fn_tables(fns, []) is None
+    fns[0].params = tuple(fns[0].params)
+    assert _emit.fn_tables(fns, arities) is None
+    del fns[1].name
+    assert _emit.fn_tables(fns[1:], arities) is None
+    assert arities == {"x": 1}          # nothing written when handed back
+    with pytest.raises(TypeError):
+        _emit.fn_tables(fns)

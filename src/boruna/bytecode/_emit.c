@@ -7,13 +7,15 @@
  * `None`, calls (a builtin's direct instruction, a known function's `Call`, `CallIndirect`),
  * field reads, unary operators, list literals and `Some`/`Ok`/`Err`, which leave exactly one
  * value in every context; `if` (in DISCARD context `expr_leaves_value` picks its branches'
- * context, as codegen.if_expr does) and blocks; `match` (its value, and its arms when they
- * make one match table or nest patterns, `match_nested`; `gen.match_chain` otherwise);
+ * context, as codegen.if_expr does) and blocks; `match` (its value, and its arms: one match
+ * table, nested patterns (`match_nested`) or an Eq chain (`match_chain`), the last by
+ * `gen.match_chain` when an arm lacks a field it reads);
  * record literals (in declaration order, of no record type, or with a spread) and variants.
  * `stmts(gen, stmts, ctx)` does the same for `gen.stmts(stmts, ctx)`: `let`, assignments,
  * `return` (without `ensures`), `while`, `for` and expression statements here, the others by
  * `gen.stmt`. `functions(mod, fns)` is `_Gen.generate`'s list of functions: `_FnGen`'s
- * prologue and `generate()`'s epilogue here, a function with `requires`, `ensures` or more
+ * prologue and `generate()`'s epilogue here (FnDef's and the slotted Function's fields read
+ * and written at their slots' offsets), a function with `requires`, `ensures` or more
  * than 255 parameters by `_FnGen(mod, f).generate()`.
  * A sub-expression of a covered node that is not covered
  * itself (a `match`, a record, ...) is compiled by calling `gen.expr(sub, ctx)`, in the order
@@ -41,7 +43,7 @@
 #define C_NESTING 200
 #define SHARED_SLOTS 256
 #define MAX_ITEMS 255
-#define MAX_FIELDS 6
+#define MAX_FIELDS 13
 
 /* ---- the tables, from configure() ---------------------------------------------------- */
 
@@ -49,8 +51,12 @@ enum {
     K_BINARY, K_UNARY, K_IDENT, K_INT, K_FLOAT, K_STRING, K_BOOL, K_NONE, K_CALL, K_FIELD,
     K_LIST, K_SOME, K_OK, K_ERR, K_IF, K_BLOCK, K_EXPR_STMT, K_LET, K_ASSIGN, K_RETURN,
     K_MATCH, K_ARM, K_WILDCARD_PAT, K_IDENT_PAT, K_INT_PAT, K_STRING_PAT, K_SOME_PAT, K_OK_PAT,
-    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, K_WHILE, K_FOR, N_KINDS
+    K_ERR_PAT, K_VARIANT_PAT, K_RECORD, K_ENUM_VARIANT, K_WHILE, K_FOR, K_FN_DEF, K_PARAM,
+    K_BOOL_PAT, K_NONE_PAT, N_KINDS
 };
+/* FnDef's fields read here, by position */
+enum { FN_NAME, FN_PARAMS, FN_CAPABILITIES = 3, FN_INTENT, FN_REQUIRES, FN_ENSURES, FN_BODY,
+       FN_LINE = 9, FN_COL };
 typedef struct {
     PyTypeObject *type;
     int nfields;
@@ -83,8 +89,6 @@ static PyObject *none_value;    /* core.values.NONE */
 static PyObject *fn_ref;        /* core.values.FnRef */
 static PyObject *from_source_name;  /* capabilities.from_source_name */
 static PyObject *function_cls;  /* module.Function */
-static PyObject *new_object;    /* object.__new__ */
-static PyObject *fndef_cls;     /* ast.FnDef */
 static PyObject *leaves_value;  /* codegen.expr_leaves_value */
 static PyObject *ctx_obj[3];    /* codegen.VALUE, DISCARD, TAIL */
 static PyObject *jmp_if_not_0, *jmp_0;     /* placeholders, patched before the node ends */
@@ -93,7 +97,7 @@ static PyObject *s_get_field_named, *s_expr, *s_block, *s_push_unit, *s_jmp, *s_
 static PyObject *s_store_local, *s_stmt, *s_match, *s_arms, *s_pattern_tags, *s_match_chain;
 static PyObject *s_match_nested, *s_make_record, *s_make_enum, *s_kind, *s_record, *s_enum;
 static PyObject *s_jmp_op, *s_jmp_if_not_op, *s_list_len, *s_lt, *s_list_get, *s_add;
-static PyObject *s_inner_pattern, *s_eq, *s_jump, *s_arm;
+static PyObject *s_inner_pattern, *s_eq, *s_jump, *s_arm, *s_match_op;
 static PyObject *any_arm;       /* codegen._ANY_ARM: MatchArm(MATCH_ANY, 0) */
 /* the attribute names of `functions()` (FnDef, Param, Block, the module emitter, Function) */
 enum {
@@ -104,6 +108,10 @@ enum {
     A_JMP, A_JMP_IF, A_JMP_IF_NOT, N_ATTRS
 };
 static PyObject *attr[N_ATTRS];
+/* module.Function's slots (a slotted dataclass), in its fields' order */
+enum { F_NAME, F_ARITY, F_LOCALS, F_CODE, F_CAPABILITIES, F_INTENT, F_MATCH_TABLES, F_LINES,
+       N_FUNCTION };
+static Py_ssize_t function_offset[N_FUNCTION];
 static int configured = 0;
 static long active = 0;
 
@@ -516,6 +524,17 @@ leaves(PyObject *g, PyObject *e)
     return yes;
 }
 
+/* the context of an `if`'s branches or a match's arms when `e` is compiled in `ctx`: in
+ * DISCARD context VALUE where `expr_leaves_value` says `e` leaves one; -1 on an exception */
+static int
+context_of(PyObject *g, PyObject *e, int ctx)
+{
+    if (ctx != DISCARD)
+        return ctx;
+    int yes = leaves(g, e);
+    return yes < 0 ? -1 : yes ? VALUE : DISCARD;
+}
+
 /* an `if` branch in context `ctx`: one expression statement compiles as that expression
  * in VALUE or TAIL context (as codegen.if_expr does), anything else by
  * `gen.block(block, ctx)` */
@@ -545,15 +564,8 @@ if_expr(PyObject *g, PyObject *e, int ctx)
         return HANDED_BACK;
     int r = -1;
     Py_INCREF(e);
-    if (sub(g, condition) < 0)
+    if (sub(g, condition) < 0 || (ctx = context_of(g, e, ctx)) < 0)
         goto done;
-    if (ctx == DISCARD) {
-        int yes = leaves(g, e);
-        if (yes < 0)
-            goto done;
-        if (yes)
-            ctx = VALUE;
-    }
     PyObject *code = GEN(g, G_CODE);
     if (PyList_Append(code, jmp_if_not_0) < 0)
         goto done;
@@ -761,6 +773,7 @@ done:
 static int call_method(PyObject *g, PyObject *name, PyObject *arg, PyObject *arg2);
 static Py_ssize_t alloc(PyObject *g);
 static int append_local(PyObject *g, PyObject *table, PyObject *name, Py_ssize_t slot);
+static int put_jump(PyObject *g, Py_ssize_t at, PyObject *op, Py_ssize_t target);
 
 /* `fixups.append(tuple)` of a new tuple (stolen; NULL: fail) */
 static int
@@ -1016,9 +1029,126 @@ done:
     return r;
 }
 
+/* ---- Eq chains (codegen.match_chain) ------------------------------------------------- */
+
+/* the value a literal arm's pattern `p` is compared with (borrowed): a string, integer or
+ * Bool pattern's value, None's NONE; NULL when `p` is none of those (or has no value) */
+static PyObject *
+literal_value(PyObject *p)
+{
+    PyTypeObject *t = Py_TYPE(p);
+    if (t == kinds[K_NONE_PAT].type)
+        return none_value;
+    int k = t == kinds[K_STRING_PAT].type ? K_STRING_PAT : t == kinds[K_INT_PAT].type
+            ? K_INT_PAT : t == kinds[K_BOOL_PAT].type ? K_BOOL_PAT : -1;
+    return k < 0 ? NULL : FIELD(p, k, 0);
+}
+
+/* 1 if every arm of `arms` is one `match_chain` reads without an exception (an arm with
+ * its pattern and body, a literal pattern's value, an identifier pattern's name), else 0:
+ * Python's match_chain then compiles the arms */
+static int
+chain_covered(PyObject *arms)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(arms); i++) {
+        PyObject *arm = PyList_GET_ITEM(arms, i);
+        if (Py_TYPE(arm) != kinds[K_ARM].type || FIELD(arm, K_ARM, 0) == NULL
+                || FIELD(arm, K_ARM, 1) == NULL)
+            return 0;
+        PyObject *pat = FIELD(arm, K_ARM, 0);
+        PyTypeObject *t = Py_TYPE(pat);
+        if (t == kinds[K_IDENT_PAT].type ? FIELD(pat, K_IDENT_PAT, 0) == NULL
+                : (t == kinds[K_STRING_PAT].type || t == kinds[K_INT_PAT].type
+                   || t == kinds[K_BOOL_PAT].type) && literal_value(pat) == NULL)
+            return 0;
+    }
+    return 1;
+}
+
+/* codegen.match_chain: the scrutinee in a slot, each literal arm an Eq and a JmpIfNot to
+ * the next arm (rule-3 fixes: Bool/None literals compare too, a catch-all ends the match,
+ * and when no arm matches and none is a catch-all, `no match found for value` out of line) */
+static int
+match_chain(PyObject *g, PyObject *e, PyObject *arms, int arm_ctx)
+{
+    Py_ssize_t n = PyList_GET_SIZE(arms);
+    Py_ssize_t scrut = alloc(g);
+    if (scrut < 0 || append_local(g, store_local, s_store_local, scrut) < 0)
+        return -1;
+    /* the arms' end jumps (Jmp), then at most one pending JmpIfNot */
+    Py_ssize_t *end_jumps = PyMem_Malloc(sizeof(Py_ssize_t) * (n + 1));
+    if (end_jumps == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t jumps = 0, pending = -1;
+    int catchall = 0, r = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *arm = PyList_GET_ITEM(arms, i);
+        PyObject *pat = FIELD(arm, K_ARM, 0), *body = FIELD(arm, K_ARM, 1);
+        if (pending >= 0) {
+            if (put_jump(g, pending, s_jmp_if_not_op, PyList_GET_SIZE(GEN(g, G_CODE))) < 0)
+                goto done;
+            pending = -1;
+        }
+        PyObject *value = literal_value(pat);
+        if (value != NULL) {
+            Py_INCREF(value);
+            if (append_local(g, load_local, s_load_local, scrut) < 0 || push_const(g, value) < 0
+                    || append_op(g, s_eq, 0) < 0 || append(g, jmp_if_not_0) < 0)
+                goto done;
+            pending = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+            if (arm_body(g, body, arm_ctx) < 0)
+                goto done;
+        } else {
+            if (Py_TYPE(pat) == kinds[K_IDENT_PAT].type) {
+                if (append_local(g, load_local, s_load_local, scrut) < 0
+                        || bound_arm_body(g, FIELD(pat, K_IDENT_PAT, 0), body, arm_ctx) < 0)
+                    goto done;
+            } else if (arm_body(g, body, arm_ctx) < 0) {
+                goto done;
+            }
+            catchall = 1;
+        }
+        if (i != n - 1) {
+            if (append(g, jmp_0) < 0)
+                goto done;
+            end_jumps[jumps++] = PyList_GET_SIZE(GEN(g, G_CODE)) - 1;
+        }
+    }
+    Py_ssize_t ends = jumps;        /* end_jumps[ends], if there, is the pending JmpIfNot */
+    if (pending >= 0 && catchall) {
+        end_jumps[jumps++] = pending;
+    } else if (pending >= 0) {
+        /* no arm matched: `LoadLocal(scrut); Match(an empty table)` after the function */
+        PyObject *tables = GEN(g, G_TABLES);
+        Py_ssize_t index = PyList_GET_SIZE(tables);
+        PyObject *empty = PyList_New(0);
+        int ok = empty != NULL && PyList_Append(tables, empty) == 0;
+        Py_XDECREF(empty);
+        PyObject *stub = ok ? Py_BuildValue("[(On)(On)]", s_load_local, scrut, s_match_op, index)
+                         : NULL;
+        PyObject *fixups = stub == NULL ? NULL : Py_BuildValue("[(Oni)]", s_jump, pending, 0);
+        PyObject *entry = fixups == NULL ? NULL : PyTuple_Pack(3, fixups, stub, e);
+        ok = entry != NULL && PyList_Append(GEN(g, G_STUBS), entry) == 0;
+        Py_XDECREF(stub);
+        Py_XDECREF(fixups);
+        Py_XDECREF(entry);
+        if (!ok)
+            goto done;
+    }
+    Py_ssize_t end = PyList_GET_SIZE(GEN(g, G_CODE));
+    for (Py_ssize_t k = 0; k < jumps; k++)
+        if (put_jump(g, end_jumps[k], k < ends ? s_jmp_op : s_jmp_if_not_op, end) < 0)
+            goto done;
+    r = 0;
+done:
+    PyMem_Free(end_jumps);
+    return r;
+}
+
 /* codegen.match_expr (in DISCARD context the arms are VALUE when expr_leaves_value says the
- * match leaves one, as there); the kind of match as it decides; match_chain and
- * match_nested stay Python's */
+ * match leaves one, as there); the kind of match as it decides */
 static int
 match_expr(PyObject *g, PyObject *e, int ctx)
 {
@@ -1068,16 +1198,12 @@ match_expr(PyObject *g, PyObject *e, int ctx)
     }
     Py_INCREF(e);
     int r = -1;
-    if (ctx == DISCARD) {
-        int yes = leaves(g, e);
-        if (yes < 0)
-            goto done;
-        if (yes)
-            ctx = VALUE;
-    }
-    if (sub(g, value) < 0 || mark(g, e, K_MATCH) < 0)
+    if ((ctx = context_of(g, e, ctx)) < 0 || sub(g, value) < 0 || mark(g, e, K_MATCH) < 0)
         goto done;
-    if (chain) {
+    if (chain && chain_covered(arms)) {
+        if (match_chain(g, e, arms, ctx) < 0)
+            goto done;
+    } else if (chain) {
         PyObject *none = PyObject_CallMethodObjArgs(g, s_match_chain, e, ctx_obj[ctx], NULL);
         if (none == NULL)
             goto done;
@@ -1641,14 +1767,22 @@ context(PyObject *g, PyObject *ctx)
     return c;
 }
 
+/* 0 if an entry was given `n` arguments, else -1 with its TypeError */
+static int
+arguments(Py_ssize_t nargs, Py_ssize_t n, const char *usage)
+{
+    if (nargs == n)
+        return 0;
+    PyErr_Format(PyExc_TypeError, "_emit.%s takes %zd arguments", usage, n);
+    return -1;
+}
+
 /* an entry's context: -2 (an exception: not three arguments), -1 (hand back), else ctx */
 static int
 entry(PyObject *const *args, Py_ssize_t nargs, const char *usage)
 {
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "_emit.%s takes three arguments", usage);
+    if (arguments(nargs, 3, usage) < 0)
         return -2;
-    }
     return context(args[0], args[2]);
 }
 
@@ -1785,13 +1919,30 @@ new_ref(PyObject *o)
     return o;
 }
 
+/* FnDef `fn`'s field `i` (a new reference): its slot, or where that is unset `getattr(fn,
+ * attr[a])`, which raises the AttributeError Python's emitter would */
+static PyObject *
+fn_field(PyObject *fn, int i, int a)
+{
+    PyObject *v = FIELD(fn, K_FN_DEF, i);
+    if (v == NULL)
+        return PyObject_GetAttr(fn, attr[a]);
+    Py_INCREF(v);
+    return v;
+}
+
 /* `_FnGen.__init__`: the parameters' slots, the line table's first entry, the capabilities */
 static int
 prologue(PyObject *g, PyObject *fn, PyObject *params)
 {
     PyObject *names = GEN(g, G_NAMES);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(params); i++) {
-        PyObject *name = PyObject_GetAttr(PyList_GET_ITEM(params, i), attr[A_NAME]);
+        PyObject *param = PyList_GET_ITEM(params, i);
+        PyObject *name = Py_TYPE(param) == kinds[K_PARAM].type ? FIELD(param, K_PARAM, 0) : NULL;
+        if (name != NULL)
+            Py_INCREF(name);
+        else
+            name = PyObject_GetAttr(param, attr[A_NAME]);
         PyObject *slot = name == NULL ? NULL : PyLong_FromSsize_t(i);
         int r = slot == NULL ? -1 : PyDict_SetItem(names, name, slot);
         Py_XDECREF(name);
@@ -1799,8 +1950,8 @@ prologue(PyObject *g, PyObject *fn, PyObject *params)
         if (r < 0)
             return -1;
     }
-    PyObject *line = PyObject_GetAttr(fn, attr[A_LINE]);
-    if (put(g, G_LAST_LINE, line) < 0 || put(g, G_LAST_COL, PyObject_GetAttr(fn, attr[A_COL])) < 0)
+    PyObject *line = fn_field(fn, FN_LINE, A_LINE);
+    if (put(g, G_LAST_LINE, line) < 0 || put(g, G_LAST_COL, fn_field(fn, FN_COL, A_COL)) < 0)
         return -1;
     PyObject *col = GEN(g, G_LAST_COL);
     int any = PyObject_IsTrue(line);
@@ -1816,9 +1967,15 @@ prologue(PyObject *g, PyObject *fn, PyObject *params)
     }
     if (put(g, G_LINES, lines) < 0)
         return -1;
-    PyObject *caps = PyObject_GetAttr(fn, attr[A_CAPABILITIES]);
-    PyObject *it = caps == NULL ? NULL : PyObject_GetIter(caps);
-    Py_XDECREF(caps);
+    PyObject *caps = fn_field(fn, FN_CAPABILITIES, A_CAPABILITIES);
+    if (caps == NULL)
+        return -1;
+    if (PyList_CheckExact(caps) && PyList_GET_SIZE(caps) == 0) {
+        Py_DECREF(caps);        /* the commonest case: no capability, nothing to look up */
+        return 0;
+    }
+    PyObject *it = PyObject_GetIter(caps);
+    Py_DECREF(caps);
     if (it == NULL)
         return -1;
     PyObject *name;
@@ -1845,9 +2002,15 @@ prologue(PyObject *g, PyObject *fn, PyObject *params)
 static int
 body(PyObject *g, PyObject *fn)
 {
-    PyObject *block = PyObject_GetAttr(fn, attr[A_BODY]);
-    PyObject *list = block == NULL ? NULL : PyObject_GetAttr(block, attr[A_STMTS]);
-    Py_XDECREF(block);
+    PyObject *block = fn_field(fn, FN_BODY, A_BODY), *list = NULL;
+    if (block != NULL) {
+        list = Py_TYPE(block) == kinds[K_BLOCK].type ? FIELD(block, K_BLOCK, 0) : NULL;
+        if (list != NULL)
+            Py_INCREF(list);
+        else
+            list = PyObject_GetAttr(block, attr[A_STMTS]);
+        Py_DECREF(block);
+    }
     if (list == NULL)
         return -1;
     int r;
@@ -1872,6 +2035,16 @@ body(PyObject *g, PyObject *fn)
     return r < 0 ? -1 : 0;
 }
 
+/* set slot `k` of a new Function `f` to `value` (a new reference, stolen; NULL: fail) */
+static int
+set_slot(PyObject *f, int k, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    Py_XSETREF(*(PyObject **)((char *)f + function_offset[k]), value);
+    return 0;
+}
+
 /* `generate()` after the body: the final Ret, the stubs, the Function */
 static PyObject *
 epilogue(PyObject *g, PyObject *fn, Py_ssize_t arity)
@@ -1879,8 +2052,19 @@ epilogue(PyObject *g, PyObject *fn, Py_ssize_t arity)
     PyObject *code = GEN(g, G_CODE);
     Py_ssize_t n = PyList_GET_SIZE(code);
     int need = n == 0;
-    if (!need)
-        need = PyObject_RichCompareBool(PyList_GET_ITEM(code, n - 1), ret, Py_NE);
+    PyObject *last = need ? NULL : PyList_GET_ITEM(code, n - 1);
+    if (last != NULL && last != ret) {      /* the shared Ret is equal to itself */
+        /* `last != ("Ret",)`: a tuple of another length, or of one str, compared here */
+        PyObject *op = PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 1
+                       ? PyTuple_GET_ITEM(last, 0) : NULL;
+        if (PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) != 1)
+            need = 1;
+        else if (op != NULL && PyUnicode_CheckExact(op))
+            need = op != PyTuple_GET_ITEM(ret, 0)
+                   && PyUnicode_Compare(op, PyTuple_GET_ITEM(ret, 0)) != 0;
+        else
+            need = PyObject_RichCompareBool(last, ret, Py_NE);
+    }
     if (need == 0)
         need = jumps_to(g, n);
     if (need < 0 || (need && append(g, ret) < 0))
@@ -1888,30 +2072,20 @@ epilogue(PyObject *g, PyObject *fn, Py_ssize_t arity)
     int stubs = PyObject_IsTrue(GEN(g, G_STUBS));
     if (stubs < 0 || (stubs && call_method(g, attr[A_PLACE_STUBS], NULL, NULL) < 0))
         return NULL;
-    PyObject *f = PyObject_CallOneArg(new_object, function_cls);
+    /* Function(name, arity, locals, code, capabilities, intent, match_tables, lines), its
+     * slots written in their order without the dataclass __init__ (object.__new__'s alloc) */
+    PyTypeObject *type = (PyTypeObject *)function_cls;
+    PyObject *f = type->tp_alloc(type, 0);
     if (f == NULL)
         return NULL;
-    PyObject *name = PyObject_GetAttr(fn, attr[A_NAME]);
-    PyObject *count = name == NULL ? NULL : PyLong_FromSsize_t(arity);
-    int r = count == NULL ? -1 : PyObject_SetAttr(f, attr[A_NAME], name);
-    if (r == 0)
-        r = PyObject_SetAttr(f, attr[A_ARITY], count);
-    Py_XDECREF(name);
-    Py_XDECREF(count);
-    if (r == 0)
-        r = PyObject_SetAttr(f, attr[A_LOCALS], GEN(g, G_NEXT_LOCAL));
-    if (r == 0)
-        r = PyObject_SetAttr(f, attr[A_CODE], GEN(g, G_CODE));
-    if (r == 0)
-        r = PyObject_SetAttr(f, attr[A_CAPS_OUT], GEN(g, G_CAPS));
-    PyObject *intent = r < 0 ? NULL : PyObject_GetAttr(fn, attr[A_INTENT]);
-    r = intent == NULL ? -1 : PyObject_SetAttr(f, attr[A_INTENT], intent);
-    Py_XDECREF(intent);
-    if (r == 0)
-        r = PyObject_SetAttr(f, attr[A_MATCH_TABLES], GEN(g, G_TABLES));
-    if (r == 0)
-        r = PyObject_SetAttr(f, attr[A_LINES], GEN(g, G_LINES));
-    if (r < 0)
+    if (set_slot(f, F_NAME, fn_field(fn, FN_NAME, A_NAME)) < 0
+            || set_slot(f, F_ARITY, PyLong_FromSsize_t(arity)) < 0
+            || set_slot(f, F_LOCALS, new_ref(GEN(g, G_NEXT_LOCAL))) < 0
+            || set_slot(f, F_CODE, new_ref(GEN(g, G_CODE))) < 0
+            || set_slot(f, F_CAPABILITIES, new_ref(GEN(g, G_CAPS))) < 0
+            || set_slot(f, F_INTENT, fn_field(fn, FN_INTENT, A_INTENT)) < 0
+            || set_slot(f, F_MATCH_TABLES, new_ref(GEN(g, G_TABLES))) < 0
+            || set_slot(f, F_LINES, new_ref(GEN(g, G_LINES))) < 0)
         Py_CLEAR(f);
     return f;
 }
@@ -1923,9 +2097,10 @@ python_only(PyObject *fn, PyObject *params)
 {
     if (!PyList_CheckExact(params) || PyList_GET_SIZE(params) > MAX_ITEMS)
         return 1;
-    for (int a = A_REQUIRES; a <= A_ENSURES; a++) {
-        PyObject *clauses = PyObject_GetAttr(fn, attr[a]);
-        int some = clauses == NULL ? -1 : PyObject_IsTrue(clauses);
+    for (int i = FN_REQUIRES; i <= FN_ENSURES; i++) {
+        PyObject *clauses = fn_field(fn, i, A_REQUIRES + (i - FN_REQUIRES));
+        int some = clauses == NULL ? -1 : PyList_CheckExact(clauses)
+                   ? PyList_GET_SIZE(clauses) > 0 : PyObject_IsTrue(clauses);
         Py_XDECREF(clauses);
         if (some)
             return some;
@@ -1937,9 +2112,9 @@ python_only(PyObject *fn, PyObject *params)
 static PyObject *
 function(PyObject *mod, PyObject *fn, PyObject *const *shared)
 {
-    if (Py_TYPE(fn) != (PyTypeObject *)fndef_cls)
+    if (Py_TYPE(fn) != kinds[K_FN_DEF].type)
         return python_function(mod, fn);
-    PyObject *params = PyObject_GetAttr(fn, attr[A_PARAMS]);
+    PyObject *params = fn_field(fn, FN_PARAMS, A_PARAMS);
     if (params == NULL)
         return NULL;
     int python = python_only(fn, params);
@@ -1980,10 +2155,8 @@ static PyObject *
 functions(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "_emit.functions takes two arguments");
+    if (arguments(nargs, 2, "functions(mod, fns)") < 0)
         return NULL;
-    }
     PyObject *mod = args[0], *fns = args[1];
     if (!configured || !PyList_CheckExact(fns) || active >= C_NESTING)
         Py_RETURN_NONE;
@@ -2022,6 +2195,46 @@ done:
     for (int m = 0; m < N_MOD; m++)
         Py_XDECREF(shared[m]);
     return out;
+}
+
+/* `fn_tables(fns, arities)`: `_ModuleInfo`'s `{f.name: i for i, f in enumerate(fns)}`, and
+ * with a dict `arities`, `arities[f.name] = len(f.params)` for each function in order (as
+ * `arities.update` of the same comprehension); None, nothing written, when an item is not a
+ * FnDef with its name and a list of parameters */
+static PyObject *
+fn_tables(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (arguments(nargs, 2, "fn_tables(fns, arities)") < 0)
+        return NULL;
+    PyObject *fns = args[0], *arities = args[1];
+    if (!configured || !PyList_CheckExact(fns)
+            || (arities != Py_None && !PyDict_CheckExact(arities)))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(fns);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *fn = PyList_GET_ITEM(fns, i);
+        if (Py_TYPE(fn) != kinds[K_FN_DEF].type || FIELD(fn, K_FN_DEF, FN_NAME) == NULL
+                || FIELD(fn, K_FN_DEF, FN_PARAMS) == NULL
+                || !PyList_CheckExact(FIELD(fn, K_FN_DEF, FN_PARAMS)))
+            Py_RETURN_NONE;
+    }
+    PyObject *ids = PyDict_New();
+    for (Py_ssize_t i = 0; ids != NULL && i < n; i++) {
+        PyObject *fn = PyList_GET_ITEM(fns, i);
+        PyObject *name = FIELD(fn, K_FN_DEF, FN_NAME);
+        PyObject *index = PyLong_FromSsize_t(i), *arity = NULL;
+        int r = index == NULL ? -1 : PyDict_SetItem(ids, name, index);
+        if (r == 0 && arities != Py_None) {
+            arity = PyLong_FromSsize_t(PyList_GET_SIZE(FIELD(fn, K_FN_DEF, FN_PARAMS)));
+            r = arity == NULL ? -1 : PyDict_SetItem(arities, name, arity);
+        }
+        Py_XDECREF(index);
+        Py_XDECREF(arity);
+        if (r < 0)
+            Py_CLEAR(ids);
+    }
+    return ids;
 }
 
 /* ---- configure ------------------------------------------------------------------------ */
@@ -2090,6 +2303,8 @@ configure(PyObject *self, PyObject *args)
         [K_OK_PAT] = {"OkPat", 3}, [K_ERR_PAT] = {"ErrPat", 3},
         [K_VARIANT_PAT] = {"VariantPat", 4}, [K_RECORD] = {"RecordLit", 5},
         [K_ENUM_VARIANT] = {"EnumVariant", 5}, [K_WHILE] = {"While", 4}, [K_FOR] = {"For", 5},
+        [K_FN_DEF] = {"FnDef", 13}, [K_PARAM] = {"Param", 4}, [K_BOOL_PAT] = {"BoolPat", 3},
+        [K_NONE_PAT] = {"NonePat", 2},
     };
     for (int k = 0; k < N_KINDS; k++) {
         PyObject *cls = PyDict_GetItemString(nodes, names[k].name);
@@ -2149,7 +2364,6 @@ configure(PyObject *self, PyObject *args)
         {"pop", &pop}, {"direct_calls", &direct_calls}, {"added_builtins", &added_builtins},
         {"none", &none_value}, {"fn_ref", &fn_ref}, {"value", &ctx_obj[VALUE]},
         {"from_source_name", &from_source_name}, {"function", &function_cls},
-        {"new_object", &new_object}, {"fn_def", &fndef_cls},
         {"leaves_value", &leaves_value}, {"any_arm", &any_arm},
         {"discard", &ctx_obj[DISCARD]}, {"tail", &ctx_obj[TAIL]},
     };
@@ -2162,6 +2376,18 @@ configure(PyObject *self, PyObject *args)
         if (keep(tables[i].slot, v) < 0)
             return NULL;
     }
+    static const char *const f_fields[N_FUNCTION] = {
+        [F_NAME] = "name", [F_ARITY] = "arity", [F_LOCALS] = "locals", [F_CODE] = "code",
+        [F_CAPABILITIES] = "capabilities", [F_INTENT] = "intent",
+        [F_MATCH_TABLES] = "match_tables", [F_LINES] = "lines",
+    };
+    if (!PyType_Check(function_cls)) {
+        PyErr_SetString(PyExc_TypeError, "_emit.configure: function is not a class");
+        return NULL;
+    }
+    for (int f = 0; f < N_FUNCTION; f++)
+        if (slot_offset(function_cls, f_fields[f], &function_offset[f]) < 0)
+            return NULL;
     if (!PyDict_CheckExact(bare) || !PyDict_CheckExact(direct_calls)
             || !PyDict_CheckExact(fixed_tags) || !PyLong_CheckExact(int_tag_limit)
             || !PyFrozenSet_CheckExact(added_builtins)) {
@@ -2173,6 +2399,11 @@ configure(PyObject *self, PyObject *args)
             || tuple_of(store_local, SHARED_SLOTS, "store_local") < 0
             || tuple_of(make_list, MAX_ITEMS + 1, "make_list") < 0)
         return NULL;
+    if (!PyTuple_CheckExact(ret) || PyTuple_GET_SIZE(ret) != 1
+            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(ret, 0))) {
+        PyErr_SetString(PyExc_TypeError, "_emit.configure: ret is not (op,)");
+        return NULL;
+    }
     Py_ssize_t it = 0;
     PyObject *k, *v;
     while (PyDict_Next(direct_calls, &it, &k, &v))
@@ -2190,6 +2421,7 @@ configure(PyObject *self, PyObject *args)
         {"Jmp", &s_jmp_op}, {"JmpIfNot", &s_jmp_if_not_op}, {"ListLen", &s_list_len},
         {"Lt", &s_lt}, {"ListGet", &s_list_get}, {"Add", &s_add},
         {"inner_pattern", &s_inner_pattern}, {"Eq", &s_eq}, {"jump", &s_jump}, {"arm", &s_arm},
+        {"Match", &s_match_op},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         PyObject *s = PyUnicode_InternFromString(strings[i].text);
@@ -2253,6 +2485,10 @@ static PyMethodDef methods[] = {
      "functions(mod, fns) -> [codegen._FnGen(mod, f).generate() for f in fns], each function\n"
      "generated here (its body by this core's expr and stmts) or, with `requires`, `ensures`\n"
      "or more than 255 parameters, in Python; None when it generated nothing."},
+    {"fn_tables", (PyCFunction)(void (*)(void))fn_tables, METH_FASTCALL,
+     "fn_tables(fns, arities) -> {f.name: i for i, f in enumerate(fns)}, with\n"
+     "arities[f.name] = len(f.params) for each function when arities is a dict; None when\n"
+     "an item is not a FnDef with its name and a list of parameters."},
     {NULL, NULL, 0, NULL},
 };
 

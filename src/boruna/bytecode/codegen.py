@@ -175,8 +175,16 @@ def expr_leaves_value(e, memo: Optional[dict] = None) -> bool:
 # ---------------------------------------------------------------- module-level tables
 
 class _ModuleInfo:
-    def __init__(self, program: ast.Program, functions: list[ast.FnDef]):
-        self.fn_ids: dict[str, int] = {f.name: i for i, f in enumerate(functions)}
+    def __init__(self, program: ast.Program, functions: list[ast.FnDef],
+                 arities: Optional[dict[str, int]]):
+        # function name -> its index (a later duplicate wins); with `arities` (the module
+        # emitter's, names unchecked), each function's arity is written there too
+        fn_ids = _c_fn_tables(functions, arities)       # `_emit.c`, in one pass
+        if fn_ids is None:
+            fn_ids = {f.name: i for i, f in enumerate(functions)}
+            if arities is not None:
+                arities.update({f.name: len(f.params) for f in functions})
+        self.fn_ids: dict[str, int] = fn_ids
         self.types: list[TypeInfo] = []
         self.type_ids: dict[str, int] = {}
         # each type's member names (TypeInfo.member_names, once per module; never mutated)
@@ -896,6 +904,8 @@ class _FnGen:
             names[binder] = previous
 
     def match_chain(self, e: ast.Match, arm_ctx: int) -> None:
+        """String arms or integer arms beyond the tags: an Eq per literal arm (the C core's
+        `match_chain` emits the same; this one where an arm lacks a field it reads)."""
         scrut = self.alloc()
         code = self.code
         code.append(_local("StoreLocal", scrut))
@@ -1174,7 +1184,7 @@ _emit.configure(
         "Call", "FieldAccess", "ListLit", "SomeExpr", "OkExpr", "ErrExpr", "If", "Block",
         "ExprStmt", "Let", "Assign", "Return", "Match", "MatchArm", "WildcardPat", "IdentPat",
         "IntPat", "StringPat", "SomePat", "OkPat", "ErrPat", "VariantPat", "RecordLit",
-        "EnumVariant", "While", "For")},
+        "EnumVariant", "While", "For", "FnDef", "Param", "BoolPat", "NonePat")},
     _FnGen,
     {"bare": _BARE, "load_local": _LOAD_LOCAL, "store_local": _STORE_LOCAL, "ret": _RET,
      "assign_error": _assign_error, "fixed_tags": _FIXED_TAGS,
@@ -1182,13 +1192,15 @@ _emit.configure(
      "make_some": _MAKE_SOME, "make_ok": _MAKE_OK, "make_err": _MAKE_ERR, "pop": _POP,
      "direct_calls": _DIRECT_CALLS, "added_builtins": ADDED_BUILTINS, "none": NONE,
      "fn_ref": FnRef, "value": VALUE, "discard": DISCARD, "tail": TAIL,
-     "from_source_name": from_source_name, "function": Function, "new_object": _new_object,
-     "fn_def": ast.FnDef, "leaves_value": expr_leaves_value,
+     "from_source_name": from_source_name, "function": Function,
+     "leaves_value": expr_leaves_value,
      "any_arm": _ANY_ARM})
 _c_expr = _emit.expr
 _c_stmts = _emit.stmts
 # `_Gen.generate`'s functions (`_FnGen.__init__` and `generate` in C), None: handed back
 _c_functions = _emit.functions
+# `_ModuleInfo`'s function ids and the module emitter's arities, None: handed back
+_c_fn_tables = _emit.fn_tables
 
 
 # ---------------------------------------------------------------- module emitter
@@ -1198,14 +1210,13 @@ class _Gen:
         self.program = program
         self.name = name
         self.functions = program.functions()
-        self.info = _ModuleInfo(program, self.functions)
+        # without a name check before: every known function's arity (as `language.names`),
+        # the builtins' and the module's (`_ModuleInfo` adds those)
+        self.arities: Optional[dict[str, int]] = None if names_checked else dict(BUILTIN_ARITIES)
+        self.info = _ModuleInfo(program, self.functions, self.arities)
         self.constants: list = []
         self.leaves_memo: dict[int, bool] = {}      # expr_leaves_value answers, by node id
         self.shared = _Shared()
-        self.arities: Optional[dict[str, int]] = None
-        if not names_checked:
-            self.arities = dict(BUILTIN_ARITIES)
-            self.arities.update({f.name: len(f.params) for f in self.functions})
 
     def generate(self) -> Module:
         functions = _c_functions(self, self.functions)

@@ -24,7 +24,8 @@ class MatchArm(NamedTuple):
     target: int
 
 
-@dataclass
+# slotted: no per-function dict, and codegen's C core (`_emit.c`) writes the slots directly
+@dataclass(slots=True)
 class Function:
     name: str
     arity: int
