@@ -144,6 +144,13 @@ cdef extern from *:
     static inline PyObject* bor_rec_fields(PyObject* o) {
         return *(PyObject**)((char*)o + bor_rec_fields_off);
     }
+    /* the fields of record `o` when they are a List (an exact tuple), else NULL: a host can
+       leave the slot unset (Record.__new__) or set it to anything after construction, and
+       the readers index it as a tuple */
+    static inline PyObject* bor_rec_tuple(PyObject* o) {
+        PyObject* f = *(PyObject**)((char*)o + bor_rec_fields_off);
+        return f != NULL && PyTuple_CheckExact(f) ? f : NULL;
+    }
     /* steals tid and fields */
     static PyObject* bor_new_record(PyObject* tid, PyObject* fields) {
         PyObject* o = bor_rec_type->tp_alloc(bor_rec_type, 0);
@@ -161,6 +168,7 @@ cdef extern from *:
     int bor_init_record(object, object, object)
     bint bor_is_record(PyObject*)
     PyObject* bor_rec_fields(PyObject*)
+    PyObject* bor_rec_tuple(PyObject*)
     bint bor_small_long(PyObject*, long long*)
     Py_ssize_t bor_slot_offset(object)
     PyObject* bor_slot(PyObject*, Py_ssize_t)

@@ -121,24 +121,33 @@ cdef class Machine:
 
     def set_entry(self, fn_index, args=()):
         """Push the entry frame (no step charged) if the call stack is empty."""
-        cdef int64_t k, n
+        cdef int64_t k, n, fi = -1
         if self.running:
             raise RuntimeError("Machine is already running (re-entrant or concurrent call)")
         if self.nframes != 0 or self.done:
             return
-        self.started = True
-        if not (isinstance(fn_index, int) and 0 <= fn_index < self.nfuncs):
+        if isinstance(fn_index, int):
+            # the int's own value (an int subclass may compare as it likes; it indexes C arrays)
+            try:
+                fi = PyLong_AsLongLong(fn_index)
+            except OverflowError:
+                fi = -1
+        if not 0 <= fi < self.nfuncs:
+            self.started = True
             _set_error(self, verr.invalid_function(fn_index))
             self.done = True
             return
-        n = self.fn_nlocals[fn_index]
+        # args that are not a sequence raise here, before the machine counts as started (a
+        # started machine without frames would finish having run nothing)
+        args = list(args)
+        self.started = True
+        n = self.fn_nlocals[fi]
         if not _ensure_locals(self, n):
             _set_error(self, _locals_error(self))
             self.done = True
             return
         for k in range(n):
             self.locals[self.lp + k].tag = T_UNIT
-        args = list(args)
         try:
             for k in range(min(len(args), n)):
                 from_py(&self.locals[self.lp + k], args[k])
@@ -148,7 +157,7 @@ cdef class Machine:
             _set_error(self, exc)
             self.done = True
             return
-        self.frames[0].func = fn_index
+        self.frames[0].func = fi
         self.frames[0].ip = 0
         self.frames[0].stack_base = self.sp
         self.frames[0].locals_base = self.lp

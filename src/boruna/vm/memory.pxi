@@ -49,8 +49,8 @@ cdef int64_t cf_size(object o, int depth):
             return -1
         if t == MTUPLE_T:
             items = p
-        elif REC_FAST and bor_rec_fields(p) != NULL and PyTuple_CheckExact_raw(bor_rec_fields(p)):
-            items = bor_rec_fields(p)
+        elif REC_FAST and bor_rec_tuple(p) != NULL:
+            items = bor_rec_tuple(p)
         else:
             return _cf_size_slow(o, depth)
         n = Py_SIZE_raw(items)

@@ -425,10 +425,10 @@ cdef class _Enc:
         cdef PyObject* t = Py_TYPE_raw(p)
         cdef PyObject* c
         if t == RECORD_T:
-            f = (<object>p).fields
-            if type(f) is not tuple:
+            c = bor_rec_tuple(p)       # (a host's Record may have its slot unset)
+            if c == NULL:
                 raise SnapshotError("cannot snapshot: a Record's fields are not a List")
-            return <PyObject*>f
+            return c
         if t == ENUM_T:
             c = bor_slot(p, ENUM_PAY_OFF)
         else:
@@ -793,8 +793,14 @@ cdef object _builder_str(str text, object cap):
 
 
 # ---------------------------------------------------------------- the Machine's state
+# The header is JSON a user can hand back edited (with its digest recomputed) and the event
+# log any Python objects a gateway keeps: the functions below that index their lists do so
+# with bounds checks on (the extension turns them off elsewhere), so a short list is a
+# malformed snapshot, not a read past it.
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 cdef object _event_shapes(list events, list roots):
     """Events as JSON shapes, their runtime values appended to `roots`: per field
     [key, 0, json value] | [key, 1] (one value) | [key, 2, n] (a list of n values)."""
@@ -1013,6 +1019,8 @@ def snapshot_header(data):
     return _read_header(data)[0]
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 cdef object _read_header(object data):
     """(header, start of the heap) of `data`, after checking magic, version and digest."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -1074,6 +1082,8 @@ cdef Machine _restore(object data, object module, object gateway, object max_wal
             _gc.enable()
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def _check_frames(Machine m, dict header):
     """(frames, sp, lp, locals capacity) of `header`, checked against `m`'s module: contiguous
     locals, nested operand stacks, every index in its function."""
@@ -1097,6 +1107,8 @@ def _check_frames(Machine m, dict header):
     return frames, sp, lp, cap
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def _sections(dict header, list roots, sp, lp, nglob, nui, nmb, nout):
     """The root values cut into the machine's sections (stack, locals, globals, UI, mailbox,
     outgoing messages, events, the pending call), each as long as the header says."""
@@ -1140,6 +1152,8 @@ def _sections(dict header, list roots, sp, lp, nglob, nui, nmb, nout):
     return out
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def _held(dict header, list objs):
     """The values the snapshotted run's Lists, Records and Maps had holders for outside the
     machine (header "held": ascending heap indexes), or None: the restored Machine holds each
@@ -1162,6 +1176,8 @@ def _held(dict header, list objs):
     return out
 
 
+@cython.boundscheck(True)
+@cython.wraparound(True)
 def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, max_wall_ms):
     """A new Machine for `module` in the state `header` and the values after `start` say:
     the one place that writes a restored Machine's fields (`_snapshot_state` reads them)."""

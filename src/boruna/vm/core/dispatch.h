@@ -36,7 +36,8 @@ enum {
                                then `drop` stack values are popped and cleared */
     BOR_X_BADFN = 9,        /* invalid function index n */
     BOR_X_CONV = 10,        /* an int outside i64 read from a List or a Record */
-    BOR_X_FIELD = 11,       /* GetField: a field index past the record's fields */
+    BOR_X_FIELD = 11,       /* GetField: a field index past the record's fields (or fields
+                               that are not a List: bor_rec_tuple) */
     BOR_X_WALK = 12,        /* not an error: the op allocated past the next memory walk, which
                                the Cython loop runs (vm/memory.pxi) before going on */
     BOR_X_WORK = 13,        /* the work limit (the units are spent) */
@@ -766,7 +767,7 @@ static int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
    loaded; before a copying load (the local then holds it alone) `held` is 0. */
 static inline int bor_field_takable(PyObject* rec, const Val* loc, const int64_t* ins,
                                     Py_ssize_t held) {
-    PyObject* flds = bor_rec_fields(rec);
+    PyObject* flds = bor_rec_tuple(rec);
     PyObject* item;
     int64_t c;
     if (flds == NULL || Py_REFCNT(flds) != 1 || ins[1] >= Py_SIZE(flds)) return 0;
@@ -1380,8 +1381,8 @@ dispatch_switch:
             EXIT(BOR_X_TYPE);
         }
         if (ins[2] && bor_take_field(a, loc, ins)) NEXT();
-        flds = bor_rec_fields(a->o);
-        if (ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
+        flds = bor_rec_tuple(a->o);
+        if (flds == NULL || ins[1] >= PyTuple_GET_SIZE(flds)) EXIT(BOR_X_FIELD);
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
         BOR_VCLEAR(a);
@@ -1391,6 +1392,7 @@ dispatch_switch:
     TARGET(op_super_field, BOR_OP_SUPER_FIELD) {
         a = &loc[ins[1]];
         if (ROOM(0) && sp < C_MAX_STACK && a->tag == BOR_T_OBJ && bor_is_record(a->o)
+                && bor_rec_tuple(a->o) != NULL
                 && ins[2] < PyTuple_GET_SIZE(bor_rec_fields(a->o))) {
             COUNT(1);
             pc += BOR_W;
