@@ -31,9 +31,9 @@ def _outcome(module):
     return (m.result, m.error, m.steps, m.work, list(m.trace))
 
 
-def _kept(f):
-    """The plan kept on `f`, as `_reuse_plan` returns it."""
-    snap, tables, arity, moves, flat = f._vm_reuse_plan
+def _kept(module, k):
+    """The plan kept for the module's function `k`, as `_reuse_plan` returns it."""
+    snap, tables, arity, moves, flat = module._vm_plans[k]
     return list(moves), {flat[k]: list(flat[k + 2:k + 2 + flat[k + 1]])
                          for k in range(0, len(flat), 4)}
 
@@ -43,17 +43,16 @@ def test_a_module_loaded_again_uses_the_plan_kept_on_its_functions():
     first = _outcome(module)
     assert first[0] == 50099 and first[1] is None
     assert module._vm_loads == 1
-    assert not any(hasattr(f, "_vm_reuse_plan") for f in module.functions)  # loaded once
+    assert not hasattr(module, "_vm_plans")             # loaded once: nothing kept
     assert _outcome(module) == first
     assert module._vm_loads == 2
-    for f in module.functions:
-        kept = f._vm_reuse_plan
+    for k, f in enumerate(module.functions):
+        kept = module._vm_plans[k]
         want = _vm._reuse_plan(f.code, f.match_tables, int(f.arity))
-        again = _vm._cached_plan(f)
-        assert _kept(f) == want and (list(again[0]), again[1]) == want
-        assert f._vm_reuse_plan is kept                 # not analysed again
-    assert any(_kept(f)[1] for f in module.functions) or any(
-        _kept(f)[0] for f in module.functions)
+        again = _vm._cached_plan(f, module._vm_plans, k)
+        assert _kept(module, k) == want and (list(again[0]), again[1]) == want
+        assert module._vm_plans[k] is kept              # not analysed again
+    assert any(_kept(module, k)[0] for k in range(len(module.functions)))
     assert _outcome(module) == first
 
 
@@ -75,7 +74,8 @@ def test_a_function_changed_after_loading_is_analysed_again():
         module.types = q.types
         module.constants = q.constants
         assert _outcome(module) == want
-        assert _kept(mp) == _vm._reuse_plan(mq.code, mq.match_tables, mq.arity)
+        assert _kept(module, _main(module)) == _vm._reuse_plan(mq.code, mq.match_tables,
+                                                               mq.arity)
 
 
 def test_a_changed_arity_or_match_table_is_a_different_plan():
@@ -83,16 +83,17 @@ def test_a_changed_arity_or_match_table_is_a_different_plan():
     _outcome(module)
     _outcome(module)
     grow = module.functions[0]
-    kept = grow._vm_reuse_plan
+    store = module._vm_plans
+    kept = store[0]
     grow.arity = 1
-    again = _vm._cached_plan(grow)
+    again = _vm._cached_plan(grow, store, 0)
     assert (list(again[0]), again[1]) == _vm._reuse_plan(grow.code, grow.match_tables, 1)
-    assert grow._vm_reuse_plan is not kept and grow._vm_reuse_plan[2] == 1
+    assert store[0] is not kept and store[0][2] == 1
     grow.arity = 2
     grow.match_tables = [[(0, 1)]]
-    assert grow._vm_reuse_plan[1] == ()
-    _vm._cached_plan(grow)
-    assert grow._vm_reuse_plan[1] == (((0, 1),),)
+    assert store[0][1] == ()
+    _vm._cached_plan(grow, store, 0)
+    assert store[0][1] == (((0, 1),),)
 
 
 def test_instructions_that_are_lists_are_analysed_every_time():
@@ -102,7 +103,7 @@ def test_instructions_that_are_lists_are_analysed_every_time():
         f.code = [list(ins) for ins in f.code]
     assert _outcome(module) == want
     assert _outcome(module) == want
-    assert not any(hasattr(f, "_vm_reuse_plan") for f in module.functions)
+    assert module._vm_plans == {}
 
 
 def test_malformed_instructions_fail_as_before_the_table_lookup():

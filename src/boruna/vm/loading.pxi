@@ -44,11 +44,17 @@ cdef int _translate(Machine self, module) except -1:
     narms = 0
     self.fn_names = []
     self.fn_caps = []
+    # how often this module was loaded; plans are kept (in `_vm_plans`) from the 2nd load on
     loads = getattr(module, "_vm_loads", 0)
-    try:                        # how often this module was loaded: plans kept from the 2nd
+    store = None
+    try:
         module._vm_loads = loads + 1 if type(loads) is int else 1
-    except Exception:
-        loads = 0
+        if type(loads) is int and loads >= 1:
+            store = getattr(module, "_vm_plans", None)
+            if type(store) is not dict:
+                store = module._vm_plans = {}
+    except Exception:           # a module that takes no attributes: analysed every time
+        store = None
     for k, f in enumerate(functions):
         self.fn_start[k] = total
         self.fn_len[k] = len(f.code)
@@ -91,7 +97,7 @@ cdef int _translate(Machine self, module) except -1:
         for j, ins in enumerate(f.code):
             _encode(self, &self.code[(base + j) * W], ins, flen, int(f.locals))
         if MOVES:
-            moves, takes = _cached_plan(f, type(loads) is int and loads >= 1)
+            moves, takes = _cached_plan(f, store, k)
             for j in moves:
                 w = &self.code[(base + j) * W]
                 if w[0] == OP_LOADLOCAL:
@@ -135,39 +141,38 @@ cdef int _translate(Machine self, module) except -1:
 
 @cython.boundscheck(True)
 @cython.wraparound(True)
-def _cached_plan(f, keep=True):
-    """`_reuse_plan` of function `f`, kept on `f` (`_vm_reuse_plan`, when `keep`) with what
-    it was made from: a module run again (an App's cycles, a benchmark's rounds, a resumed
-    workflow step) loads without analysing its functions again. `_translate` keeps plans
-    from a module's second load on: a module loaded once (a `boruna run`, an MCP call) pays
-    nothing for it. The plan is used again only while `f`'s
-    code, match tables and arity are equal to those it was made from: the kept copy of the
-    code is compared instruction by instruction (identity first, so the check is one pass).
-    Code whose instructions are not all tuples is analysed every time. What is kept is two
-    tuples of ints besides the code's copy, so keeping it costs the collector little."""
+def _cached_plan(f, store=None, k=0):
+    """`_reuse_plan` of function `f` (the module's function `k`), kept in `store` (the
+    module's `_vm_plans`, or None: not kept) with what it was made from: a module run again
+    (an App's cycles, a benchmark's rounds, a resumed workflow step) loads without analysing
+    its functions again. `_translate` keeps plans from a module's second load on: a module
+    loaded once (a `boruna run`, an MCP call) pays nothing for it. A plan is used again only
+    while the function's code, match tables and arity are equal to those it was made from:
+    the kept copy of the code is compared instruction by instruction (identity first, so the
+    check is one pass). Code whose instructions are not all tuples is analysed every time.
+    What is kept is two tuples of ints besides the code's copy, so keeping it costs the
+    collector little."""
     code = f.code
     snap = tuple(code)
     tables = tuple(map(tuple, f.match_tables))
-    cached = getattr(f, "_vm_reuse_plan", None)
+    cached = store.get(k) if store is not None else None
     if (type(cached) is tuple and len(cached) == 5 and cached[0] == snap
             and cached[1] == tables and cached[2] == f.arity):
         moves = cached[3]
         flat = cached[4]
-        return moves, {flat[k]: list(flat[k + 2:k + 2 + flat[k + 1]])
-                       for k in range(0, len(flat), 4)}
+        return moves, {flat[j]: list(flat[j + 2:j + 2 + flat[j + 1]])
+                       for j in range(0, len(flat), 4)}
     plan = _reuse_plan(code, f.match_tables, int(f.arity))
-    if not keep:
+    if store is None:
         return plan
     for ins in snap:
         if type(ins) is not tuple:
+            store.pop(k, None)
             return plan
     flat = []
     for pc, cands in plan[1].items():
         flat += [pc, len(cands)] + list(cands) + [0] * (2 - len(cands))
-    try:
-        f._vm_reuse_plan = (snap, tables, f.arity, tuple(plan[0]), tuple(flat))
-    except Exception:        # an object that takes no attributes: analysed every time
-        pass
+    store[k] = (snap, tables, f.arity, tuple(plan[0]), tuple(flat))
     return plan
 
 
