@@ -1390,10 +1390,10 @@ dispatch_switch:
         NEXT();
     }
     TARGET(op_super_field, BOR_OP_SUPER_FIELD) {
+        PyObject* flds;
         a = &loc[ins[1]];
         if (ROOM(0) && sp < C_MAX_STACK && a->tag == BOR_T_OBJ && bor_is_record(a->o)
-                && bor_rec_tuple(a->o) != NULL
-                && ins[2] < PyTuple_GET_SIZE(bor_rec_fields(a->o))) {
+                && (flds = bor_rec_tuple(a->o)) != NULL && ins[2] < PyTuple_GET_SIZE(flds)) {
             COUNT(1);
             pc += BOR_W;
             if (ins[3] || (ins[BOR_W + 2] && bor_field_takable(a->o, loc, ins + BOR_W, 0))) {
@@ -1412,7 +1412,7 @@ dispatch_switch:
                 }
                 NEXT();
             }
-            if (bor_from_py_k(&stack[sp], PyTuple_GET_ITEM(bor_rec_fields(a->o), ins[2])))
+            if (bor_from_py_k(&stack[sp], PyTuple_GET_ITEM(flds, ins[2])))
                 EXIT(BOR_X_CONV);
             sp++;
             NEXT();
