@@ -153,9 +153,11 @@ def _cached_plan(f, store=None, k=0):
     What is kept is two tuples of ints besides the code's copy, so keeping it costs the
     collector little."""
     code = f.code
+    if store is None:               # a first load: nothing kept, nothing to compare
+        return _reuse_plan(code, f.match_tables, int(f.arity))
     snap = tuple(code)
     tables = tuple(map(tuple, f.match_tables))
-    cached = store.get(k) if store is not None else None
+    cached = store.get(k)
     if (type(cached) is tuple and len(cached) == 5 and cached[0] == snap
             and cached[1] == tables and cached[2] == f.arity):
         moves = cached[3]
@@ -163,8 +165,6 @@ def _cached_plan(f, store=None, k=0):
         return moves, {flat[j]: list(flat[j + 2:j + 2 + flat[j + 1]])
                        for j in range(0, len(flat), 4)}
     plan = _reuse_plan(code, f.match_tables, int(f.arity))
-    if store is None:
-        return plan
     for ins in snap:
         if type(ins) is not tuple:
             store.pop(k, None)
