@@ -227,8 +227,7 @@ class Journal:
             conn = self._connect(aside)
             try:
                 conn.execute("PRAGMA journal_mode = WAL")
-                self.conn = conn
-                self._migrate()
+                self._migrate(conn)
             finally:
                 conn.close()
             try:
@@ -264,26 +263,29 @@ class Journal:
 
     # ------------------------------------------------------------------ transactions
 
-    def _tx(self, fn):
+    def _tx(self, fn, conn: Optional[sqlite3.Connection] = None):
+        """`fn(conn)` in one write transaction on `conn` (the journal's own by default)."""
+        conn = self.conn if conn is None else conn
         with self._lock:
             try:
-                self.conn.execute("BEGIN IMMEDIATE")
+                conn.execute("BEGIN IMMEDIATE")
                 try:
-                    value = fn(self.conn)
+                    value = fn(conn)
                 except BaseException:
-                    self._rollback()
+                    self._rollback(conn)
                     raise
-                self.conn.execute("COMMIT")
+                conn.execute("COMMIT")
                 return value
             except (sqlite3.Error, OSError) as err:
-                self._rollback()
+                self._rollback(conn)
                 raise translate(err, self.path) from None
 
-    def _rollback(self) -> None:
+    @staticmethod
+    def _rollback(conn: sqlite3.Connection) -> None:
         """Roll back what is open (SQLite may already have, e.g. on SQLITE_FULL)."""
         try:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
         except sqlite3.Error:
             pass
 
@@ -294,7 +296,7 @@ class Journal:
             except sqlite3.Error as err:
                 raise translate(err, self.path) from None
 
-    def _migrate(self) -> None:
+    def _migrate(self, conn: Optional[sqlite3.Connection] = None) -> None:
         def migrate(conn):
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
@@ -309,7 +311,7 @@ class Journal:
                         if statement.strip():
                             conn.execute(statement)
                     conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-        self._tx(migrate)
+        self._tx(migrate, conn)
 
     def schema_version(self) -> int:
         return self._read("SELECT MAX(version) FROM schema_version")[0][0]
