@@ -269,27 +269,17 @@ static int64_t bor_match_slow(BorRun* st, Val* v, int64_t table) {
     return st->arms[2 * (start + k) + 1];
 }
 
-/* v's payload (a Some / Ok / Err's value or an Enum's) unwrapped into v for arm `at`, as
-   bor_match_slow leaves it */
-static inline int64_t bor_match_unwrap(Val* v, PyObject* payload, int64_t at) {
-    Val tmp;
-    int c;
-    if (at < 0) return -1;
-    tmp.tag = BOR_T_UNIT;
-    c = bor_from_py(&tmp, payload);     /* (tmp holds its own reference to the payload) */
-    bor_vclear(v);
-    if (c) return -3;
-    *v = tmp;
-    return at;
-}
-
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static int64_t bor_match(BorRun* st, Val* v, int64_t table) {
+/* The arm of table `table` that takes v, as bor_match_slow finds it, without unwrapping:
+   its target (>= 0) with *payload the payload to unwrap into v (a borrowed reference: a
+   Some / Ok / Err's value or an Enum's) or NULL when v stays as it is; the slow cases
+   (exact and Int tags, variants past BOR_MF_NVAR, unusual slots) run bor_match_slow, which
+   unwraps itself (*payload NULL); -1, -2 and -3 as bor_match_slow. The caller unwraps, or
+   lets v go whole when the arm's first op pops it (op_match). */
+static inline int64_t bor_match_arm(BorRun* st, Val* v, int64_t table, PyObject** payload) {
     const int64_t* mf = st->tbl_fast + BOR_MF_SIZE * table;
-    PyObject *p, *t, *pv, *pt, *payload;
+    PyObject *p, *t, *pv, *pt;
     long long var, tid;
+    *payload = NULL;
     if (v->tag == BOR_T_BOOL) return mf[v->i ? 1 : 0];
     if (v->tag != BOR_T_OBJ) {
         if (v->tag != BOR_T_INT || !mf[BOR_MF_SLOW]) return mf[BOR_MF_OTHER];
@@ -301,20 +291,21 @@ static int64_t bor_match(BorRun* st, Val* v, int64_t table) {
         /* an Enum whose type and variant are small Ints, the variant one the table covers */
         pv = *(PyObject**)((char*)p + bor_enum_var_off);
         pt = *(PyObject**)((char*)p + bor_enum_tid_off);
-        payload = *(PyObject**)((char*)p + bor_enum_pay_off);
-        if (mf[BOR_MF_SLOW] || pv == NULL || pt == NULL || payload == NULL
+        *payload = *(PyObject**)((char*)p + bor_enum_pay_off);
+        if (mf[BOR_MF_SLOW] || pv == NULL || pt == NULL || *payload == NULL
                 || !PyLong_CheckExact(pv) || !PyLong_CheckExact(pt)
                 || !bor_small_long(pv, &var) || !bor_small_long(pt, &tid)
-                || var < 0 || var >= BOR_MF_NVAR || tid < 0)
+                || var < 0 || var >= BOR_MF_NVAR || tid < 0) {
+            *payload = NULL;
             return bor_match_slow(st, v, table);
-        return bor_match_unwrap(v, payload, mf[var]);
+        }
+        return mf[var];
     }
     if (t == (PyObject*)bor_none_type) return mf[BOR_MF_NONE];
     if (t != bor_some_t && t != bor_ok_t && t != bor_errw_t) return mf[BOR_MF_OTHER];
-    payload = *(PyObject**)((char*)p + bor_wrap_off);
-    if (payload == NULL) return bor_match_slow(st, v, table);
-    return bor_match_unwrap(v, payload,
-                            mf[t == bor_some_t ? BOR_MF_SOME : t == bor_ok_t ? BOR_MF_OK : BOR_MF_ERR]);
+    *payload = *(PyObject**)((char*)p + bor_wrap_off);
+    if (*payload == NULL) return bor_match_slow(st, v, table);
+    return mf[t == bor_some_t ? BOR_MF_SOME : t == bor_ok_t ? BOR_MF_OK : BOR_MF_ERR];
 }
 
 /* MapGet / MapContainsKey / MapLen on a Map and a String key (vm/maps.pxi `_map_fast`, the
@@ -716,6 +707,14 @@ static int bor_make_enum(BorRun* st, const int64_t* ins, Val* stack, int sp) {
         if (p1 == NULL) { Py_DECREF(o); return -1; }
         *(PyObject**)((char*)o + bor_wrap_off) = p1;
     }
+    /* a payload that holds no other object (an Int, Float, Bool, Unit or String) cannot put
+       the value in a reference cycle: the collector need not look at it (CPython untracks
+       such tuples the same way), which keeps its young generation small while a program
+       builds many of them */
+    p1 = *(PyObject**)((char*)o + (t == bor_enum_t ? bor_enum_pay_off : bor_wrap_off));
+    if (PyLong_CheckExact(p1) || PyUnicode_CheckExact(p1) || p1 == Py_None || PyBool_Check(p1)
+            || PyFloat_CheckExact(p1))
+        PyObject_GC_UnTrack(o);
     a->tag = BOR_T_OBJ;
     a->o = o;
     *st->alloc_bytes += 64;
@@ -1528,11 +1527,35 @@ dispatch_switch:
     }
     /* Match on the top value with the function's table ins[1] (bor_match) */
     TARGET(op_match, BOR_OP_MATCH) {
+        PyObject* pay;
+        long long pi;
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         if (ins[1] >= st->fn_ntables[func]) EXIT(BOR_X_NOMATCH);
-        r = bor_match(st, &stack[sp - 1], st->fn_tables[func] + ins[1]);
+        v = &stack[sp - 1];
+        r = bor_match_arm(st, v, st->fn_tables[func] + ins[1], &pay);
         if (r < 0) EXIT(r == -1 ? BOR_X_NOMATCH : r == -2 ? -1 : BOR_X_CONV);
         pc = AT(r);
+        /* an arm that starts by popping what the Match leaves (a `_` payload, an arm without
+           one): the two steps, the matched value let go whole, its payload never read, unless
+           a checkpoint falls on the Pop or reading the payload would fail (an Int past i64:
+           the Match's error, run unfused) */
+        if (pc[0] == BOR_OP_POP && ROOM(1)
+                && (pay == NULL || !PyLong_CheckExact(pay) || bor_small_long(pay, &pi))) {
+            BOR_VCLEAR(v);
+            sp--;
+            COUNT(1);
+            pc += BOR_W;
+            NEXT();
+        }
+        if (pay != NULL) {
+            tmp.tag = BOR_T_UNIT;
+            if (bor_from_py_k(&tmp, pay)) {     /* (tmp holds its own reference to it) */
+                BOR_VCLEAR(v);
+                EXIT(BOR_X_CONV);
+            }
+            BOR_VCLEAR(v);
+            *v = tmp;
+        }
         NEXT();
     }
 
