@@ -4,6 +4,7 @@ value and frame structs, and the `Machine` class's C attributes. The code is in
 _vm.pyx and the vm/*.pxi files it includes."""
 
 from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_Concat

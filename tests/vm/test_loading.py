@@ -1,6 +1,6 @@
-"""Loading a module into a machine (vm/loading.pxi): the reuse plan kept on each function
-from the module's second load on, used only while the function is what it was made from,
-and instructions encoded by one lookup in the opcode table."""
+"""Loading a module into a machine (vm/loading.pxi): the reuse plan and the encoded words
+kept on each function from the module's second load on, used only while the function is what
+they were made from, and instructions encoded by one lookup in the opcode table."""
 import copy
 
 import pytest
@@ -139,3 +139,66 @@ def test_an_empty_match_arm_is_refused_at_load_not_read_past():
     f.match_tables = [[()]]
     with pytest.raises(IndexError):
         _vm.Machine(module)
+
+
+def test_a_module_loaded_again_copies_the_words_kept_for_its_functions():
+    module = compile_source(P)
+    first = _outcome(module)
+    assert not hasattr(module, "_vm_code")              # loaded once: nothing kept
+    assert _outcome(module) == first
+    kept = dict(module._vm_code)
+    assert sorted(kept) == list(range(len(module.functions)))
+    for k, f in enumerate(module.functions):
+        objs, key, words, flags = kept[k]
+        assert objs == tuple(f.code) and len(words) == len(f.code) * 4 * 8
+        assert len(flags) == len(f.code)
+    assert _outcome(module) == first
+    # the third load copied the kept words: the entries are the ones the second load made
+    assert all(module._vm_code[k] is kept[k] for k in kept)
+    # a fresh copy encoded twice makes the same words
+    other = copy.deepcopy(module)
+    del other._vm_code
+    _outcome(other)
+    assert {k: v[1:] for k, v in other._vm_code.items()} == {k: v[1:] for k, v in kept.items()}
+
+
+def test_a_replaced_instruction_or_a_changed_count_encodes_again():
+    module = compile_source(P)
+    first = _outcome(module)
+    _outcome(module)
+    m = _main(module)
+    kept = module._vm_code[m]
+    code = module.functions[m].code
+    code[0] = tuple(list(code[0]))                      # equal, but a new object
+    assert _outcome(module) == first
+    assert module._vm_code[m] is not kept and module._vm_code[m][2] == kept[2]
+    kept = module._vm_code[m]
+    module.constants = list(module.constants) + [7]    # the constant count is in the key
+    assert _outcome(module)[:2] == first[:2]
+    assert module._vm_code[m] is not kept
+    assert module._vm_code[m][1][1] == len(module.constants)
+    # the same module loaded untraced is its own entry: the words differ without tracing
+    again = _vm.Machine(module, max_steps=10**6)
+    again.set_entry(m, ())
+    again.run()
+    assert again.result == first[0] and again.steps == first[2]
+    assert module._vm_code[m][1][5] is False
+
+
+def test_code_that_names_the_machines_own_lists_is_not_kept():
+    module = compile_source("fn main() -> Int { 1 }")
+    f = module.functions[0]
+    for code in ([("PushConst", 0), ("PushConst", 99), ("Ret",)],     # OP_FAIL
+                 [("PushConst", 0), ("GetFieldNamed", "x"), ("Ret",)]):
+        f.code = code
+        for _ in range(3):
+            run = _vm.Machine(module)
+            run.run()
+            assert run.error is not None
+        assert 0 not in module._vm_code
+    f.code = [("PushConst", 0), ("Ret",)]
+    for _ in range(3):
+        run = _vm.Machine(module)
+        run.run()
+        assert run.result == 1 and run.error is None
+    assert module._vm_code[0][0] == tuple(f.code)

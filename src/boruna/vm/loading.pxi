@@ -9,7 +9,7 @@
 @cython.wraparound(True)
 cdef int _translate(Machine self, module) except -1:
     """Flatten the module into C arrays, bounding every index once, here."""
-    cdef int64_t k, total, pos, j, ntables, narms, t, a
+    cdef int64_t k, total, pos, j, ntables, narms, t, a, base, flen, nfail, nnamed
     cdef int64_t* w
     functions = list(module.functions)
     constants = list(module.constants)
@@ -47,14 +47,19 @@ cdef int _translate(Machine self, module) except -1:
     # how often this module was loaded; plans are kept (in `_vm_plans`) from the 2nd load on
     loads = getattr(module, "_vm_loads", 0)
     store = None
+    coded = None
     try:
         module._vm_loads = loads + 1 if type(loads) is int else 1
         if type(loads) is int and loads >= 1:
             store = getattr(module, "_vm_plans", None)
             if type(store) is not dict:
                 store = module._vm_plans = {}
+            coded = getattr(module, "_vm_code", None)
+            if type(coded) is not dict:
+                coded = module._vm_code = {}
     except Exception:           # a module that takes no attributes: analysed every time
         store = None
+        coded = None
     for k, f in enumerate(functions):
         self.fn_start[k] = total
         self.fn_len[k] = len(f.code)
@@ -94,6 +99,18 @@ cdef int _translate(Machine self, module) except -1:
                            &self.tbl_fast[BOR_MF_SIZE * t])
             t += 1
         base = self.fn_start[k]
+        pos = (base + flen) * W
+        self.code[pos] = OP_IMPLICIT_RET
+        self.code[pos + 1] = 0
+        self.code[pos + 2] = 0
+        self.code[pos + 3] = 0
+        if coded is not None:
+            key = (int(f.locals), self.nconsts, self.nglobals, MOVES, SUPERINSTRUCTIONS,
+                   self.tracing, tuple(map(tuple, f.match_tables)), f.arity)
+            if _code_hit(self, coded.get(k), f.code, key, base, flen):
+                continue
+        nfail = len(self.fail_msgs)
+        nnamed = len(self.named_fields)
         for j, ins in enumerate(f.code):
             _encode(self, &self.code[(base + j) * W], ins, flen, int(f.locals))
         if MOVES:
@@ -129,11 +146,9 @@ cdef int _translate(Machine self, module) except -1:
         # after the PUSH_STORE rewrites, which look for a plain StoreLocal
         if SUPERINSTRUCTIONS and not self.tracing:
             _fuse(self, &self.code[base * W], &self.movef[base], flen)
-        pos = (base + flen) * W
-        self.code[pos] = OP_IMPLICIT_RET
-        self.code[pos + 1] = 0
-        self.code[pos + 2] = 0
-        self.code[pos + 3] = 0
+        if (coded is not None and len(self.fail_msgs) == nfail
+                and len(self.named_fields) == nnamed):
+            _code_keep(self, coded, k, f.code, key, base, flen)
     if self.tracing:
         self.dbg = [[_debug(ins) for ins in f.code] for f in functions]
     return 0
@@ -174,6 +189,55 @@ def _cached_plan(f, store=None, k=0):
         flat += [pc, len(cands)] + list(cands) + [0] * (2 - len(cands))
     store[k] = (snap, tables, f.arity, tuple(plan[0]), tuple(flat))
     return plan
+
+
+# A function's loaded code (its words and move flags, after the reuse plan, the rewrites and
+# _fuse) kept in the module's `_vm_code` from its second load on, with what it was made
+# from: the instruction objects themselves and the key of everything else the words depend
+# on (slot, constant and global counts, the loader's switches, the match tables, the arity).
+# A load whose instructions are the same objects (a tuple of ints and strings cannot change)
+# and whose key is equal copies the words instead of encoding and analysing again. Only code
+# without OP_FAIL or GetFieldNamed is kept: their words index the machine's own lists.
+cdef bint _code_hit(Machine self, object cached, object code, object key, int64_t base,
+                    int64_t flen) except -1:
+    cdef Py_ssize_t i
+    cdef tuple objs
+    if type(cached) is not tuple or len(<tuple>cached) != 4:
+        return False
+    objs = (<tuple>cached)[0]
+    if len(objs) != flen or (<tuple>cached)[1] != key:
+        return False
+    i = 0
+    for ins in code:
+        if i >= flen or <PyObject*>ins != PyTuple_GET_ITEM_raw(<PyObject*>objs, i):
+            return False
+        i += 1
+    if i != flen:
+        return False
+    words = (<tuple>cached)[2]
+    flags = (<tuple>cached)[3]
+    if (type(words) is not bytes or type(flags) is not bytes
+            or len(<bytes>words) != flen * W * 8 or len(<bytes>flags) != flen):
+        return False
+    memcpy(&self.code[base * W], <const char*>(<bytes>words), flen * W * 8)
+    memcpy(&self.movef[base], <const char*>(<bytes>flags), flen)
+    return True
+
+
+cdef int _code_keep(Machine self, dict coded, int64_t k, object code, object key, int64_t base,
+                    int64_t flen) except -1:
+    objs = tuple(code)
+    for ins in objs:
+        if type(ins) is not tuple:
+            coded.pop(k, None)
+            return 0
+        for o in <tuple>ins:
+            if type(o) is not int and type(o) is not str:
+                coded.pop(k, None)
+                return 0
+    coded[k] = (objs, key, (<char*>&self.code[base * W])[:flen * W * 8],
+                (<char*>&self.movef[base])[:flen])
+    return 0
 
 
 # superinstructions (_fuse); False runs every op as a single step
