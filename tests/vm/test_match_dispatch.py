@@ -94,7 +94,8 @@ MAPS = """fn main(m0: Map<String, List<Int>>) -> Int {
 
 def _machine(src, arg=None, **kw):
     module = compile_source(src)
-    m = _vm.Machine(module, max_steps=10_000_000, **kw)
+    kw.setdefault("max_steps", 10_000_000)
+    m = _vm.Machine(module, **kw)
     if arg is not None:
         m.set_entry(next(i for i, f in enumerate(module.functions) if f.name == "main"), (arg,))
     return m
@@ -200,3 +201,62 @@ def test_values_the_dispatch_leaves_to_the_arms_in_order():
         m = _vm.Machine(module)
         m.run()
         assert (m.result, m.error, m.steps) == (want, None, 6), value
+
+
+# `m = map_set(m, k, ..)` and `out = list_push(out, f(i))` done in place with the StoreLocal
+# after them (a plain one, and one fused with the LoadLocal after it), and matches whose arm
+# starts by popping the value (`_` payloads, arms without one): Match + Pop as one dispatch
+COUNTS = """enum Ev { Click(Int), Key(String), Tick }
+fn sq(x: Int) -> Int { x * x % 97 }
+fn is_click(e: Ev) -> Bool { match e { Click(_) => true, _ => false } }
+fn main(m0: Map<String, Int>) -> Int {
+    let mut m = m0
+    let mut out = []
+    let mut clicks = 0
+    let mut i = 0
+    while i < 70 {
+        let e = if i % 3 == 0 { Ev::Tick } else { if i % 3 == 1 { Ev::Key("q") } else { Ev::Click(i) } }
+        if is_click(e) { clicks = clicks + 1 }
+        let k = "k" ++ __builtin_int_to_string(i % 6)
+        m = __builtin_map_set(m, k, match __builtin_map_get(m, k) { Some(v) => v + i, None => 1 })
+        out = list_push(out, sq(i))
+        i = i + 1
+    }
+    let mut t = clicks
+    for v in __builtin_map_values(m) { t = t * 31 % 1000003 + v }
+    for x in out { t = (t + x) % 1000003 }
+    t * 100 + list_len(out)
+}
+"""
+
+
+def _py_counts():
+    m, out, clicks = {}, [], 0
+    for i in range(70):
+        clicks += i % 3 == 2
+        k = "k" + str(i % 6)
+        m[k] = m[k] + i if k in m else 1
+        out.append(i * i % 97)
+    t = clicks
+    for k in sorted(m):
+        t = t * 31 % 1000003 + m[k]
+    for x in out:
+        t = (t + x) % 1000003
+    return t * 100 + len(out)
+
+
+def test_fused_stores_and_pops_are_the_single_steps():
+    want = _outcome(COUNTS, MapValue())
+    assert want[:2] == (_py_counts(), None)
+    # a slice of one step runs every op alone
+    assert _outcome(COUNTS, MapValue(), slice_steps=1) == want
+    for n in (2, 3, 5, 7, 100):
+        assert _outcome(COUNTS, MapValue(), slice_steps=n) == want, n
+    traced = _outcome(COUNTS, MapValue(), trace=True)
+    assert traced[:4] == want[:4]
+    for cap in range(2500, 20000, 1750):
+        whole = _outcome(COUNTS, MapValue(), max_value_memory=cap)
+        assert _outcome(COUNTS, MapValue(), slice_steps=1, max_value_memory=cap) == whole, cap
+    for limit in range(1, want[2] + 2, max(1, want[2] // 50)):
+        whole = _outcome(COUNTS, MapValue(), max_steps=limit)
+        assert _outcome(COUNTS, MapValue(), slice_steps=1, max_steps=limit) == whole, limit

@@ -1503,8 +1503,35 @@ dispatch_switch:
             }
         }
         if (BOR_FAST_BUILTIN(ins[1])) {
-            c = bor_builtin_fast(st, ins, stack, sp);
-            if (c != BOR_DECLINED) HELPER_DONE(c);
+            if (ins[1] == BOR_OP_MAPSET && op == BOR_OP_PUSH_STORE)
+                c = st->plain ? bor_map_set(st, stack, sp) : BOR_DECLINED;
+            else
+                c = bor_builtin_fast(st, ins, stack, sp);
+            if (c != BOR_DECLINED) {
+                /* `x = MapSet(x, k, v)` / `x = ListPush(x, v)` done in place: the StoreLocal
+                   after it (or the StoreLocal-LoadLocal pair) runs here, unless a checkpoint
+                   or a memory walk falls between (the stack holds the result: sp > 0) */
+                if (c >= 0 && !(c & BOR_WALKF) && op == BOR_OP_PUSH_STORE) {
+                    if (pc[0] == BOR_OP_STORELOCAL && ROOM(0)) {
+                        sp = c;
+                        COUNT(1);
+                        ins = pc;
+                        pc += BOR_W;
+                        STORE_LOCAL(ins);
+                        NEXT();
+                    }
+                    if (pc[0] == BOR_OP_SUPER_STLD && ROOM(1)) {
+                        sp = c;
+                        COUNT(2);
+                        ins = pc;
+                        pc += 2 * BOR_W;
+                        STORE_LOCAL(ins);
+                        LOAD_LOCAL(ins + BOR_W);
+                        NEXT();
+                    }
+                }
+                HELPER_DONE(c);
+            }
         }
         *st->nframes = nframes;
         *st->locals = locals;
