@@ -208,6 +208,7 @@ cdef extern from "vm/core/values.h":
         int64_t ip
         int stack_base
         int64_t locals_base
+        int64_t* code
     void bor_values_init(PyObject*, PyObject*, PyObject*, PyObject*, Py_ssize_t)
     void vclear "bor_vclear"(Val*) noexcept
     void vcopy "bor_vcopy"(Val*, Val*) noexcept

@@ -158,6 +158,7 @@ cdef class Machine:
             self.done = True
             return
         self.frames[0].func = fi
+        self.frames[0].code = &self.code[self.fn_start[fi] * W]
         self.frames[0].ip = 0
         self.frames[0].stack_base = self.sp
         self.frames[0].locals_base = self.lp

@@ -1251,6 +1251,7 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
         from_py(&m.globals_[k], global_vals[k])
     for k, fr in enumerate(frames):
         m.frames[k].func = fr[0]
+        m.frames[k].code = &m.code[m.fn_start[<int64_t>fr[0]] * W]
         m.frames[k].ip = fr[1]
         m.frames[k].stack_base = fr[2]
         m.frames[k].locals_base = fr[3]

@@ -206,7 +206,7 @@ static void bor_match_prep(const int64_t* arms, int64_t n, int64_t* out) {
    the catch-all, an Int's exact tag, an Enum's exact (type, variant) tag): the arm's target
    with v unwrapped (a Some / Ok / Err or an Enum's payload); -1 when no arm matches
    (touching nothing), -2 with an exception set, -3 when the payload is an int outside i64
-   (v is then Unit). bor_match takes the table's precomputed dispatch where it applies. */
+   (v is then Unit). bor_match_arm takes the table's precomputed dispatch where it applies. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
@@ -1294,12 +1294,13 @@ dispatch_switch:
         lp = base + n;
         fr = &frames[nframes];
         nframes++;
-        fr->func = (int)target;
+        func = (int)target;
+        cur = &st->code[st->fn_start[func] * BOR_W];
+        fr->func = func;
+        fr->code = cur;
         fr->ip = 0;
         fr->stack_base = sp;
         fr->locals_base = base;
-        func = (int)target;
-        cur = &st->code[st->fn_start[func] * BOR_W];
         loc = v;
         pc = cur;
         NEXT();
@@ -1342,7 +1343,7 @@ dispatch_switch:
         } else {
             fr = &frames[nframes - 1];
             func = fr->func;
-            cur = &st->code[st->fn_start[func] * BOR_W];
+            cur = fr->code;
             pc = AT(fr->ip);
             loc = &locals[fr->locals_base];
         }
@@ -1552,7 +1553,7 @@ dispatch_switch:
         c = bor_make_enum(st, ins, stack, sp);
         HELPER_DONE(c);
     }
-    /* Match on the top value with the function's table ins[1] (bor_match) */
+    /* Match on the top value with the function's table ins[1] (bor_match_arm: the arm and its payload) */
     TARGET(op_match, BOR_OP_MATCH) {
         PyObject* pay;
         long long pi;

@@ -34,9 +34,12 @@ typedef struct {
 
 typedef struct {
     int func;
-    int64_t ip;
     int stack_base;
+    int64_t ip;
     int64_t locals_base;
+    /* the function's first instruction word (&code[fn_start[func] * W]): set with func by
+       whoever sets func, so that a return finds its caller's code without reading fn_start */
+    int64_t* code;
 } Frame;
 
 /* the value classes the helpers look at (set once by bor_values_init from
