@@ -24,6 +24,14 @@
 
 #include "lists.h"      /* the list builders' start and growth (bor_list_push) */
 
+/* for the helpers bor_run must keep inline (GCC's inliner gives up on some as bor_run grows,
+   and a call per op costs more than the helper: tools/vmcount shows it) */
+#if defined(__GNUC__) || defined(__clang__)
+#define BOR_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define BOR_ALWAYS_INLINE inline
+#endif
+
 enum {
     BOR_X_CHECK = 0, BOR_X_OP = 1,
     BOR_X_UNDERFLOW = 2,    /* stack underflow */
@@ -764,8 +772,8 @@ static int bor_str_cmp(PyObject* a, PyObject* b, int64_t k) {
    the record holds its fields, and the field is a List, Map, Record or writable String (worth
    reusing: core/strings.h). The GetField's operand is one of the `held` references once it is
    loaded; before a copying load (the local then holds it alone) `held` is 0. */
-static inline int bor_field_takable(PyObject* rec, const Val* loc, const int64_t* ins,
-                                    Py_ssize_t held) {
+static BOR_ALWAYS_INLINE int bor_field_takable(PyObject* rec, const Val* loc,
+                                               const int64_t* ins, Py_ssize_t held) {
     PyObject* flds = bor_rec_tuple(rec);
     PyObject* item;
     int64_t c;
@@ -784,7 +792,7 @@ static inline int bor_field_takable(PyObject* rec, const Val* loc, const int64_t
 /* GetField(ins[1]) on the record in the operand `a`, taking the field out when
    bor_field_takable says it may: the field's slot is left Unit (None) and `a` becomes the
    field (the record's reference dropped); 1. Else 0, touching nothing. */
-static inline int bor_take_field(Val* a, const Val* loc, const int64_t* ins) {
+static BOR_ALWAYS_INLINE int bor_take_field(Val* a, const Val* loc, const int64_t* ins) {
     PyObject* rec = a->o;
     PyObject* flds;
     PyObject* item;
@@ -818,12 +826,6 @@ __attribute__((noinline))
 static void bor_vclear_range(Val* p, Val* e) {
     for (; p < e; p++) bor_vclear(p);
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BOR_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define BOR_ALWAYS_INLINE inline
-#endif
 
 /* bor_from_py with an exact int of at most one digit inline (the common List element or
    field; GCC keeps bor_from_py a call in bor_run): its result (1: an int outside i64) */
