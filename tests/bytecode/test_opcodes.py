@@ -126,7 +126,8 @@ def test_pseudo_ops_order():
         "OP_SUPER_ARITH", "OP_SUPER_CMPJ_L", "OP_SUPER_ARITH_L", "OP_SUPER_BINOP",
         "OP_SUPER_LISTGET", "OP_SUPER_FIELD", "OP_SUPER_CALLV", "OP_SUPER_TESTJ",
         "OP_SUPER_PUSHGET", "OP_SUPER_CMP_L", "OP_SUPER_STLDJ", "OP_SUPER_CMP2J",
-        "OP_SUPER_LISTCMP", "OP_SUPER_JMP2", "OP_SUPER_PUSHL", "OP_SUPER_STLD"]
+        "OP_SUPER_LISTCMP", "OP_SUPER_JMP2", "OP_SUPER_PUSHL", "OP_SUPER_STLD",
+        "OP_SUPER_JMPRET"]
 
 
 def test_setup_reads_the_table_without_the_package(tmp_path):

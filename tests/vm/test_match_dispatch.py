@@ -204,11 +204,20 @@ def test_values_the_dispatch_leaves_to_the_arms_in_order():
 
 
 # `m = map_set(m, k, ..)` and `out = list_push(out, f(i))` done in place with the StoreLocal
-# after them (a plain one, and one fused with the LoadLocal after it), and matches whose arm
-# starts by popping the value (`_` payloads, arms without one): Match + Pop as one dispatch
+# after them (a plain one, and one fused with the LoadLocal after it); matches whose arm
+# starts by popping the value (`_` payloads, arms without one: Match + Pop as one dispatch)
+# or by binding it (Match + StoreLocal, Match + StoreLocal + LoadLocal); an if or match
+# expression's value returned (a Jmp to a Ret: OP_SUPER_JMPRET)
 COUNTS = """enum Ev { Click(Int), Key(String), Tick }
 fn sq(x: Int) -> Int { x * x % 97 }
 fn is_click(e: Ev) -> Bool { match e { Click(_) => true, _ => false } }
+fn label(e: Ev) -> String {
+    match e {
+        Click(x) => if x > 50 { "right" } else { "left" },
+        Key(k) => "key:" ++ k,
+        Tick => "tick",
+    }
+}
 fn main(m0: Map<String, Int>) -> Int {
     let mut m = m0
     let mut out = []
@@ -217,7 +226,7 @@ fn main(m0: Map<String, Int>) -> Int {
     while i < 70 {
         let e = if i % 3 == 0 { Ev::Tick } else { if i % 3 == 1 { Ev::Key("q") } else { Ev::Click(i) } }
         if is_click(e) { clicks = clicks + 1 }
-        let k = "k" ++ __builtin_int_to_string(i % 6)
+        let k = label(e) ++ __builtin_int_to_string(i % 6)
         m = __builtin_map_set(m, k, match __builtin_map_get(m, k) { Some(v) => v + i, None => 1 })
         out = list_push(out, sq(i))
         i = i + 1
@@ -234,7 +243,8 @@ def _py_counts():
     m, out, clicks = {}, [], 0
     for i in range(70):
         clicks += i % 3 == 2
-        k = "k" + str(i % 6)
+        k = ("tick" if i % 3 == 0 else "key:q" if i % 3 == 1 else "right" if i > 50
+             else "left") + str(i % 6)
         m[k] = m[k] + i if k in m else 1
         out.append(i * i % 97)
     t = clicks

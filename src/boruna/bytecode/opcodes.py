@@ -210,6 +210,7 @@ PSEUDO_OPS: tuple[tuple[str, str], ...] = (
     ("OP_SUPER_PUSHL", "LoadLocal(a) LoadLocal(b) OP_PUSH_STORE(ListPush, a) StoreLocal(a): "
                        "4 steps"),
     ("OP_SUPER_STLD", "StoreLocal(a) and the plain LoadLocal after it: 2 steps"),
+    ("OP_SUPER_JMPRET", "Jmp(a) to a Ret: 2 steps"),
 )
 
 # Match-table tags (docs/spec/vm.md §2.2): Bool arms are 0/1 and enum arms their variant index; the

@@ -253,7 +253,7 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
     LoadLocal, then GetField, CallIndirect, JmpIfNot or JmpIf (2); `x = ListPush(x,
     ListGet(l, i))` (6); LoadLocal, LoadLocal, Lt/Lte/Gt/Gte with no JmpIfNot after (3), two
     of them and And/Or + JmpIfNot (8); a compare of two LoadLocal-LoadLocal-ListGet (7); a Jmp
-    to a Jmp (2); StoreLocal x, LoadLocal x, JmpIfNot (3); `i < ListLen(xs)` + JmpIfNot, a
+    to a Jmp (2); a Jmp to a Ret (2); StoreLocal x, LoadLocal x, JmpIfNot (3); `i < ListLen(xs)` + JmpIfNot, a
     for loop's header (5, as OP_SUPER_CMPJ_L with c = ListLen); a StoreLocal and a plain
     LoadLocal (2). The Add/Sub + StoreLocal superinstructions also run a plain Jmp right
     after them (a loop's back edge: 5 steps).
@@ -323,6 +323,8 @@ cdef int _fuse(Machine self, int64_t* code, unsigned char* mf, int64_t flen) exc
         if w[0] == OP_JMP and w[1] < flen and code[w[1] * W] == OP_JMP:
             w[0] = OP_SUPER_JMP2         # a jump to a jump: 2 steps
             w[2] = code[w[1] * W + 1]
+        elif w[0] == OP_JMP and w[1] < flen and code[w[1] * W] == OP_RET:
+            w[0] = OP_SUPER_JMPRET       # a jump to a Ret: 2 steps
         elif (j + 2 < flen and w[0] == OP_STORELOCAL and w[W + 1] == w[1]
                 and (w[W] == OP_LOADLOCAL or w[W] == OP_SUPER_TESTJ)
                 and w[2 * W] == OP_JMPIFNOT):

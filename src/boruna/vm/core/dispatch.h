@@ -940,6 +940,7 @@ static int bor_run(BorRun* st) {
         [BOR_OP_SUPER_JMP2] = &&op_super_jmp2,
         [BOR_OP_SUPER_PUSHL] = &&op_super_pushl,
         [BOR_OP_SUPER_STLD] = &&op_super_stld,
+        [BOR_OP_SUPER_JMPRET] = &&op_super_jmpret,
         [BOR_OP_CONCAT] = &&op_concat,
         [BOR_OP_MAKEENUM] = &&op_makeenum,
         [BOR_OP_MATCH] = &&op_match,
@@ -1307,8 +1308,19 @@ dispatch_switch:
         pc = cur;
         NEXT();
     }
+    TARGET(op_super_jmpret, BOR_OP_SUPER_JMPRET) {
+        /* a jump to a Ret (an if or match expression's value returned), unless a checkpoint
+           falls on the Ret: the Ret run here, pc past it as after its own fetch */
+        pc = AT(ins[1]);
+        if (!ROOM(0)) NEXT();
+        COUNT(1);
+        pc += BOR_W;
+        op = BOR_OP_RET;
+        goto do_ret;
+    }
     TARGET(op_ret, BOR_OP_RET)
     TARGET(op_implicit_ret, BOR_OP_IMPLICIT_RET) {
+    do_ret:
         fr = &frames[nframes - 1];
         if (op == BOR_OP_RET && sp > fr->stack_base) {
             sp--;
@@ -1585,6 +1597,23 @@ dispatch_switch:
             }
             BOR_VCLEAR(v);
             *v = tmp;
+        }
+        /* an arm that starts by binding what the Match leaves (`Some(v) =>`): its StoreLocal
+           (or the StoreLocal-LoadLocal pair) run here, unless a checkpoint falls between */
+        if (pc[0] == BOR_OP_STORELOCAL && ROOM(0)) {
+            COUNT(1);
+            ins = pc;
+            pc += BOR_W;
+            STORE_LOCAL(ins);
+            NEXT();
+        }
+        if (pc[0] == BOR_OP_SUPER_STLD && ROOM(1)) {
+            COUNT(2);
+            ins = pc;
+            pc += 2 * BOR_W;
+            STORE_LOCAL(ins);
+            LOAD_LOCAL(ins + BOR_W);
+            NEXT();
         }
         NEXT();
     }
