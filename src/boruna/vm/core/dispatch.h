@@ -985,6 +985,17 @@ static int bor_run(BorRun* st) {
         sp = (c) & (BOR_WALKF - 1); \
         if ((c) & BOR_WALKF) EXIT(BOR_X_WALK); \
         NEXT(); } while (0)
+    /* the StoreLocal at pc (or the StoreLocal-LoadLocal pair) run by the op before it, which
+       left the value to store on the stack (sp > 0), unless a checkpoint falls between: a
+       binding after a Match, an in-place builtin's result stored (not after a Ret: the
+       check cost call-heavy code more than the stores it saved, fib27 +2 %) */
+#define FOLD_STORE() do { \
+        if (pc[0] == BOR_OP_STORELOCAL && ROOM(0)) { \
+            COUNT(1); ins = pc; pc += BOR_W; STORE_LOCAL(ins); NEXT(); } \
+        if (pc[0] == BOR_OP_SUPER_STLD && ROOM(1)) { \
+            COUNT(2); ins = pc; pc += 2 * BOR_W; STORE_LOCAL(ins); LOAD_LOCAL(ins + BOR_W); \
+            NEXT(); } \
+        } while (0)
 
     COUNT(1);
     FETCH();
@@ -1514,6 +1525,7 @@ dispatch_switch:
                 sp = c;
                 COUNT(1);
                 pc = AT(st->n);
+                FOLD_STORE();       /* a `Some(v) =>` arm's binding */
                 NEXT();
             }
         }
@@ -1527,23 +1539,9 @@ dispatch_switch:
                    after it (or the StoreLocal-LoadLocal pair) runs here, unless a checkpoint
                    or a memory walk falls between (the stack holds the result: sp > 0) */
                 if (c >= 0 && !(c & BOR_WALKF) && op == BOR_OP_PUSH_STORE) {
-                    if (pc[0] == BOR_OP_STORELOCAL && ROOM(0)) {
-                        sp = c;
-                        COUNT(1);
-                        ins = pc;
-                        pc += BOR_W;
-                        STORE_LOCAL(ins);
-                        NEXT();
-                    }
-                    if (pc[0] == BOR_OP_SUPER_STLD && ROOM(1)) {
-                        sp = c;
-                        COUNT(2);
-                        ins = pc;
-                        pc += 2 * BOR_W;
-                        STORE_LOCAL(ins);
-                        LOAD_LOCAL(ins + BOR_W);
-                        NEXT();
-                    }
+                    sp = c;
+                    FOLD_STORE();
+                    NEXT();
                 }
                 HELPER_DONE(c);
             }
@@ -1598,23 +1596,8 @@ dispatch_switch:
             BOR_VCLEAR(v);
             *v = tmp;
         }
-        /* an arm that starts by binding what the Match leaves (`Some(v) =>`): its StoreLocal
-           (or the StoreLocal-LoadLocal pair) run here, unless a checkpoint falls between */
-        if (pc[0] == BOR_OP_STORELOCAL && ROOM(0)) {
-            COUNT(1);
-            ins = pc;
-            pc += BOR_W;
-            STORE_LOCAL(ins);
-            NEXT();
-        }
-        if (pc[0] == BOR_OP_SUPER_STLD && ROOM(1)) {
-            COUNT(2);
-            ins = pc;
-            pc += 2 * BOR_W;
-            STORE_LOCAL(ins);
-            LOAD_LOCAL(ins + BOR_W);
-            NEXT();
-        }
+        /* an arm that starts by binding what the Match leaves (`Some(v) =>`) */
+        FOLD_STORE();
         NEXT();
     }
 
