@@ -1302,7 +1302,16 @@ dispatch_switch:
         /* the arguments move into the first slots, the other slots start Unit, and extra
            arguments (more than the function has slots) are dropped */
         r = argc < n ? argc : n;
-        for (k = 0; k < r; k++) v[k] = stack[sp + k];
+        if (r == 1) {                   /* (the common one- and two-argument calls: no loop) */
+            v[0] = stack[sp];
+            k = 1;
+        } else if (r == 2) {
+            v[0] = stack[sp];
+            v[1] = stack[sp + 1];
+            k = 2;
+        } else {
+            for (k = 0; k < r; k++) v[k] = stack[sp + k];
+        }
         for (; k < n; k++) v[k].tag = BOR_T_UNIT;
         if (argc > n) bor_vclear_range(&stack[sp + n], &stack[sp + argc]);
         lp = base + n;
