@@ -1539,10 +1539,7 @@ dispatch_switch:
             }
         }
         if (BOR_FAST_BUILTIN(ins[1])) {
-            if (ins[1] == BOR_OP_MAPSET && op == BOR_OP_PUSH_STORE)
-                c = st->plain ? bor_map_set(st, stack, sp) : BOR_DECLINED;
-            else
-                c = bor_builtin_fast(st, ins, stack, sp);
+            c = bor_builtin_fast(st, ins, stack, sp);
             if (c != BOR_DECLINED) {
                 /* `x = MapSet(x, k, v)` / `x = ListPush(x, v)` done in place: the StoreLocal
                    after it (or the StoreLocal-LoadLocal pair) runs here, unless a checkpoint
@@ -1586,8 +1583,8 @@ dispatch_switch:
         pc = AT(r);
         /* an arm that starts by popping what the Match leaves (a `_` payload, an arm without
            one): the two steps, the matched value let go whole, its payload never read, unless
-           a checkpoint falls on the Pop or reading the payload would fail (an Int past i64:
-           the Match's error, run unfused) */
+           a checkpoint falls on the Pop or the payload is an Int of more than one digit (it may
+           be past i64, whose read is the Match's error: run unfused) */
         if (pc[0] == BOR_OP_POP && ROOM(1)
                 && (pay == NULL || !PyLong_CheckExact(pay) || bor_small_long(pay, &pi))) {
             BOR_VCLEAR(v);
