@@ -269,10 +269,11 @@ static int64_t bor_match_slow(BorRun* st, Val* v, int64_t table) {
     if (payload != NULL && (tag == BOR_MATCH_SOME || tag == BOR_MATCH_OK || tag == BOR_MATCH_ERR
                             || etype >= 0)) {
         tmp.tag = BOR_T_UNIT;
+        tmp.i = 0;
         c = bor_from_py(&tmp, payload);     /* (tmp holds its own reference to the payload) */
         bor_vclear(v);
         if (c) return -3;
-        *v = tmp;
+        BOR_VMOVE(v, &tmp);
     }
     return st->arms[2 * (start + k) + 1];
 }
@@ -524,6 +525,7 @@ static int bor_map_get_match(BorRun* st, const int64_t* next, Val* stack, int sp
     } else {
         if (mf[BOR_MF_SOME] < 0) return BOR_DECLINED;
         tmp.tag = BOR_T_UNIT;
+        tmp.i = 0;
         if (bor_from_py(&tmp, p)) return BOR_DECLINED;
         Py_INCREF(p);
         some = bor_pooled_some(bor_some_t, bor_wrap_off, p);
@@ -533,7 +535,7 @@ static int bor_map_get_match(BorRun* st, const int64_t* next, Val* stack, int sp
     bor_vclear(kv);
     bor_vclear(mv);
     Py_XDECREF(some);
-    *mv = tmp;
+    BOR_VMOVE(mv, &tmp);
     *st->alloc_bytes += 48;
     return sp - 1;
 }
@@ -971,14 +973,14 @@ static int bor_run(BorRun* st) {
    vm/reuse.pxi); StoreLocal(w[1]) of the popped top, dropping it for a dead store (w[2]).
    The stack's bounds are the caller's to check. */
 #define LOAD_LOCAL(w) do { \
-    if ((w)[3]) { stack[sp] = loc[(w)[1]]; loc[(w)[1]].tag = BOR_T_UNIT; } \
+    if ((w)[3]) { BOR_VMOVE(&stack[sp], &loc[(w)[1]]); loc[(w)[1]].tag = BOR_T_UNIT; } \
     else bor_vcopy(&stack[sp], &loc[(w)[1]]); \
     sp++; } while (0)
 #define STORE_LOCAL(w) do { \
     sp--; \
     BOR_VCLEAR(&loc[(w)[1]]); \
     if ((w)[2]) BOR_VCLEAR(&stack[sp]); \
-    else loc[(w)[1]] = stack[sp]; } while (0)
+    else BOR_VMOVE(&loc[(w)[1]], &stack[sp]); } while (0)
     /* the end of an op run by a helper (its result `c`: see BOR_WALKF) */
 #define HELPER_DONE(c) do { \
         if ((c) < 0) EXIT((c) == -1 ? -1 : -100 - (c)); \
@@ -1303,14 +1305,14 @@ dispatch_switch:
            arguments (more than the function has slots) are dropped */
         r = argc < n ? argc : n;
         if (r == 1) {                   /* (the common one- and two-argument calls: no loop) */
-            v[0] = stack[sp];
+            BOR_VMOVE(&v[0], &stack[sp]);
             k = 1;
         } else if (r == 2) {
-            v[0] = stack[sp];
-            v[1] = stack[sp + 1];
+            BOR_VMOVE(&v[0], &stack[sp]);
+            BOR_VMOVE(&v[1], &stack[sp + 1]);
             k = 2;
         } else {
-            for (k = 0; k < r; k++) v[k] = stack[sp + k];
+            for (k = 0; k < r; k++) BOR_VMOVE(&v[k], &stack[sp + k]);
         }
         for (; k < n; k++) v[k].tag = BOR_T_UNIT;
         if (argc > n) bor_vclear_range(&stack[sp + n], &stack[sp + argc]);
@@ -1344,9 +1346,10 @@ dispatch_switch:
         fr = &frames[nframes - 1];
         if (op == BOR_OP_RET && sp > fr->stack_base) {
             sp--;
-            tmp = stack[sp];
+            BOR_VMOVE(&tmp, &stack[sp]);
         } else {
             tmp.tag = BOR_T_UNIT;
+            tmp.i = 0;
         }
         /* the values above the frame's stack base let go (out of line: bor_vclear_range) */
         if (sp > fr->stack_base) {
@@ -1366,7 +1369,7 @@ dispatch_switch:
                 break;
             }
         lp = fr->locals_base;
-        stack[sp] = tmp;
+        BOR_VMOVE(&stack[sp], &tmp);
         sp++;
         nframes--;
         if (nframes == 0) {
@@ -1397,7 +1400,7 @@ dispatch_switch:
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
         BOR_VCLEAR(a);
-        *a = tmp;
+        BOR_VMOVE(a, &tmp);
         sp--;
         NEXT();
     }
@@ -1420,7 +1423,7 @@ dispatch_switch:
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(flds, ins[1]))) EXIT(BOR_X_CONV);
         BOR_VCLEAR(a);
-        *a = tmp;
+        BOR_VMOVE(a, &tmp);
         NEXT();
     }
     TARGET(op_super_field, BOR_OP_SUPER_FIELD) {
@@ -1442,7 +1445,7 @@ dispatch_switch:
                     if (bor_from_py(&tmp, PyTuple_GET_ITEM(bor_rec_fields(v->o), ins[2])))
                         EXIT(BOR_X_CONV);
                     BOR_VCLEAR(v);
-                    *v = tmp;
+                    BOR_VMOVE(v, &tmp);
                 }
                 NEXT();
             }
@@ -1600,7 +1603,7 @@ dispatch_switch:
                 EXIT(BOR_X_CONV);
             }
             BOR_VCLEAR(v);
-            *v = tmp;
+            BOR_VMOVE(v, &tmp);
         }
         /* an arm that starts by binding what the Match leaves (`Some(v) =>`) */
         FOLD_STORE();
@@ -1787,7 +1790,7 @@ dispatch_switch:
                 v = &loc[w[1]];
                 BOR_VCLEAR(v);
                 if (w[2]) BOR_VCLEAR(&tmp);                       /* a dead store */
-                else *v = tmp;
+                else BOR_VMOVE(v, &tmp);
                 COUNT(1);
                 pc += BOR_W;
                 NEXT();
@@ -1940,9 +1943,9 @@ dispatch_switch:
            branch tests it; else StoreLocal(a) */
         if (ROOM(1) && sp > 0) {
             a = &loc[ins[1]];
-            tmp = *a;
+            BOR_VMOVE(&tmp, a);
             c = bor_truthy(&stack[sp - 1]);
-            *a = stack[sp - 1];
+            BOR_VMOVE(a, &stack[sp - 1]);
             BOR_VCLEAR(&tmp);
             sp--;
             COUNT(2);
@@ -1952,7 +1955,7 @@ dispatch_switch:
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         sp--;
         BOR_VCLEAR(&loc[ins[1]]);
-        loc[ins[1]] = stack[sp];
+        BOR_VMOVE(&loc[ins[1]], &stack[sp]);
         NEXT();
     }
     TARGET(op_super_jmp2, BOR_OP_SUPER_JMP2) {

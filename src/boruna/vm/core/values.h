@@ -59,13 +59,24 @@ static void bor_values_init(PyObject* map_t, PyObject* none_t, PyObject* err_t,
     bor_fnref_idx_off = fnref_idx_off;
 }
 
+/* A value moves field by field: its tag (4 bytes), then its payload (8 bytes), never as
+   one 16-byte move. The ops write a slot's fields one at a time (an Add writes the payload
+   of a slot whose tag is already Int, a Mul the payload and then the tag), and a 16-byte
+   load of bytes that sit in more than one pending store cannot be forwarded from the store
+   buffer: it waits until the stores reach the cache. A Call whose argument was just
+   computed, a Ret of a sum and a StoreLocal after an op all did that with 16-byte copies
+   (fib27 0.77, closrec 0.75, histo 0.85 of the time; docs/performance.md, "Issue 25,
+   thirteenth round"). Every copy of a Val in the C core goes through here. */
+#define BOR_VMOVE(d, s) do { Val* bor_vd_ = (d); const Val* bor_vs_ = (s); \
+        bor_vd_->tag = bor_vs_->tag; bor_vd_->i = bor_vs_->i; } while (0)
+
 static inline void bor_vclear(Val* v) {
     if (v->tag == BOR_T_OBJ) Py_DECREF(v->o);
     v->tag = BOR_T_UNIT;
 }
 
 static inline void bor_vcopy(Val* dst, Val* src) {
-    *dst = *src;
+    BOR_VMOVE(dst, src);
     if (src->tag == BOR_T_OBJ) Py_INCREF(src->o);
 }
 
@@ -74,7 +85,7 @@ static inline void bor_vcopy(Val* dst, Val* src) {
 static inline void bor_load(const unsigned char* movef, const int64_t* code, Val* dst, Val* src,
                             const int64_t* ins) {
     if (movef[(size_t)(ins - code) / BOR_W]) {
-        *dst = *src;
+        BOR_VMOVE(dst, src);
         src->tag = BOR_T_UNIT;
     } else {
         bor_vcopy(dst, src);
