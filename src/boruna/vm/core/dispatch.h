@@ -269,7 +269,6 @@ static int64_t bor_match_slow(BorRun* st, Val* v, int64_t table) {
     if (payload != NULL && (tag == BOR_MATCH_SOME || tag == BOR_MATCH_OK || tag == BOR_MATCH_ERR
                             || etype >= 0)) {
         tmp.tag = BOR_T_UNIT;
-        tmp.i = 0;
         c = bor_from_py(&tmp, payload);     /* (tmp holds its own reference to the payload) */
         bor_vclear(v);
         if (c) return -3;
@@ -525,7 +524,6 @@ static int bor_map_get_match(BorRun* st, const int64_t* next, Val* stack, int sp
     } else {
         if (mf[BOR_MF_SOME] < 0) return BOR_DECLINED;
         tmp.tag = BOR_T_UNIT;
-        tmp.i = 0;
         if (bor_from_py(&tmp, p)) return BOR_DECLINED;
         Py_INCREF(p);
         some = bor_pooled_some(bor_some_t, bor_wrap_off, p);

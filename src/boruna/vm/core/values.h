@@ -139,6 +139,7 @@ static inline int bor_from_py(Val* d, PyObject* p) {
         d->f = PyFloat_AS_DOUBLE(p);
     } else if (p == Py_None) {
         d->tag = BOR_T_UNIT;
+        d->i = 0;                   /* (the whole value written: BOR_VMOVE copies the payload) */
     } else {
         d->tag = BOR_T_OBJ;
         d->o = p;
