@@ -17,7 +17,15 @@ With BORUNA_MCP_LATENCY_BEFORE=DIR (a `src` directory of another checkout, its e
 built) a fourth server, that checkout's `boruna-mcp`, runs in the same interleaving.
 
 It prints the median and minimum round trip of each, the ratios to the SDK floor, and the
-servers' CPU time per call (from /proc, steadier than wall time on a shared machine).
+servers' CPU time per call (from /proc, steadier than wall time on a shared machine), under
+three schedules of the same client:
+- interleaved: one call to each server in turn, so each server idles ~4 ms between calls;
+- back to back: a client's consecutive calls, in turns of BORUNA_MCP_LATENCY_BLOCK (50) calls
+  to one server, the servers in turn (every server still measured beside the others);
+- after idle: each call after the client slept 5, 20 and 100 ms
+  (BORUNA_MCP_LATENCY_GAPS, in seconds), as an agent that thinks between calls does. On an
+  idle machine the first ~millisecond after a pause runs several times slower (caches and
+  cores gone cold); the SDK's no-op floor pays it as much as `boruna-mcp` does.
 
 A second test drives the same servers with a bare client instead of the SDK's: one JSON-RPC
 line written to the server's stdin, one line read from its stdout, blocking, no event loop.
@@ -27,6 +35,7 @@ Nothing is asserted about timings.
 
     python -m pytest benchmarks/test_mcp_latency.py --benchmark-only -s
     BORUNA_MCP_LATENCY_CALLS=3000 python -m pytest benchmarks/test_mcp_latency.py -s
+    python -m pytest benchmarks/test_mcp_latency.py -s -k back_to_back
 """
 import json
 import os
@@ -92,7 +101,10 @@ def _arguments(arguments, k: int) -> dict:
     return arguments(k) if callable(arguments) else arguments
 
 
-async def _measure(calls: int) -> dict:
+async def _measure(calls: int, block: int = 1, gap: float = 0.0) -> dict:
+    """{label: (round trips, server CPU seconds per call)}: `calls` calls to each server, in
+    turns of `block` consecutive calls to one server (1: one call to each in turn), each call
+    after `gap` seconds of the client sleeping (0: sent as soon as the last answer is in)."""
     async with AsyncExitStack() as stack:
         sessions = {}
         for label, (args, tool, arguments) in SERVERS.items():
@@ -109,29 +121,67 @@ async def _measure(calls: int) -> dict:
             sessions[label] = (session, tool, arguments, pid)
         samples = {label: [] for label in sessions}
         cpu_before = {label: _cpu_seconds(s[3]) if s[3] else 0.0 for label, s in sessions.items()}
-        for k in range(calls):
+        for start in range(0, calls, block):
             for label, (session, tool, arguments, _pid) in sessions.items():
-                call_arguments = _arguments(arguments, WARMUP + k)
-                started = time.perf_counter()
-                await session.call_tool(tool, call_arguments)
-                samples[label].append(time.perf_counter() - started)
+                for k in range(start, min(start + block, calls)):
+                    call_arguments = _arguments(arguments, WARMUP + k)
+                    if gap:
+                        await anyio.sleep(gap)
+                    started = time.perf_counter()
+                    await session.call_tool(tool, call_arguments)
+                    samples[label].append(time.perf_counter() - started)
         cpu = {label: (_cpu_seconds(s[3]) - cpu_before[label]) / calls if s[3] else None
                for label, s in sessions.items()}
         return {label: (samples[label], cpu[label]) for label in sessions}
 
 
-def test_mcp_tiny_run_latency(benchmark):
-    figures = benchmark.pedantic(lambda: anyio.run(_measure, CALLS), rounds=1, iterations=1)
+def _print_table(benchmark, figures: dict, key: str, heading: str) -> None:
     floor = statistics.median(figures["sdk floor (no-op tool)"][0])
-    print(f"\n{CALLS} calls each, interleaved; ratios against the SDK floor's median")
+    print(f"\n{heading}; ratios against the SDK floor's median")
     print("| server | median ms | min ms | median / SDK floor | server CPU ms/call |")
     print("|---|---|---|---|---|")
     for label, (samples, cpu) in figures.items():
         median = statistics.median(samples)
-        benchmark.extra_info[f"{label} median_ms"] = median * 1e3
+        benchmark.extra_info[f"{label} {key} median_ms"] = median * 1e3
         cpu_text = "" if cpu is None else f"{cpu * 1e3:.3f}"
         print(f"| {label} | {median * 1e3:.3f} | {min(samples) * 1e3:.3f} | "
               f"{median / floor:.2f} | {cpu_text} |")
+
+
+def test_mcp_tiny_run_latency(benchmark):
+    """One call to each server in turn: each server sits idle while the others answer."""
+    figures = benchmark.pedantic(lambda: anyio.run(_measure, CALLS), rounds=1, iterations=1)
+    _print_table(benchmark, figures, "interleaved", f"{CALLS} calls each, interleaved")
+
+
+BLOCK = int(os.environ.get("BORUNA_MCP_LATENCY_BLOCK", "50"))
+
+
+def test_mcp_tiny_run_latency_back_to_back(benchmark):
+    """A client's consecutive calls: turns of BLOCK calls in a row to one server, the servers
+    in turn, so every server is measured beside the others in the same run."""
+    figures = benchmark.pedantic(lambda: anyio.run(_measure, CALLS, BLOCK), rounds=1,
+                                 iterations=1)
+    _print_table(benchmark, figures, "back_to_back",
+                 f"{CALLS} calls each, back to back in turns of {BLOCK}")
+
+
+GAPS = [float(g) for g in os.environ.get("BORUNA_MCP_LATENCY_GAPS", "0.005,0.02,0.1").split(",")
+        if g.strip()]
+GAP_CALLS = int(os.environ.get("BORUNA_MCP_LATENCY_GAP_CALLS", "100"))
+
+
+def test_mcp_tiny_run_latency_after_idle(benchmark):
+    """Each call after the client idled GAP seconds (an agent thinks for seconds between
+    calls): turns of 10 calls, GAP_CALLS per server and gap. The idle machine's caches and
+    cores go cold between calls; every server, the SDK's no-op floor included, pays that."""
+    def measure():
+        return {gap: anyio.run(_measure, GAP_CALLS, 10, gap) for gap in GAPS}
+
+    by_gap = benchmark.pedantic(measure, rounds=1, iterations=1)
+    for gap, figures in by_gap.items():
+        _print_table(benchmark, figures, f"gap_{gap * 1e3:g}ms",
+                     f"{GAP_CALLS} calls each, each after {gap * 1e3:g} ms idle")
 
 
 def _bare_session(args):

@@ -60,3 +60,27 @@ def test_each_line_is_answered_once_by_the_server(raw_server_factory):
         {"jsonrpc": "2.0", "id": "last", "result": {}}]
     status, stderr = server.close()
     assert status == 0 and "Traceback" not in stderr
+
+
+def test_screen_on_loop_screens_well_formed_lines_as_screen_message_does():
+    from boruna.mcp.stdin_lines import screen_message, screen_on_loop
+
+    request = '{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}\n'
+    notification = '{"jsonrpc": "2.0", "method": "notifications/initialized"}\n'
+    bad_id = '{"jsonrpc": "2.0", "id": null, "method": "tools/list"}\n'
+    for line in (request, notification, bad_id):
+        screened, item = screen_on_loop(line)
+        assert screened is True
+        assert item == screen_message(line)
+    assert screen_on_loop(request)[1][2] == ("request", "7")
+    assert screen_on_loop(bad_id)[1][1].error.message == \
+        "Invalid Request: id must be a string or an integer"
+
+
+def test_screen_on_loop_declines_what_needs_a_large_stack():
+    from boruna.mcp.stdin_lines import screen_on_loop
+
+    surrogate = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"x": "\\ud800"}}'
+    for line in ("not json {", surrogate, "[" * 5000 + "]" * 5000,
+                 '{"id": 9, "params": {}}'):
+        assert screen_on_loop(line) == (False, None)

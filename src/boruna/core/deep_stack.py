@@ -9,9 +9,10 @@ The large-stack threads are few and long-lived: a pool of POOL_SIZE workers, sta
 first needed, serves every `call_deep` (callers beyond it wait their turn), so concurrent
 compiles never reserve more than POOL_SIZE stacks of address space. `start_deep_thread`
 starts one more long-lived large-stack thread for a caller that must never wait behind the
-pool (the MCP server's stdin reader). When no large-stack thread can be started (an
-address-space limit), `fn` runs on the caller's own stack at its usual recursion limit, so
-deep input raises RecursionError instead of crashing.
+pool (the MCP server's stdin reader thread, or the thread screening the odd lines of stdin
+read on the event loop). When no large-stack thread can be started (an address-space
+limit), `fn` runs on the caller's own stack at its usual recursion limit, so deep input
+raises RecursionError instead of crashing.
 
 `call_shallow(fn, *args)` is for small input (at most SHALLOW_INPUT characters of source, no
 imported libraries): it runs `fn` on the caller's own thread, the `call_deep` calls inside it

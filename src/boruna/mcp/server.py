@@ -37,9 +37,9 @@ from boruna.mcp.inline_runs import begin_inline
 from boruna.mcp.params import describe_validation_error, input_schema
 from boruna.mcp.responses import output_schema
 from boruna.mcp.results import call_result, tool_result
-from boruna.mcp.stdin_lines import SanitizedLines, screen_message
+from boruna.mcp.stdin_lines import SanitizedLines, screen_message, screen_on_loop
 from boruna.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolEnv
-from boruna.mcp.transport import StdinReader, StdoutWriter, claim_stdio
+from boruna.mcp.transport import StdoutWriter, claim_stdio, start_stdin_reader
 from boruna.mcp.wire import InboundMessages, OutboundMessages
 from boruna.service import fail
 from boruna.service.errors import InvalidParams, guard_source
@@ -228,19 +228,24 @@ class BorunaServer:
 
     async def serve_stdio(self) -> None:
         """Serve until stdin closes. Every thread the server uses is started here, before
-        the first request, the transport's first: the stdout writer, the stdin reader, both
-        lanes' workers and the deep-stack workers (as many of the last two as the system
-        allows)."""
+        the first request, the transport's first: the stdout writer, the stdin reader's
+        (only when stdin is neither a pipe nor a socket: those are read on the event loop),
+        both lanes' workers and the deep-stack workers (as many of the last two as the
+        system allows)."""
         from boruna.core.deep_stack import start_pool
 
         server = self.build()
         with claim_stdio() as (wire_in, wire_out):
-            reader, writer = StdinReader(wire_in, screen_message), StdoutWriter(wire_out)
+            writer = StdoutWriter(wire_out)
             writer.start()
-            reader.start()
+            reader = start_stdin_reader(wire_in, screen_message, screen_on_loop)
             self.lanes = Lanes()
             start_pool()
             lines = SanitizedLines(reader)
             answers = OutboundMessages(writer, lines.in_flight)
             lines.reply = answers.send_error
-            await server.run(InboundMessages(lines), answers, self.initialization_options())
+            try:
+                await server.run(InboundMessages(lines), answers,
+                                 self.initialization_options())
+            finally:
+                reader.close()

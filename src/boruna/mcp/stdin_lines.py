@@ -10,9 +10,10 @@ The SDK silently drops a line it cannot decode, so its sender would wait forever
   would take for a notification and never answer: -32600 with id null); blank lines are
   skipped.
 
-`screen_message(line)` does all of this on the transport's reader thread
-(`transport.StdinReader`), decoding each line once; `SanitizedLines` is the async side that
-`wire.py` hands to the SDK.
+`screen_message(line)` does all of this, decoding each line once: on the event loop for a
+well-formed line (`screen_on_loop`, when the transport reads stdin there), else on a
+transport thread with a large stack; `SanitizedLines` is the async side that `wire.py` hands
+to the SDK.
 """
 from __future__ import annotations
 
@@ -151,6 +152,13 @@ def classify(line: str):
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except Exception:
         return None, _undecodable(line)
+    return _accepted(line, message)
+
+
+def _accepted(line: str, message):
+    """`classify` of a line the SDK's decoder read as `message`."""
+    import mcp_types as types
+
     if isinstance(message, types.JSONRPCNotification) and _has_id_member(line):
         return None, _invalid(None, BAD_ID)
     return message, None
@@ -175,17 +183,35 @@ def _in_flight_note(message):
 
 
 def screen_message(line: str):
-    """`(line, error, note, message)` for one non-blank stdin line (run on the reader
-    thread): the sanitized line and its decoded JSON-RPC `message` to hand to the SDK, or
-    the JSONRPCError answering it (message None); `note` is what `InFlight` counts. None
-    for a line to drop."""
+    """`(line, error, note, message)` for one non-blank stdin line: the sanitized line and
+    its decoded JSON-RPC `message` to hand to the SDK, or the JSONRPCError answering it
+    (message None); `note` is what `InFlight` counts. None for a line to drop."""
     line = sanitize_line(line)
-    message, error = classify(line)
+    return _screened(line, *classify(line))
+
+
+def _screened(line: str, message, error):
     if error is not None:
         return line, error, None, None
     if message is None:
         return None
     return line, None, _in_flight_note(message), message
+
+
+def screen_on_loop(line: str):
+    """`(True, screen_message(line))` when screening `line` needs no large stack: it holds
+    no surrogate escape to replace and the SDK's decoder reads it (every well-formed
+    message). Else `(False, None)`: a thread with a large stack of its own screens it, since
+    `deep_stack.call_deep` from the event loop would wait behind compiles holding the pool."""
+    import mcp_types as types
+
+    if _SURROGATE_ESCAPE.search(line):
+        return False, None
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception:
+        return False, None
+    return True, _screened(line, *_accepted(line, message))
 
 
 def screen(line: str):
@@ -270,7 +296,8 @@ class InFlight:
 
 
 class SanitizedLines:
-    """Async iteration over the screened stdin lines of a `transport.StdinReader`.
+    """Async iteration over the screened stdin lines of a transport reader
+    (`transport.start_stdin_reader`).
 
     `reply` (set once the transport is open) is an async callable sending a JSONRPCError.
     At EOF the iteration ends only after `in_flight` reports every request answered.
