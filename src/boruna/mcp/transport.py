@@ -51,6 +51,17 @@ def _start_thread(target, name: str) -> None:
                              "thread limit") from None
 
 
+def _start_deep_thread(target, name: str) -> None:
+    """Start a thread with a large stack for screening; without room for one, a thread of
+    the usual size (deep input then raises RecursionError there instead of decoding)."""
+    from boruna.core.deep_stack import start_deep_thread
+
+    try:
+        start_deep_thread(target, name)
+    except RuntimeError:
+        _start_thread(target, name)
+
+
 @contextmanager
 def claim_stdio():
     """Yield (stdin, stdout) binary files of the wire while fd 0 reads the null device and
@@ -99,13 +110,8 @@ class StdinReader:
 
     def start(self) -> None:
         """Start the reader thread (call from the event loop)."""
-        from boruna.core.deep_stack import start_deep_thread
-
         self._call_loop = loop_caller()
-        try:
-            start_deep_thread(self._read, "boruna-mcp-stdin")
-        except RuntimeError:         # no room for a large stack: screening falls back inline
-            _start_thread(self._read, "boruna-mcp-stdin")
+        _start_deep_thread(self._read, "boruna-mcp-stdin")
 
     def _put(self, item) -> None:
         """On the loop: queue one item (a slot is held for it, so there is room)."""
@@ -294,13 +300,8 @@ class _ThreadScreen:
         self._call_loop = None
 
     def start(self) -> None:
-        from boruna.core.deep_stack import start_deep_thread
-
         self._call_loop = loop_caller()
-        try:
-            start_deep_thread(self._work, "boruna-mcp-screen")
-        except RuntimeError:         # no room for a large stack: a thread of the usual size
-            _start_thread(self._work, "boruna-mcp-screen")
+        _start_deep_thread(self._work, "boruna-mcp-screen")
 
     def _work(self) -> None:
         while True:
