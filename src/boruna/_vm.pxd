@@ -198,6 +198,8 @@ cdef extern from "vm/core/values.h":
         T_INT "BOR_T_INT"
         T_FLOAT "BOR_T_FLOAT"
         T_OBJ "BOR_T_OBJ"
+        T_VIEW "BOR_T_VIEW"   # a List view (vm/core/views.h): only ever in a Val slot
+        T_VREC "BOR_T_VREC"   # a Record some of whose fields are List views (idem)
     ctypedef struct Val:
         int tag
         int64_t i
@@ -217,6 +219,20 @@ cdef extern from "vm/core/values.h":
     int bor_from_py(Val*, PyObject*) noexcept
     PyObject* take_owned "bor_take_owned"(Val*) except NULL
     bint bor_ensure_locals(Val**, int64_t*, int64_t, int64_t, int64_t, int64_t*) noexcept
+
+
+# List views (vm/core/views.h, included by values.h; vm/lists.pxi `_view_op`)
+cdef extern from "vm/core/views.h":
+    int bor_view_ready() except -1
+    bint bor_is_view(PyObject*) noexcept
+    PyObject* BOR_VIEW_BASE(PyObject*) noexcept      # (borrowed)
+    Py_ssize_t BOR_VIEW_OFF(PyObject*) noexcept
+    PyObject* bor_view_new(PyObject*, Py_ssize_t) except NULL     # (steals the List)
+    Py_ssize_t bor_view_len(PyObject*) noexcept
+    PyObject* bor_view_item(PyObject*, Py_ssize_t) noexcept
+    PyObject* bor_view_tuple(PyObject*) except NULL
+    int bor_list_tail(Val*, Py_ssize_t) except -1
+    int bor_vrec_normalize(PyObject*) except -1
 
 
 # the String builders (vm/core/strings.h, vm/string_builders.pxi)
@@ -287,6 +303,7 @@ cdef class Machine:
     cdef int64_t bld_clock              # used goes first: _bld_victim)
     cdef int bld_hint                   # the slot _bld_slot found last (looked at first)
     cdef bint push_mutates              # PUSH_IN_PLACE when the module was loaded
+    cdef bint views                     # LIST_VIEWS when the module was loaded
     cdef BorStrBuilders sb              # String builders (vm/core/strings.h)
     cdef int64_t push_pend              # a declined _push_into's charge for _cold, or -1
     cdef readonly object module

@@ -37,6 +37,9 @@ EVENT_BYTES: Final[int]
 TRACE_ENTRY_BYTES: Final[int]
 PUSH_IN_PLACE: Final[bool]
 MAP_IN_PLACE: Final[bool]
+STR_IN_PLACE: Final[bool]
+# `list_tail` of a List of more than 32 elements leaves a view of it (vm/core/views.h)
+LIST_VIEWS: Final[bool]
 MOVES: Final[bool]
 SUPERINSTRUCTIONS: Final[bool]
 

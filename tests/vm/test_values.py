@@ -135,3 +135,35 @@ def test_an_int_beyond_i64_in_a_list_fails_at_the_same_step(fused, monkeypatch):
 def test_boundary_int_payloads_match_exactly(payload):
     assert _call("area", Enum(0, 1, payload))[:2] == (payload, None)
     assert _call("unwrap", Some(payload))[:2] == (payload, None)
+
+
+@pytest.mark.parametrize("read", [
+    'match __builtin_map_get(m, "k") { Some(v) => v, None => [] }',
+    'match __builtin_list_head([a]) { Some(v) => v, None => [] }',
+])
+def test_a_some_of_a_list_keeps_no_hold_on_it_once_unwrapped(read):
+    """An Option read and unwrapped leaves no extra holder on the List it held (the VM pools
+    only Somes of Ints, Floats, Bools and Unit): pushing onto the List afterwards grows it in
+    place, whatever the slicing, so the work is the same for every slice size."""
+    module = compile_source(f"""fn main() -> Int {{
+    let mut a: List<Int> = []
+    let mut i = 0
+    while i < 20 {{ a = list_push(a, i)  i = i + 1 }}
+    let mut m: Map<String, List<Int>> = map_new()
+    m = __builtin_map_set(m, "k", a)
+    let mut b = {read}
+    a = []
+    m = map_new()
+    let mut j = 0
+    while j < 5 {{ b = list_push(b, j)  j = j + 1 }}
+    list_len(b)
+}}
+""")
+    seen = set()
+    for size in (0, 1, 7, 0):
+        m = _vm.Machine(module)
+        m.set_entry(module.entry)
+        while m.execute_bounded(size) == _vm.PAUSED:
+            pass
+        seen.add((m.result, m.error, m.work))
+    assert seen == {(25, None, 21)}

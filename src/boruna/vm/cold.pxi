@@ -209,6 +209,9 @@ cdef int _cold(Machine self, int tag) except -1:
         return 0
     if (tag == OP_STRINGSPLIT or tag == OP_STRINGJOIN) and _split_join_fast(self, tag):
         return 0
+    if (tag == OP_LISTTAIL or tag == OP_LISTLEN or tag == OP_LISTHEAD or tag == OP_LISTISEMPTY
+            or tag == OP_LISTGET) and _view_op(self, tag):
+        return 0
     n, fn = COLD_OPS[tag]
     if self.sp < n:
         raise verr.stack_underflow()
@@ -226,6 +229,8 @@ cdef int _cold(Machine self, int tag) except -1:
     self.sp += 1
     if tag in WORK_RESULTS:
         _spend(self, work_size(res))
+    if tag == OP_LISTTAIL and type(res) is tuple and PyTuple_GET_SIZE(res) >= VIEW_MIN:
+        pend = VIEW_CHARGE      # (what the view's tail charges: vm/lists.pxi `_view_op`)
     _charge(self, pend if pend >= 0 else approx_size(res))
     if self.max_wall_ms_obj is not None or self.cancel_event is not None:
         # builtins can be slow (large strings and lists): check limits after each one

@@ -6,6 +6,13 @@
 import sys as _sys
 PUSH_IN_PLACE = _sys.version_info < (3, 14)
 
+# `list_tail` of a List of more than VIEW_MIN elements leaves a view of it (False: a copy)
+LIST_VIEWS = True
+cdef enum:
+    VIEW_MIN = 32       # the fewest elements a view shows (a shorter rest is copied)
+    VIEW_CHARGE = 48    # the allocation charge of a tail whose rest has VIEW_MIN or more
+bor_view_ready()
+
 
 cdef int _list_op(Machine self, int op) except -1:
     """ListLen / ListGet but for the C core's fast paths: ListGet's other cases for lists
@@ -24,6 +31,8 @@ cdef int _list_op(Machine self, int op) except -1:
         raise verr.stack_underflow()
     a = &s[self.sp - 2]
     b = &s[self.sp - 1]
+    if a.tag == T_VIEW:
+        return _view_op(self, OP_LISTGET) or _cold(self, OP_LISTGET)
     if b.tag == T_INT and a.tag == T_OBJ and type(<object>a.o) is tuple:
         n = PyTuple_GET_SIZE(<object>a.o)
         if b.i < 0 or b.i >= n:
@@ -35,6 +44,104 @@ cdef int _list_op(Machine self, int op) except -1:
         self.sp -= 1
         return 0
     return _cold(self, OP_LISTGET)
+
+
+cdef int _view_op(Machine self, int tag) except -1:
+    """The list builtins that read a List view where it is (vm/core/views.h), ListTail
+    making or moving one, and ListIsEmpty / ListHead on a tuple too: 1. Else 0, touching
+    nothing (the builtin then runs on the view made a tuple, or on the tuple).
+
+    ListTail of a tuple of more than VIEW_MIN elements, or of a view, spends no work and
+    charges VIEW_CHARGE bytes when the rest has VIEW_MIN elements or more (a copying tail
+    charges the same: `_cold`); the rest of a view shorter than that is copied, with the
+    copy's work and charge. ListLen / ListGet / ListIsEmpty / ListHead on a view: the
+    result, error and charge they have on the tuple of its items."""
+    cdef Val* s = self.stack
+    cdef Val* a
+    cdef Py_ssize_t n
+    cdef PyObject* item
+    cdef Val tmp
+    if self.sp < (2 if tag == OP_LISTGET else 1):
+        return 0
+    a = &s[self.sp - (2 if tag == OP_LISTGET else 1)]
+    if tag == OP_LISTTAIL:
+        if a.tag == T_OBJ:
+            if (not self.views or not PyTuple_CheckExact_raw(a.o)
+                    or Py_SIZE_raw(a.o) <= VIEW_MIN):
+                return 0
+        elif a.tag != T_VIEW:
+            return 0
+        n = Py_SIZE_raw(a.o) if a.tag == T_OBJ else bor_view_len(a.o)
+        if n - 1 < VIEW_MIN:
+            _spend(self, n)
+        try:
+            bor_list_tail(a, VIEW_MIN)
+        except BaseException:
+            self.sp -= 1        # (the slot is Unit or still the view: let go)
+            vclear(a)
+            raise
+        _charge(self, VIEW_CHARGE if n - 1 >= VIEW_MIN else 56 + 8 * (n - 1))
+    elif (tag == OP_LISTISEMPTY or tag == OP_LISTHEAD) and a.tag == T_OBJ:
+        # (on a tuple as well: the builtin's result and charge without its call)
+        if not PyTuple_CheckExact_raw(a.o):
+            return 0
+        n = Py_SIZE_raw(a.o)
+        if tag == OP_LISTISEMPTY:
+            vclear(a)
+            a.tag = T_BOOL
+            a.i = n == 0
+            _charge(self, approx_size(n == 0))
+        else:
+            if n == 0:
+                item = make_none()
+            else:
+                item = PyTuple_GET_ITEM_raw(a.o, 0)
+                _incref(item)
+                item = make_some(item)
+            vclear(a)
+            a.tag = T_OBJ
+            a.o = item
+            _charge(self, approx_size(<object>item))
+    elif a.tag != T_VIEW:
+        return 0
+    elif tag == OP_LISTLEN:
+        n = bor_view_len(a.o)
+        vclear(a)
+        a.tag = T_INT
+        a.i = n
+        return 1                # (no charge, no limit check: as the C core's ListLen)
+    elif tag == OP_LISTGET:
+        if s[self.sp - 1].tag != T_INT:
+            return 0
+        n = bor_view_len(a.o)
+        if s[self.sp - 1].i < 0 or s[self.sp - 1].i >= n:
+            raise verr.index_out_of_bounds(s[self.sp - 1].i, n)
+        tmp.tag = T_UNIT
+        from_py(&tmp, <object>bor_view_item(a.o, s[self.sp - 1].i))
+        self.sp -= 1
+        vclear(a)
+        a[0] = tmp
+        return 1                # (as `_list_op` on a tuple)
+    elif tag == OP_LISTISEMPTY:
+        vclear(a)               # (a view is never empty)
+        a.tag = T_BOOL
+        a.i = 0
+        _charge(self, approx_size(False))
+    elif tag == OP_LISTHEAD:
+        item = bor_view_item(a.o, 0)
+        _incref(item)
+        item = make_some(item)
+        vclear(a)
+        a.tag = T_OBJ
+        a.o = item
+        _charge(self, approx_size(<object>item))
+    else:
+        return 0
+    if self.max_wall_ms_obj is not None or self.cancel_event is not None:
+        err = _wall_check(self)
+        if err is not None:
+            raise err
+    return 1
 
 
 cdef int64_t _builder_items_size(Machine self, object o) noexcept:
@@ -192,8 +299,8 @@ cdef int _push_into(Machine self, Val* dst) except -1:
         if (not self.push_mutates or walk or (self.tracing and self.trace_total < self.trace_keep
                 and self.alloc_bytes + charge + TRACE_ENTRY_BYTES >= self.next_walk)):
             return 0
-        if s[self.sp - 1].tag == T_OBJ:
-            _spend(self, work_size(<object>s[self.sp - 1].o))
+        if s[self.sp - 1].tag >= T_OBJ:
+            _spend(self, work_size(to_py(&s[self.sp - 1])))
     else:
         if Py_REFCNT_raw(t) != (3 if slot >= 0 else 2):
             return 0

@@ -14,6 +14,7 @@ cdef int _translate(Machine self, module) except -1:
     functions = list(module.functions)
     constants = list(module.constants)
     self.push_mutates = PUSH_IN_PLACE
+    self.views = LIST_VIEWS
     self.sb.on = STR_IN_PLACE
     self.nfuncs = len(functions)
     self.nconsts = len(constants)

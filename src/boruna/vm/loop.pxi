@@ -394,7 +394,7 @@ cdef int _equal(Machine self, Val* a, Val* b) except -1:
     """Structural equality; comparing two heap values (possibly large) also checks the
     wall clock and cancellation."""
     cdef bint c = vals_equal(a, b)
-    if a.tag == T_OBJ and b.tag == T_OBJ and (self.max_wall_ms_obj is not None
+    if a.tag >= T_OBJ and b.tag >= T_OBJ and (self.max_wall_ms_obj is not None
                                                or self.cancel_event is not None):
         err = _wall_check(self)
         if err is not None:

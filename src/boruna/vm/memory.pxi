@@ -136,14 +136,15 @@ cdef int _spend(Machine self, int64_t n) except -1:
 
 cdef int _memory_walk(Machine self) except -1:
     cdef int64_t k, total = 0
+    cdef Py_ssize_t n, j
     cdef int64_t cap = self.mem_cap
     bor_sbld_release(&self.sb, 0)     # dead String builders (vm/core/strings.h)
     roots = []
     for k in range(self.sp):
-        if self.stack[k].tag == T_OBJ:
+        if self.stack[k].tag >= T_OBJ:
             roots.append(<object>self.stack[k].o)
     for k in range(self.lp):
-        if self.locals[k].tag == T_OBJ:
+        if self.locals[k].tag >= T_OBJ:
             roots.append(<object>self.locals[k].o)
     roots.extend(self.ui_output)
     total += self.ghost
@@ -166,6 +167,10 @@ cdef int _memory_walk(Machine self) except -1:
     while work:
         o = work.pop()
         t = type(o)
+        if bor_is_view(<PyObject*>o) and BOR_VIEW_OFF(<PyObject*>o) == 0:
+            # a view made a tuple stands for it (what its slots would hold without views)
+            o = <object>BOR_VIEW_BASE(<PyObject*>o)
+            t = tuple
         if t is str:
             if PyUnicode_GET_LENGTH(o) >= 256:
                 if id(o) in seen:
@@ -194,6 +199,15 @@ cdef int _memory_walk(Machine self) except -1:
         elif t is Enum:
             total += 64
             work.append(o.payload)
+        elif bor_is_view(<PyObject*>o):
+            # a List view (vm/core/views.h) counts as the tuple of the items it shows
+            n = bor_view_len(<PyObject*>o)
+            if n >= 16:
+                if id(o) in seen:
+                    continue
+                seen.add(id(o))
+            total += 56 + 8 * n
+            work.extend([<object>bor_view_item(<PyObject*>o, j) for j in range(n)])
         else:
             total += 32
         if total > cap:

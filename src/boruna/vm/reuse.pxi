@@ -200,8 +200,8 @@ cdef int _reuse_list(Machine self) except -1:
         if not self.push_mutates:
             return 0
         slot = -1
-        if s[self.sp - 1].tag == T_OBJ:
-            _spend(self, work_size(<object>s[self.sp - 1].o))
+        if s[self.sp - 1].tag >= T_OBJ:
+            _spend(self, work_size(to_py(&s[self.sp - 1])))
     else:
         slot = _bld_slot(self, t)
         if Py_REFCNT_raw(t) != (2 if slot >= 0 else 1):
@@ -308,8 +308,8 @@ cdef int _reuse_map(Machine self, int tag) except -1:
             self.push_pend = charge
             return 0
     work = PyUnicode_GET_LENGTH(<object>kp)
-    if tag == OP_MAPSET and s[self.sp - 1].tag == T_OBJ:
-        work += work_size(<object>s[self.sp - 1].o)
+    if tag == OP_MAPSET and s[self.sp - 1].tag >= T_OBJ:
+        work += work_size(to_py(&s[self.sp - 1]))
     _spend(self, work)
     if tag == OP_MAPSET:
         vp = take_owned(&s[self.sp - 1])

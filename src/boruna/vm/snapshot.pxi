@@ -15,7 +15,11 @@
 #   maps in key order (a map-only local's unsorted map is never seen in any order), a module
 #   constant as a reference to it.
 # - roots: the slots of the stack, locals, globals, UI trees, mailbox, outgoing messages,
-#   event-log values and the pending call, in that order.
+#   event-log values and the pending call, in that order. A List view (vm/core/views.h) is
+#   written as what it is, a view of a List from an offset (kind H_VIEW): the tuple it shows
+#   would be a new List, whose sharing, and so the reuse decisions after a restore, would
+#   differ from the run's. A view is only ever a stack, local or global slot, or a field of
+#   a Record that is such a slot (and nothing else).
 # A slot is a tag byte: Unit, False, True, Int (zig-zag varint), Float (8 bytes), a heap
 # reference (varint: how many objects back from the one being written), a module constant,
 # None, or an Int beyond i64 (decimal text; only a host's event-log values hold those).
@@ -84,6 +88,15 @@ cdef enum:
     H_FNREF = 10
     H_PYLIST = 11     # a Python list (an event's raw handler result)
     H_PYDICT = 12     # a plain dict with String keys (idem)
+    H_VIEW = 13       # a List view: its offset, then its List (a slot or a slot's Record's field)
+
+# what a heap object read back is, for where a List view may be (`_Dec.slot`): the bits of
+# `_Dec.allow` say which of these the slot being read may refer to
+cdef enum:
+    M_PLAIN = 0       # anything without a view
+    M_VIEW = 1        # a List view
+    M_FIELDS = 2      # a List holding a view: only a Record's fields
+    M_VREC = 3        # a Record whose fields hold a view: only a stack/local/global slot
 
 cdef PyObject* ACTOR_T = <PyObject*>_ActorId
 
@@ -403,6 +416,11 @@ cdef class _Enc:
             if not self.inline_(c):
                 self.child(c)
                 heap = 1
+        elif bor_is_view(p):
+            c = BOR_VIEW_BASE(p)
+            if not self.inline_(c):
+                self.child(c)
+                heap = 1
         elif t == MAPVALUE_T or t == PYDICT_T:
             o = <object>p
             keys = _map_keys(o)
@@ -545,6 +563,10 @@ cdef class _Enc:
         elif t == ACTOR_T:
             out.byte(H_ACTOR)
             out.ivar(_as_i64((<object>p).id))
+        elif bor_is_view(p):
+            out.byte(H_VIEW)
+            out.uvar(<uint64_t>BOR_VIEW_OFF(p))
+            self.slot(BOR_VIEW_BASE(p), &j, here)
         else:
             out.byte(H_FNREF)
             out.ivar(_as_i64((<object>p).index))
@@ -643,22 +665,34 @@ cdef class _Dec:
     cdef list objs
     cdef list consts
     cdef dict builders      # heap index of a list builder's List -> its capacity
+    cdef dict marks         # heap index -> M_VIEW / M_FIELDS / M_VREC (others: M_PLAIN)
+    cdef int allow          # the marks (bits) the slot read now may refer to
+    cdef int last           # the mark of what the last slot read referred to
 
     def __cinit__(self, _In src, list consts, dict builders):
         self.src = src
         self.objs = []
         self.consts = consts
         self.builders = builders
+        self.marks = {}
+        self.allow = 1 << M_PLAIN
+        self.last = M_PLAIN
 
     cdef object slot(self, Py_ssize_t here):
         cdef int tag = self.src.byte()
         cdef uint64_t r
+        self.last = M_PLAIN
         if tag == S_INT:
             return self.src.ivar()
         if tag == S_HEAP:
             r = self.src.uvar()
             if r == 0 or r > <uint64_t>here:
                 raise SnapshotError("malformed snapshot: a reference out of range")
+            self.last = M_PLAIN
+            if self.marks:
+                self.last = self.marks.get(here - <Py_ssize_t>r, M_PLAIN)
+                if not (self.allow >> self.last) & 1:
+                    raise SnapshotError("malformed snapshot: a List view inside a value")
             return self.objs[here - <Py_ssize_t>r]
         if tag == S_UNIT:
             return None
@@ -702,10 +736,16 @@ cdef class _Dec:
                 t = PyTuple_New_raw(m)
                 o = <object>t
                 _decref(t)
-                for j in range(m):
-                    v = self.slot(k)
-                    _incref(<PyObject*>v)
-                    PyTuple_SET_ITEM_raw(t, j, <PyObject*>v)
+                self.allow = (1 << M_PLAIN) | (1 << M_VIEW)
+                try:
+                    for j in range(m):
+                        v = self.slot(k)
+                        if self.last == M_VIEW:
+                            self.marks[k] = M_FIELDS
+                        _incref(<PyObject*>v)
+                        PyTuple_SET_ITEM_raw(t, j, <PyObject*>v)
+                finally:
+                    self.allow = 1 << M_PLAIN
             elif kind == H_LIST or kind == H_PYLIST:
                 m = self.src.count()
                 items = [self.slot(k) for j in range(m)]
@@ -715,7 +755,13 @@ cdef class _Dec:
                     o = _builder_tuple(items, self.builders[k])
             elif kind == H_RECORD:
                 a = self.src.ivar()
-                f = self.slot(k)
+                self.allow = (1 << M_PLAIN) | (1 << M_FIELDS)
+                try:
+                    f = self.slot(k)
+                finally:
+                    self.allow = 1 << M_PLAIN
+                if self.last == M_FIELDS:
+                    self.marks[k] = M_VREC
                 if type(f) is not tuple:
                     raise SnapshotError("malformed snapshot: a Record without a fields List")
                 if REC_FAST:
@@ -752,6 +798,16 @@ cdef class _Dec:
                 o = _ActorId(self.src.ivar())
             elif kind == H_FNREF:
                 o = FnRef(self.src.ivar())
+            elif kind == H_VIEW:
+                a = <int64_t>self.src.uvar()
+                f = self.slot(k)
+                if type(f) is not tuple or not 0 <= a < PyTuple_GET_SIZE(f):
+                    raise SnapshotError("malformed snapshot: a List view")
+                _incref(<PyObject*>f)
+                r = bor_view_new(<PyObject*>f, a)
+                o = <object>r
+                _decref(r)
+                self.marks[k] = M_VIEW
             else:
                 raise SnapshotError(f"malformed snapshot: unknown object kind {kind}")
             objs.append(o)
@@ -760,7 +816,12 @@ cdef class _Dec:
     cdef list roots(self):
         cdef Py_ssize_t n = self.src.count()
         cdef Py_ssize_t here = len(self.objs)
-        return [self.slot(here) for _ in range(n)]
+        # (`_restore_state` refuses a view, or a Record holding one, past the globals)
+        self.allow = (1 << M_PLAIN) | (1 << M_VIEW) | (1 << M_VREC)
+        try:
+            return [self.slot(here) for _ in range(n)]
+        finally:
+            self.allow = 1 << M_PLAIN
 
 
 cdef object _builder_tuple(list items, object cap):
@@ -829,6 +890,14 @@ cdef bint _at_limit(Machine self):
     return self.done and self.error_kind == "step_limit"
 
 
+cdef inline object _slot_value(Val* v):
+    """A slot's value as the snapshot writes it: a view, and a Record holding views, as they
+    are (not made tuples)."""
+    if v.tag == T_VIEW or v.tag == T_VREC:
+        return <object>v.o
+    return to_py(v)
+
+
 cdef object _snapshot_state(Machine self):
     """(header dict, roots list): everything of the paused machine a restore needs."""
     cdef int64_t k
@@ -841,11 +910,11 @@ cdef object _snapshot_state(Machine self):
         raise SnapshotError("cannot snapshot a cancelled run")
     roots = []
     for k in range(self.sp):
-        roots.append(to_py(&self.stack[k]))
+        roots.append(_slot_value(&self.stack[k]))
     for k in range(self.lp):
-        roots.append(to_py(&self.locals[k]))
+        roots.append(_slot_value(&self.locals[k]))
     for k in range(self.nglobals):
-        roots.append(to_py(&self.globals_[k]))
+        roots.append(_slot_value(&self.globals_[k]))
     roots.extend(self.ui_output)
     roots.extend(self.mailbox)
     outgoing = []
@@ -927,6 +996,8 @@ cdef set _reached(list roots):
             work.append(o.payload)
         elif t == SOME_T or t == OK_T or t == ERR_T:
             work.append(o.value)
+        elif bor_is_view(p):
+            work.append(<object>BOR_VIEW_BASE(p))
     return seen
 
 
@@ -1176,6 +1247,32 @@ def _held(dict header, list objs):
     return out
 
 
+cdef bint _holds_views(object o):
+    """Whether `o` is a Record with a List view among its fields."""
+    cdef PyObject* f
+    cdef Py_ssize_t k
+    if not bor_is_record(<PyObject*>o):
+        return False
+    f = bor_rec_tuple(<PyObject*>o)
+    if f == NULL:
+        return False
+    for k in range(PyTuple_GET_SIZE(<object>f)):
+        if bor_is_view(PyTuple_GET_ITEM_raw(f, k)):
+            return True
+    return False
+
+
+cdef int _slot_from(Val* d, object o) except -1:
+    """Store a restored slot value into the empty slot `d` (a List view, or a Record holding
+    one, with its tag)."""
+    if bor_is_view(<PyObject*>o) or _holds_views(o):
+        _incref(<PyObject*>o)
+        d.tag = T_VIEW if bor_is_view(<PyObject*>o) else T_VREC
+        d.o = <PyObject*>o
+        return 0
+    return from_py(d, o)
+
+
 @cython.boundscheck(True)
 @cython.wraparound(True)
 def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, max_wall_ms):
@@ -1229,6 +1326,9 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     if nglob != m.nglobals or type(outgoing) is not list:
         raise SnapshotError("malformed snapshot: globals")
     parts = _sections(header, roots, sp, lp, nglob, nui, nmb, len(outgoing))
+    for o in roots[sp + lp + nglob:]:
+        if bor_is_view(<PyObject*>o) or _holds_views(o):
+            raise SnapshotError("malformed snapshot: a List view outside the machine's slots")
     stack_vals, local_vals, global_vals = parts["stack"], parts["locals"], parts["globals"]
     m.pending = parts["pending"]
     # locals: exactly the capacity the run had (its memory accounting counts it)
@@ -1240,15 +1340,15 @@ def _restore_state(dict header, Py_ssize_t start, bytes raw, module, gateway, ma
     m.locals_cap = cap
     for k in range(sp):
         m.stack[k].tag = T_UNIT
-        from_py(&m.stack[k], stack_vals[k])
+        _slot_from(&m.stack[k], stack_vals[k])
         m.sp = k + 1
     for k in range(lp):
         m.locals[k].tag = T_UNIT
-        from_py(&m.locals[k], local_vals[k])
+        _slot_from(&m.locals[k], local_vals[k])
         m.lp = k + 1
     for k in range(nglob):
         vclear(&m.globals_[k])
-        from_py(&m.globals_[k], global_vals[k])
+        _slot_from(&m.globals_[k], global_vals[k])
     for k, fr in enumerate(frames):
         m.frames[k].func = fr[0]
         m.frames[k].code = &m.code[m.fn_start[<int64_t>fr[0]] * W]

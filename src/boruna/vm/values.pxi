@@ -80,7 +80,20 @@ cdef inline object to_py(Val* v):
         return True if v.i else False
     if t == T_UNIT:
         return None
+    if t == T_VIEW:
+        return _view_tuple(v.o)
+    if t == T_VREC:
+        bor_vrec_normalize(v.o)     # (its views made tuples: the slot may keep the tag)
     return <object>v.o
+
+
+cdef object _view_tuple(PyObject* o):
+    """A view's items as a tuple (vm/core/views.h: kept as the view's base, so a view read
+    again this way is not copied again)."""
+    cdef PyObject* r = bor_view_tuple(o)
+    res = <object>r
+    _decref(r)
+    return res
 
 cdef object _conversion_error():
     return VmError("integer overflow in conversion", "overflow")
@@ -103,6 +116,8 @@ cdef str vtype_name(Val* v):
         return "Bool"
     if t == T_UNIT:
         return "Unit"
+    if t == T_VIEW:
+        return "List"
     return type_name(<object>v.o)
 
 
@@ -138,6 +153,9 @@ def values_equal(a, b):
 
 
 cdef bint vals_equal(Val* a, Val* b) except -1:
+    if a.tag == T_VIEW or b.tag == T_VIEW or a.tag == T_VREC or b.tag == T_VREC:
+        # (a view equals the List of its items, which may be a tuple)
+        return values_equal(to_py(a), to_py(b))
     if a.tag != b.tag:
         return False
     if a.tag == T_INT or a.tag == T_BOOL:
@@ -155,17 +173,27 @@ cdef bint vals_equal(Val* a, Val* b) except -1:
 
 # Options built in C (MapGet): Some through its `value` slot (WRAP_VAL_OFF), reusing one of a
 # few pooled Some objects that only the pool holds (reference count 1: nobody sees it), None
-# the singleton.
+# the singleton. Only a Some of an Int, Float, Bool or Unit is pooled: an unused pooled Some
+# keeps its value until it is reused or the slice ends, and a List, Map or String it kept
+# would count as a second holder to the in-place paths (vm/reuse.pxi), whose choice (and the
+# work it spends) would then depend on where the run was sliced.
 cdef extern from *:
     """
     #define BOR_SOME_POOL 4
     static PyObject* bor_some_pool[BOR_SOME_POOL];
-    /* a Some(v) for `type` with its value slot at `off` (steals v): a pooled one nobody else
-       holds, else a new one, pooled while the pool has room */
+    /* a Some(v) for `type` with its value slot at `off` (steals v): for a number, Bool or
+       Unit a pooled one nobody else holds, else a new one (pooled while the pool has room) */
     static PyObject* bor_pooled_some(PyObject* type, Py_ssize_t off, PyObject* v) {
         PyObject* o;
         PyObject* old;
         int k;
+        if (!PyLong_CheckExact(v) && !PyFloat_CheckExact(v) && v != Py_True && v != Py_False
+                && v != Py_None) {
+            o = ((PyTypeObject*)type)->tp_alloc((PyTypeObject*)type, 0);
+            if (o == NULL) { Py_DECREF(v); return NULL; }
+            *(PyObject**)((char*)o + off) = v;
+            return o;
+        }
         for (k = 0; k < BOR_SOME_POOL; k++) {
             o = bor_some_pool[k];
             if (o != NULL && Py_REFCNT(o) == 1) {

@@ -389,7 +389,7 @@ static int bor_map_set(BorRun* st, Val* stack, int sp) {
     mv = &stack[sp - 3];
     kv = &stack[sp - 2];
     vv = &stack[sp - 1];
-    if (mv->tag != BOR_T_OBJ || kv->tag != BOR_T_OBJ || vv->tag == BOR_T_OBJ) return BOR_DECLINED;
+    if (mv->tag != BOR_T_OBJ || kv->tag != BOR_T_OBJ || vv->tag >= BOR_T_OBJ) return BOR_DECLINED;
     mp = mv->o;
     kp = kv->o;
     if (Py_TYPE(mp) != bor_map_type || !PyUnicode_CheckExact(kp) || Py_REFCNT(mp) != 1)
@@ -436,7 +436,7 @@ static int bor_list_push(BorRun* st, Val* stack, int sp) {
     lv = &stack[sp - 2];
     vv = &stack[sp - 1];
     if (lv->tag != BOR_T_OBJ || !PyTuple_CheckExact(lv->o)) return BOR_DECLINED;
-    if (vv->tag == BOR_T_OBJ) {
+    if (vv->tag >= BOR_T_OBJ) {
         if (!PyUnicode_CheckExact(vv->o)) return BOR_DECLINED;
         work = PyUnicode_GET_LENGTH(vv->o);
         item = work >= 256 ? -1 : 49 + work;
@@ -451,7 +451,7 @@ static int bor_list_push(BorRun* st, Val* stack, int sp) {
             for (k = 0; k < st->nbld && st->bld[k] != t; k++) {}
             if (k == st->nbld) return BOR_DECLINED;
         }
-    } else if (vv->tag == BOR_T_OBJ && *st->work + work > st->max_work) {
+    } else if (vv->tag >= BOR_T_OBJ && *st->work + work > st->max_work) {
         return BOR_DECLINED;
     }
     charge = n + 1 <= 16 || ((n + 1) & n) == 0 ? 56 + 8 * (n + 1) : 8;
@@ -490,8 +490,8 @@ static int bor_list_push(BorRun* st, Val* stack, int sp) {
 }
 
 /* MapGet on a Map and a String key and the Match after it (`next`, no checkpoint between: 2
-   steps), on a machine without a wall clock or cancellation: what the two ops leave (MapGet's
-   pooled Some made and let go as the Match unwraps it, its 48 bytes charged), with the Match's
+   steps), on a machine without a wall clock or cancellation: what the two ops leave (the value
+   MapGet's Some would hold, unwrapped without making the Some; its 48 bytes charged), with the Match's
    target in st->n. BOR_DECLINED, touching nothing, when the charge makes a memory walk due,
    when no arm takes the result or the value is an int outside i64 (the two ops then run, and
    fail, alone); else the new stack top, or -1 with an exception set */
@@ -500,7 +500,7 @@ __attribute__((noinline))
 #endif
 static int bor_map_get_match(BorRun* st, const int64_t* next, Val* stack, int sp, int func) {
     Val *mv, *kv;
-    PyObject *p, *some;
+    PyObject* p;
     const int64_t* mf;
     Val tmp;
     if (!st->plain || sp < 2 || next[1] < 0 || next[1] >= st->fn_ntables[func]
@@ -520,19 +520,14 @@ static int bor_map_get_match(BorRun* st, const int64_t* next, Val* stack, int sp
         tmp.tag = BOR_T_OBJ;
         tmp.o = bor_none_obj;
         Py_INCREF(bor_none_obj);
-        some = NULL;
     } else {
         if (mf[BOR_MF_SOME] < 0) return BOR_DECLINED;
         tmp.tag = BOR_T_UNIT;
         if (bor_from_py(&tmp, p)) return BOR_DECLINED;
-        Py_INCREF(p);
-        some = bor_pooled_some(bor_some_t, bor_wrap_off, p);
-        if (some == NULL) { bor_vclear(&tmp); return -1; }
         st->n = mf[BOR_MF_SOME];
     }
     bor_vclear(kv);
     bor_vclear(mv);
-    Py_XDECREF(some);
     BOR_VMOVE(mv, &tmp);
     *st->alloc_bytes += 48;
     return sp - 1;
@@ -780,12 +775,12 @@ static BOR_ALWAYS_INLINE int bor_field_takable(PyObject* rec, const Val* loc,
     if (flds == NULL || Py_REFCNT(flds) != 1 || ins[1] >= Py_SIZE(flds)) return 0;
     item = PyTuple_GET_ITEM(flds, ins[1]);
     if (!(PyTuple_CheckExact(item) || Py_TYPE(item) == bor_map_type || bor_is_record(item)
-          || bor_str_writable(item)))
+          || bor_str_writable(item) || bor_is_view(item)))
         return 0;
     c = ins[2] - 2;
-    if (c >= 0 && loc[c].tag == BOR_T_OBJ && loc[c].o == rec) held++;
+    if (c >= 0 && loc[c].tag >= BOR_T_OBJ && loc[c].o == rec) held++;
     c = ins[3] - 1;
-    if (c >= 0 && loc[c].tag == BOR_T_OBJ && loc[c].o == rec) held++;
+    if (c >= 0 && loc[c].tag >= BOR_T_OBJ && loc[c].o == rec) held++;
     return Py_REFCNT(rec) == held;
 }
 
@@ -801,6 +796,7 @@ static BOR_ALWAYS_INLINE int bor_take_field(Val* a, const Val* loc, const int64_
     item = PyTuple_GET_ITEM(flds, ins[1]);
     Py_INCREF(Py_None);
     PyTuple_SET_ITEM(flds, ins[1], Py_None);
+    a->tag = bor_is_view(item) ? BOR_T_VIEW : BOR_T_OBJ;
     a->o = item;        /* the field's reference moves to the operand */
     Py_DECREF(rec);
     return 1;
@@ -839,9 +835,23 @@ static BOR_ALWAYS_INLINE int bor_from_py_k(Val* d, PyObject* p) {
     return bor_from_py(d, p);
 }
 
+/* The items and length of the List in `v`, a tuple or a List view (vm/core/views.h): its
+   first item's address, or NULL for any other value. A tuple is looked at first, as the ops
+   did before views, so its path costs what it did. */
+static BOR_ALWAYS_INLINE PyObject** bor_list_items(const Val* v, Py_ssize_t* n) {
+    if (v->tag == BOR_T_OBJ) {
+        if (!PyTuple_CheckExact(v->o)) return NULL;
+        *n = Py_SIZE(v->o);
+        return ((PyTupleObject*)v->o)->ob_item;
+    }
+    if (v->tag != BOR_T_VIEW) return NULL;
+    *n = bor_view_len(v->o);
+    return ((PyTupleObject*)BOR_VIEW(v->o)->base)->ob_item + BOR_VIEW(v->o)->off;
+}
+
 /* bor_vclear inlined in bor_run (GCC keeps it a call there otherwise: a call per clear) */
 #define BOR_VCLEAR(p) do { Val* vc_ = (p); \
-        if (vc_->tag == BOR_T_OBJ) Py_DECREF(vc_->o); \
+        if (vc_->tag >= BOR_T_OBJ) Py_DECREF(vc_->o); \
         vc_->tag = BOR_T_UNIT; } while (0)
 
 /* GCC merges the identical dispatch tails of the ops into one indirect jump (cross-jumping,
@@ -1362,7 +1372,7 @@ dispatch_switch:
            (the scan itself calls nothing); the slots are left Unit, which nothing reads: no
            slot at or above lp is read, a call sets every slot it takes */
         for (v = loc, b = locals + lp; v < b; v++)
-            if (v->tag == BOR_T_OBJ) {
+            if (v->tag >= BOR_T_OBJ) {
                 bor_vclear_range(v, b);
                 break;
             }
@@ -1387,16 +1397,19 @@ dispatch_switch:
     TARGET(op_nop, BOR_OP_NOP) {
         NEXT();
     }
-    /* ListGet on a List and an index in range; else the Cython loop (vm/lists.pxi) */
+    /* ListGet on a List (or a view) and an index in range; else the Cython loop
+       (vm/lists.pxi) */
     TARGET(op_listget, BOR_OP_LISTGET) {
+        PyObject** items;
+        Py_ssize_t len;
         if (sp < 2) EXIT(BOR_X_OP);
         a = &stack[sp - 2];
         b = &stack[sp - 1];
-        if (!(b->tag == BOR_T_INT && a->tag == BOR_T_OBJ && PyTuple_CheckExact(a->o)
-              && 0 <= b->i && b->i < Py_SIZE(a->o)))
+        if (b->tag != BOR_T_INT || (items = bor_list_items(a, &len)) == NULL
+                || b->i < 0 || b->i >= len)
             EXIT(BOR_X_OP);
         tmp.tag = BOR_T_UNIT;
-        if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+        if (bor_from_py_k(&tmp, items[b->i])) EXIT(BOR_X_CONV);
         BOR_VCLEAR(a);
         BOR_VMOVE(a, &tmp);
         sp--;
@@ -1409,7 +1422,7 @@ dispatch_switch:
         PyObject* flds;
         if (sp <= 0) EXIT(BOR_X_UNDERFLOW);
         a = &stack[sp - 1];
-        if (a->tag != BOR_T_OBJ || !bor_is_record(a->o)) {
+        if ((a->tag != BOR_T_OBJ && a->tag != BOR_T_VREC) || !bor_is_record(a->o)) {
             st->want = BOR_WANT_RECORD;
             st->bad = a;
             st->drop = 0;
@@ -1427,8 +1440,9 @@ dispatch_switch:
     TARGET(op_super_field, BOR_OP_SUPER_FIELD) {
         PyObject* flds;
         a = &loc[ins[1]];
-        if (ROOM(0) && sp < C_MAX_STACK && a->tag == BOR_T_OBJ && bor_is_record(a->o)
-                && (flds = bor_rec_tuple(a->o)) != NULL && ins[2] < PyTuple_GET_SIZE(flds)) {
+        if (ROOM(0) && sp < C_MAX_STACK && (a->tag == BOR_T_OBJ || a->tag == BOR_T_VREC)
+                && bor_is_record(a->o) && (flds = bor_rec_tuple(a->o)) != NULL
+                && ins[2] < PyTuple_GET_SIZE(flds)) {
             COUNT(1);
             pc += BOR_W;
             if (ins[3] || (ins[BOR_W + 2] && bor_field_takable(a->o, loc, ins + BOR_W, 0))) {
@@ -1458,17 +1472,27 @@ dispatch_switch:
         NEXT();
     }
     /* MakeRecord / MakeList: the top n values moved into a new tuple (charged 120 + 8n bytes;
-       past the next memory walk the Cython loop runs it) */
+       past the next memory walk the Cython loop runs it); a record keeps a List view as its
+       field as it is (the record is then BOR_T_VREC: vm/core/views.h) */
     TARGET(op_makerecord, BOR_OP_MAKERECORD)
     TARGET(op_makelist, BOR_OP_MAKELIST) {
         PyObject* pt;
+        int vtag = BOR_T_OBJ;
         n = op == BOR_OP_MAKERECORD ? ins[2] : ins[1];
         if (sp < n) EXIT(BOR_X_UNDERFLOW);
         pt = PyTuple_New(n);
         if (pt == NULL) EXIT(-1);
         for (k = 0; k < n; k++) {
-            PyObject* item = bor_take_owned(&stack[sp - n + k]);
-            if (item == NULL) { Py_DECREF(pt); EXIT(-1); }
+            PyObject* item;
+            v = &stack[sp - n + k];
+            if (v->tag == BOR_T_VIEW && op == BOR_OP_MAKERECORD) {
+                item = v->o;
+                v->tag = BOR_T_UNIT;
+                vtag = BOR_T_VREC;
+            } else {
+                item = bor_take_owned(v);
+                if (item == NULL) { Py_DECREF(pt); EXIT(-1); }
+            }
             PyTuple_SET_ITEM(pt, k, item);
         }
         sp -= (int)n;
@@ -1476,7 +1500,7 @@ dispatch_switch:
             pt = bor_new_record(PyLong_FromLongLong(ins[1]), pt);
             if (pt == NULL) EXIT(-1);
         }
-        stack[sp].tag = BOR_T_OBJ;
+        stack[sp].tag = vtag;
         stack[sp].o = pt;
         sp++;
         *st->alloc_bytes += 120 + 8 * n;
@@ -1608,13 +1632,14 @@ dispatch_switch:
         NEXT();
     }
 
-    /* ListLen on a List; else the Cython loop (the builtin) */
+    /* ListLen on a List (or a view); else the Cython loop (the builtin) */
     TARGET(op_listlen, BOR_OP_LISTLEN) {
+        Py_ssize_t len;
         if (sp <= 0) EXIT(BOR_X_OP);
         a = &stack[sp - 1];
-        if (a->tag != BOR_T_OBJ || !PyTuple_CheckExact(a->o)) EXIT(BOR_X_OP);
+        if (bor_list_items(a, &len) == NULL) EXIT(BOR_X_OP);
         *st->machine_sp = sp;       /* as ListLen always did (a later walk reads it) */
-        n = PyTuple_GET_SIZE(a->o);
+        n = len;
         BOR_VCLEAR(a);
         a->tag = BOR_T_INT;
         a->i = n;
@@ -1639,10 +1664,10 @@ dispatch_switch:
             if (k == BOR_OP_LISTLEN) {
                 /* `i < ListLen(xs)` as a loop condition (LoadLocal i, LoadLocal xs, ListLen,
                    Lt, JmpIfNot: 5 steps, a for loop's header) on an Int and a List */
-                if (ROOM(3) && a->tag == BOR_T_INT && b->tag == BOR_T_OBJ
-                        && PyTuple_CheckExact(b->o)) {
+                Py_ssize_t len;
+                if (ROOM(3) && a->tag == BOR_T_INT && bor_list_items(b, &len) != NULL) {
                     COUNT(4);
-                    if (a->i < Py_SIZE(b->o)) pc += 4 * BOR_W;
+                    if (a->i < len) pc += 4 * BOR_W;
                     else pc = AT(pc[3 * BOR_W + 1]);
                     NEXT();
                 }
@@ -1771,10 +1796,12 @@ dispatch_switch:
         NEXT();
     }
     TARGET(op_super_listget, BOR_OP_SUPER_LISTGET) {
+        PyObject** items;
+        Py_ssize_t len;
         a = &loc[ins[1]];
         b = &loc[ins[2]];
-        if (ROOM(1) && sp + 1 < C_MAX_STACK && b->tag == BOR_T_INT && a->tag == BOR_T_OBJ
-                && PyTuple_CheckExact(a->o) && 0 <= b->i && b->i < Py_SIZE(a->o)) {
+        if (ROOM(1) && sp + 1 < C_MAX_STACK && b->tag == BOR_T_INT
+                && (items = bor_list_items(a, &len)) != NULL && 0 <= b->i && b->i < len) {
             COUNT(2);
             pc += 2 * BOR_W;
             if ((ins[3] & BOR_SUPER_K) && ROOM(0)) {
@@ -1783,7 +1810,7 @@ dispatch_switch:
                    list let go first when its read moves, a dead store drops the element) */
                 int64_t* w = pc;
                 tmp.tag = BOR_T_UNIT;
-                if (bor_from_py_k(&tmp, PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+                if (bor_from_py_k(&tmp, items[b->i])) EXIT(BOR_X_CONV);
                 if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
                 v = &loc[w[1]];
                 BOR_VCLEAR(v);
@@ -1793,7 +1820,7 @@ dispatch_switch:
                 pc += BOR_W;
                 NEXT();
             }
-            if (bor_from_py_k(&stack[sp], PyTuple_GET_ITEM(a->o, b->i))) EXIT(BOR_X_CONV);
+            if (bor_from_py_k(&stack[sp], items[b->i])) EXIT(BOR_X_CONV);
             sp++;
             if (ins[3] & BOR_SUPER_MOVE_A) BOR_VCLEAR(a);   /* the list's last read */
             NEXT();
@@ -1813,11 +1840,13 @@ dispatch_switch:
             Val* i2 = &loc[w[2]];
             a = &loc[ins[1]];
             b = &loc[w[1]];
-            if (a->tag == BOR_T_OBJ && i1->tag == BOR_T_INT && b->tag == BOR_T_OBJ
-                    && i2->tag == BOR_T_INT && PyTuple_CheckExact(a->o) && PyTuple_CheckExact(b->o)
-                    && i1->i >= 0 && i1->i < Py_SIZE(a->o) && i2->i >= 0 && i2->i < Py_SIZE(b->o)) {
-                PyObject* e1 = PyTuple_GET_ITEM(a->o, i1->i);
-                PyObject* e2 = PyTuple_GET_ITEM(b->o, i2->i);
+            PyObject **t1, **t2;
+            Py_ssize_t n1, n2;
+            if (i1->tag == BOR_T_INT && i2->tag == BOR_T_INT
+                    && (t1 = bor_list_items(a, &n1)) != NULL && (t2 = bor_list_items(b, &n2)) != NULL
+                    && i1->i >= 0 && i1->i < n1 && i2->i >= 0 && i2->i < n2) {
+                PyObject* e1 = t1[i1->i];
+                PyObject* e2 = t2[i2->i];
                 if (PyLong_CheckExact(e1) && PyLong_CheckExact(e2) && bor_long_i64(e1, &x)
                         && bor_long_i64(e2, &y)) {
                     k = ins[3];

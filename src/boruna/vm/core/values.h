@@ -3,7 +3,8 @@
    C core (dispatch.h) use. Written once here; Cython declares them `cdef extern`.
 
    Val: Int/Float/Bool/Unit unboxed, any other value a Python object (`o`, one strong
-   reference owned by the slot when tag == BOR_T_OBJ). */
+   reference owned by the slot when tag >= BOR_T_OBJ: BOR_T_OBJ; BOR_T_VIEW, a List view;
+   BOR_T_VREC, a Record some of whose fields are List views; vm/core/views.h). */
 #ifndef BORUNA_VM_VALUES_H
 #define BORUNA_VM_VALUES_H
 
@@ -11,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BOR_T_UNIT = 0, BOR_T_BOOL = 1, BOR_T_INT = 2, BOR_T_FLOAT = 3, BOR_T_OBJ = 4 };
+enum { BOR_T_UNIT = 0, BOR_T_BOOL = 1, BOR_T_INT = 2, BOR_T_FLOAT = 3, BOR_T_OBJ = 4,
+       BOR_T_VIEW = 5, BOR_T_VREC = 6 };
 
 /* words per instruction in the translated code: op, a, b, c */
 #define BOR_W 4
@@ -26,6 +28,8 @@ typedef struct {
         PyObject* o;
     };
 } Val;
+
+#include "views.h"
 
 /* the bytes the memory accounting charges per local slot (vm/memory.pxi, the locals'
    growth): the size a Val had before its payload became a union, so that the accounting,
@@ -71,13 +75,13 @@ static void bor_values_init(PyObject* map_t, PyObject* none_t, PyObject* err_t,
         bor_vd_->tag = bor_vs_->tag; bor_vd_->i = bor_vs_->i; } while (0)
 
 static inline void bor_vclear(Val* v) {
-    if (v->tag == BOR_T_OBJ) Py_DECREF(v->o);
+    if (v->tag >= BOR_T_OBJ) Py_DECREF(v->o);
     v->tag = BOR_T_UNIT;
 }
 
 static inline void bor_vcopy(Val* dst, Val* src) {
     BOR_VMOVE(dst, src);
-    if (src->tag == BOR_T_OBJ) Py_INCREF(src->o);
+    if (src->tag >= BOR_T_OBJ) Py_INCREF(src->o);
 }
 
 /* LoadLocal of the instruction at `ins` (a superinstruction's first op run alone): a move
@@ -112,6 +116,7 @@ static inline int bor_truthy(Val* v) {
     case BOR_T_BOOL: case BOR_T_INT: return v->i != 0;
     case BOR_T_FLOAT: return v->f != 0.0;
     case BOR_T_UNIT: return 0;
+    case BOR_T_VIEW: return 1;      /* (a view is never empty) */
     default: return bor_obj_truthy(v->o);
     }
 }
@@ -141,7 +146,8 @@ static inline int bor_from_py(Val* d, PyObject* p) {
         d->tag = BOR_T_UNIT;
         d->i = 0;                   /* (the whole value written: BOR_VMOVE copies the payload) */
     } else {
-        d->tag = BOR_T_OBJ;
+        /* (a view is only ever read from a record's fields: vm/core/views.h) */
+        d->tag = Py_TYPE(p) == &BorView_Type ? BOR_T_VIEW : BOR_T_OBJ;
         d->o = p;
         Py_INCREF(p);
     }
@@ -229,12 +235,20 @@ static inline PyObject* bor_box_int(int64_t v) {
     return o;
 }
 
-/* Move `v` out as a new reference (v becomes Unit); NULL with an exception set when a number
-   cannot be boxed */
+/* Move `v` out as a new reference (v becomes Unit; a view, its tuple); NULL with an
+   exception set when a number cannot be boxed or a view's copy fails */
 static inline PyObject* bor_take_owned(Val* v) {
     PyObject* r;
     switch (v->tag) {
     case BOR_T_OBJ: r = v->o; break;
+    case BOR_T_VIEW:                /* a view leaves a slot as a tuple */
+        r = bor_view_tuple(v->o);
+        Py_DECREF(v->o);
+        break;
+    case BOR_T_VREC:                /* a record, its views' Lists in their place */
+        r = v->o;
+        if (bor_vrec_normalize(r) < 0) { Py_DECREF(r); r = NULL; }
+        break;
     case BOR_T_INT: r = bor_box_int(v->i); break;
     case BOR_T_FLOAT: r = PyFloat_FromDouble(v->f); break;
     case BOR_T_BOOL: r = v->i ? Py_True : Py_False; Py_INCREF(r); break;
