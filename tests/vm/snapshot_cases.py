@@ -30,6 +30,7 @@ def families():
     import vm_random_programs as gen
     import test_loop_superinstructions as sup
     import test_maps as tmaps
+    import test_list_views as tviews
 
     def map_program(seed):
         src = tmaps.MAP_PROGRAM if seed % 2 == 0 else tmaps.ESCAPING
@@ -43,7 +44,8 @@ def families():
     return {"mixed": gen.mixed_program, "strs": gen.strings_program, "app": gen.app_program,
             "typed": gen.typed_program, "host": gen.host_program, "loops": sup.random_program,
             "enum": sup.random_enum_program, "const": sup.constant_program,
-            "list": list_program, "map": map_program, "strbuild": gen.strbuild_program}
+            "list": list_program, "map": map_program, "strbuild": gen.strbuild_program,
+            "views": tviews.views_program}
 
 
 def host_args(expr):

@@ -14,15 +14,15 @@ from boruna.compiler import compile_source
 from boruna.core.values import MapValue, Record, Some
 from boruna.runtime.gateway import CapabilityGateway
 
-UPTO = """fn upto(n: Int) -> List<Int> {
+UPTO = """fn upto(n: Int, k: Int) -> List<Int> {
     let mut xs: List<Int> = []
     let mut i = 0
-    while i < n { xs = list_push(xs, i)  i = i + 1 }
+    while i < n { xs = list_push(xs, i * k)  i = i + 1 }
     xs
 }
 """
 
-CONSUME = """fn total(xs: List<Int>) -> Int {
+CONSUME = UPTO + """fn total(xs: List<Int>) -> Int {
     let mut t = 0
     let mut c = xs
     while !__builtin_list_is_empty(c) {
@@ -32,9 +32,7 @@ CONSUME = """fn total(xs: List<Int>) -> Int {
     t
 }
 fn main() -> Int {
-    let mut xs: List<Int> = []
-    let mut i = 0
-    while i < COUNT { xs = list_push(xs, i * 3)  i = i + 1 }
+    let mut xs = upto(COUNT, 3)
     total(xs)
 }
 """
@@ -74,7 +72,7 @@ def test_recursion_over_tails_and_a_tail_passed_through_calls():
 }
 fn step(xs: List<Int>) -> List<Int> { __builtin_list_tail(xs) }
 fn main() -> Int {
-    let xs = upto(200)
+    let xs = upto(200, 1)
     let mut c = xs
     let mut k = 0
     while k < 150 { c = step(c)  k = k + 1 }
@@ -86,11 +84,9 @@ fn main() -> Int {
 
 
 RECORD_CONSUME = {
-    "field": """type S { c: List<Int>, n: Int }
+    "field": UPTO + """type S { c: List<Int>, n: Int }
 fn main() -> Int {
-    let mut xs: List<Int> = []
-    let mut i = 0
-    while i < COUNT { xs = list_push(xs, i * 3)  i = i + 1 }
+    let mut xs = upto(COUNT, 3)
     let mut s = S { c: xs, n: 0 }
     xs = []
     while !__builtin_list_is_empty(s.c) {
@@ -99,7 +95,7 @@ fn main() -> Int {
     s.n
 }
 """,
-    "reducer": """type S { c: List<Int>, n: Int }
+    "reducer": UPTO + """type S { c: List<Int>, n: Int }
 enum Msg { Pop, Tick }
 fn update(s: S, msg: Msg) -> S {
     match msg {
@@ -108,9 +104,7 @@ fn update(s: S, msg: Msg) -> S {
     }
 }
 fn main() -> Int {
-    let mut xs: List<Int> = []
-    let mut i = 0
-    while i < COUNT { xs = list_push(xs, i * 3)  i = i + 1 }
+    let mut xs = upto(COUNT, 3)
     let mut s = S { c: xs, n: 0 }
     xs = []
     let mut k = 0
@@ -146,7 +140,7 @@ def test_a_record_holding_a_view_leaves_as_a_record_of_tuples():
     src = UPTO + """type Box { items: List<Int>, n: Int }
 type Two { a: Box, b: List<Box> }
 fn main() -> Two {
-    let xs = upto(60)
+    let xs = upto(60, 1)
     let mut bx = Box { items: xs, n: 0 }
     let mut k = 0
     while k < 5 { bx = Box { ..bx, items: __builtin_list_tail(bx.items) }  k = k + 1 }
@@ -167,7 +161,7 @@ fn main() -> Two {
 def test_a_record_holding_a_view_is_the_result_as_a_record_of_tuples():
     src = UPTO + """type Box { items: List<Int>, n: Int }
 fn main() -> Box {
-    let xs = upto(50)
+    let xs = upto(50, 1)
     Box { items: __builtin_list_tail(xs), n: 7 }
 }
 """
@@ -197,7 +191,7 @@ def test_a_host_list_is_left_as_it_was():
 
 def test_a_kept_view_and_a_kept_list_keep_their_items():
     src = UPTO + """fn main() -> List<Int> {
-    let xs = upto(100)
+    let xs = upto(100, 1)
     let mut a = __builtin_list_tail(xs)
     let keep = a
     let mut k = 0
@@ -216,7 +210,7 @@ def test_a_view_leaves_every_slot_as_the_tuple_of_its_items():
 type Out { boxed: Box, nested: List<List<Int>>, opt: Option<List<Int>>,
            keyed: Map<String, List<Int>>, plain: List<Int> }
 fn main() -> Out {
-    let xs = upto(80)
+    let xs = upto(80, 1)
     let mut v = xs
     let mut k = 0
     while k < 10 { v = __builtin_list_tail(v)  k = k + 1 }
@@ -258,7 +252,7 @@ def test_equality_between_views_lists_and_literals():
 
 def test_the_list_builtins_on_a_view():
     src = UPTO + """fn main() -> List<Int> {
-    let xs = upto(50)
+    let xs = upto(50, 1)
     let v = __builtin_list_tail(__builtin_list_tail(xs))
     let mut s = 0
     for x in v { s = s + x }
@@ -279,7 +273,7 @@ def test_the_list_builtins_on_a_view():
 
 def test_an_index_outside_a_view_fails_as_outside_its_list(monkeypatch):
     module = compile_source(UPTO + """fn main() -> Int {
-    let xs = upto(64)
+    let xs = upto(64, 1)
     let v = __builtin_list_tail(xs)
     list_get(v, 63)
 }

@@ -71,7 +71,7 @@ def check_program(worker, fam, seed, slices=(1, 7, 100_000), max_pauses=None):
 
 SAMPLE = [("mixed", 3), ("strs", 1), ("app", 2), ("typed", 4), ("host", 5), ("loops", 1),
           ("enum", 2), ("const", 3), ("list", 7), ("map", 2), ("map", 3), ("strbuild", 0),
-          ("strbuild", 3)]
+          ("strbuild", 3), ("views", 1), ("views", 6)]
 
 
 @pytest.mark.parametrize("fam,seed", SAMPLE)

@@ -187,3 +187,31 @@ def test_a_snapshot_without_string_builders_has_no_header_for_them():
     m = _vm.Machine(module)
     m.execute_bounded(1200)
     assert b"str_builders" in m.snapshot()
+
+
+def test_a_one_character_string_appended_to_charges_the_same_after_a_restore():
+    """`s = "" ++ int_to_string(0)` leaves s the str `int_to_string` made, an object of its
+    own that only s holds, so the next `s ++ t` charges t's length. A snapshot writes that
+    String by identity (kind H_CHAR), not by text, so the restored s is again an object of its
+    own, not CPython's shared "0", and a memory cap is met at the same step from every pause
+    point (before: at step 26 instead of 40 under a 775-byte cap, from the pauses after the
+    first IntToString)."""
+    module = compile_source("""fn main() -> Int {
+    let mut s = ""
+    let mut i = 0
+    while i < 400 { s = s ++ __builtin_int_to_string(i)  i = i + 1 }
+    __builtin_string_len(s)
+}
+""")
+    for cap in (775, 1_500, 3_000):
+        whole = _vm.Machine(module, max_value_memory=cap)
+        whole.run()
+        assert whole.error == f"memory limit exceeded: live values use more than {cap} bytes"
+        for at in range(1, min(30, whole.steps)):
+            m = _vm.Machine(module, max_value_memory=cap)
+            m.set_entry(module.entry)
+            assert m.execute_bounded(at) == _vm.PAUSED
+            r = _vm.Machine.restore(m.snapshot(), module)
+            while r.execute_bounded(0) == _vm.PAUSED:
+                pass
+            assert (r.steps, r.error, r.work) == (whole.steps, whole.error, whole.work), (cap, at)

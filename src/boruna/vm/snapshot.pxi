@@ -53,9 +53,31 @@ cdef extern from *:
     #include <string.h>
     static inline void bor_put_f64(char* p, double d) { memcpy(p, &d, 8); }
     static inline double bor_get_f64(const char* p) { double d; memcpy(&d, p, 8); return d; }
+    /* whether `p`, an exact str of at most one character, is CPython's shared object for its
+       text (the empty str; a Latin-1 character's cached str) */
+    static int bor_str_shared(PyObject* p) {
+        Py_UCS4 ch;
+        PyObject* c;
+        if (PyUnicode_GET_LENGTH(p) == 0) return 1;
+        ch = PyUnicode_READ_CHAR(p, 0);
+        if (ch >= 256) return 0;
+        c = PyUnicode_FromOrdinal((int)ch);
+        if (c == NULL) { PyErr_Clear(); return 0; }
+        Py_DECREF(c);
+        return c == p;
+    }
+    /* a new str of the one character `ch` (not the shared one) */
+    static PyObject* bor_str_own_char(Py_UCS4 ch) {
+        PyObject* s = PyUnicode_New(1, ch);
+        if (s == NULL) return NULL;
+        PyUnicode_WRITE(PyUnicode_KIND(s), PyUnicode_DATA(s), 0, ch);
+        return s;
+    }
     """
     void bor_put_f64(char*, double) noexcept
     double bor_get_f64(const char*) noexcept
+    bint bor_str_shared(PyObject*) noexcept
+    object bor_str_own_char(Py_UCS4)
 
 # slot tags
 cdef enum:
@@ -89,6 +111,7 @@ cdef enum:
     H_PYLIST = 11     # a Python list (an event's raw handler result)
     H_PYDICT = 12     # a plain dict with String keys (idem)
     H_VIEW = 13       # a List view: its offset, then its List (a slot or a slot's Record's field)
+    H_CHAR = 14       # a one-character String that is an object of its own, not CPython's shared one
 
 # what a heap object read back is, for where a List view may be (`_Dec.slot`): the bits of
 # `_Dec.allow` say which of these the slot being read may refer to
@@ -220,17 +243,22 @@ cdef PyObject* EMPTY_TUPLE = <PyObject*>()
 cdef inline bint _refcount_matters(PyObject* p) noexcept:
     """Whether vm/reuse.pxi, vm/lists.pxi and vm/string_builders.pxi decide anything by `p`'s
     reference count: a List (a Record's fields too), a Record, a Map (not the empty List:
-    CPython shares it) or a String they may write into (not one of at most one character:
-    CPython shares those)."""
+    CPython shares it) or a String they may write into (not CPython's shared object for its
+    text: `_tiny_str`)."""
     cdef PyObject* t = Py_TYPE_raw(p)
     return ((t == TUPLE_T and p != EMPTY_TUPLE) or t == RECORD_T or t == MAPVALUE_T
-            or (t == STR_T and PyUnicode_GET_LENGTH(<object>p) > 1 and bor_str_writable(p)))
+            or (t == STR_T and bor_str_writable(p) and not _tiny_str(p)))
 
 
 cdef inline bint _tiny_str(PyObject* p) noexcept:
-    """A String of at most one character: reading it back may give CPython's cached object
-    for its text, so such Strings are written once per text (canonical either way)."""
-    return Py_TYPE_raw(p) == STR_T and PyUnicode_GET_LENGTH(<object>p) <= 1
+    """CPython's shared object for a String of at most one character (the empty String, a
+    Latin-1 character's): written once per text, and read back as that shared object. A
+    one-character String that is an object of its own (what `int_to_string(7)` makes) is
+    written by identity like any other (kind H_CHAR) and read back as an object of its own:
+    whether the left String of `++` is held elsewhere decides its charge (vm/core/dispatch.h
+    `bor_concat`), so which of the two a run holds is state."""
+    return (Py_TYPE_raw(p) == STR_T and PyUnicode_GET_LENGTH(<object>p) <= 1
+            and bor_str_shared(p))
 
 
 cdef object _map_keys(object o):
@@ -526,7 +554,8 @@ cdef class _Enc:
         cdef _Out out = self.out
         cdef PyObject* t = Py_TYPE_raw(p)
         if t == STR_T:
-            out.byte(H_STR)
+            out.byte(H_CHAR if PyUnicode_GET_LENGTH(<object>p) == 1 and not _tiny_str(p)
+                     else H_STR)
             out.text(<str>p)
         elif t == TUPLE_T:
             out.byte(H_LIST)
@@ -731,6 +760,11 @@ cdef class _Dec:
                 o = self.src.text()
                 if self.builders and k in self.builders:
                     o = _builder_str(o, self.builders[k])
+            elif kind == H_CHAR:
+                o = self.src.text()
+                if len(o) != 1:
+                    raise SnapshotError("malformed snapshot: a one-character String")
+                o = bor_str_own_char(ord(o))
             elif kind == H_LIST and not (self.builders and k in self.builders):
                 m = self.src.count()
                 t = PyTuple_New_raw(m)
