@@ -495,3 +495,64 @@ def test_forged_view_snapshots_are_refused_or_run_within_their_limits(src):
                 pass
     assert refused > 0 and ran > 0
     assert any(e.startswith("malformed snapshot: a List view") for e in messages)
+
+
+# --- hand-built bytecode: views reaching every op -------------------------------------------
+
+def _fuzz_module(draw_code, consts):
+    from boruna.bytecode.module import Function, Module, TypeInfo
+    types = [TypeInfo("A", "Record", [("a", "List<Int>"), ("b", "Int")])]
+    return Module("views", constants=consts, globals=["g"], types=types,
+                  functions=[Function("main", 0, 4, draw_code, [], None, [])], entry=0)
+
+
+def test_views_reaching_any_op_fail_or_finish_as_the_copies_do(monkeypatch):
+    """Raw bytecode (no type checker) hands views, and records holding them, to every op:
+    each run ends as it does with views off (result, error, steps), never an internal
+    error."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from boruna.bytecode.opcodes import OPCODES
+    from boruna.core.values import Record
+
+    long_list = tuple(range(40))
+    consts = [long_list, Record(0, (long_list, 1)), 0, 1, 39, "s", tuple(str(i) for i in range(36))]
+    names = [n for n in OPCODES if n not in ("GetFieldNamed", "Assert")]
+    setup = [("PushConst", 0), ("ListTail",), ("StoreLocal", 0),            # a view
+             ("LoadLocal", 0), ("PushConst", 3), ("MakeRecord", 0, 2), ("StoreLocal", 1),
+             ("PushConst", 6), ("ListTail",), ("StoreLocal", 2)]            # views of Strings
+
+    @st.composite
+    def instruction(draw):
+        if draw(st.booleans()):
+            return ("LoadLocal", draw(st.integers(0, 3)))
+        name = draw(st.sampled_from(names))
+        return (name,) + tuple(draw(st.integers(0, 6)) for _ in OPCODES[name].operands)
+
+    seen = set()
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(instruction(), min_size=1, max_size=12), st.sampled_from([0, 1, 3]))
+    def run_both(code, slice_steps):
+        module = _fuzz_module(setup + code, consts)
+
+        def one():
+            m = _vm.Machine(module, max_steps=2_000)
+            status = m.execute_bounded(slice_steps)
+            while status == _vm.PAUSED:
+                status = m.execute_bounded(slice_steps)
+            return (status, repr(m.result), m.error, m.steps)
+
+        got = one()
+        monkeypatch.setattr(_vm, "LIST_VIEWS", False)
+        try:
+            want = one()
+        finally:
+            monkeypatch.undo()
+        assert got == want
+        assert not (got[2] or "").startswith("internal error"), got
+        seen.add(got[0])
+
+    run_both()
+    assert _vm.FAILED in seen and _vm.FINISHED in seen
